@@ -1,0 +1,10 @@
+"""switchq.models: frozen, validated descriptions of what is being asked.
+
+No mathematics and no simulation here: a model is plain data that both the
+solvers (``switchq.solvers``) and the simulator (``switchq.validate``) read.
+"""
+
+from .switch import ARCHITECTURES, MATCHINGS, Switch
+from .traffic import ARRIVALS, PATTERNS, Traffic
+
+__all__ = ["Switch", "Traffic", "ARCHITECTURES", "MATCHINGS", "PATTERNS", "ARRIVALS"]

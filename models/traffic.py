@@ -1,0 +1,128 @@
+"""Offered traffic: load per input, arrival process and destination pattern.
+
+Arrival processes
+-----------------
+``bernoulli``
+    A cell arrives at each input in each slot with probability ``load``
+    (Karol, Hluchyj & Morgan 1987).
+``onoff``
+    Bursty two-state source: bursts of geometric length with mean
+    ``mean_burst`` cells, one cell per slot, all to one destination; idle
+    periods geometric with mean ``mean_burst * (1 - load) / load`` slots, so the
+    long-run rate is ``load`` (the bursty model of paper 002 §5).
+
+Destination patterns (paper 000 §5.5, paper 003 §4)
+---------------------------------------------------
+``uniform``       every output with probability 1/N (the input's own index included).
+``transpose``     the two halves of the port index's bits swapped (N = 4, 16, 64, ...).
+``bitrev``        the port index's bits reversed (N a power of two).
+``complement``    every bit of the port index inverted (N a power of two).
+``hotspot``       ``hotspot_fraction`` of the cells to ``hotspot_port``, the rest uniform.
+``unbalanced``    Rojas-Cessa's model: output i with probability w + (1 - w)/N from
+                  input i, every other output (1 - w)/N; w = 0 is uniform, w = 1 a
+                  permutation (paper 002 §5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _check
+
+__all__ = ["Traffic", "PATTERNS", "ARRIVALS", "PERMUTATIONS"]
+
+PATTERNS = ("uniform", "transpose", "bitrev", "complement", "hotspot", "unbalanced")
+PERMUTATIONS = ("transpose", "bitrev", "complement")
+ARRIVALS = ("bernoulli", "onoff")
+
+
+@dataclass(frozen=True)
+class Traffic:
+    """Traffic offered to every input of a switch, validated on construction.
+
+    Examples
+    --------
+    >>> t = Traffic(load=0.5, pattern="complement")
+    >>> t.permutation(8).tolist()
+    [7, 6, 5, 4, 3, 2, 1, 0]
+    >>> Traffic(load=1.5)
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: load: got 1.5; allowed: a number in [0.0, 1.0]
+    """
+
+    load: float
+    pattern: str = "uniform"
+    arrivals: str = "bernoulli"
+    mean_burst: float = 1.0
+    unbalanced_w: float = 0.0
+    hotspot_fraction: float = 0.0
+    hotspot_port: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "load", _check.real("load", self.load, 0.0, 1.0))
+        _check.choice("pattern", self.pattern, PATTERNS)
+        _check.choice("arrivals", self.arrivals, ARRIVALS)
+        object.__setattr__(self, "mean_burst",
+                           _check.real("mean_burst", self.mean_burst, 1.0, 1e6))
+        if self.arrivals == "bernoulli" and self.mean_burst != 1.0:
+            raise _check.InputError("mean_burst", self.mean_burst,
+                                    "1 unless arrivals is onoff")
+        object.__setattr__(self, "unbalanced_w",
+                           _check.real("unbalanced_w", self.unbalanced_w, 0.0, 1.0))
+        object.__setattr__(self, "hotspot_fraction",
+                           _check.real("hotspot_fraction", self.hotspot_fraction, 0.0, 1.0))
+        object.__setattr__(self, "hotspot_port",
+                           _check.integer("hotspot_port", self.hotspot_port, 0))
+
+    def check_ports(self, n_ports: int) -> None:
+        """Raise InputError if this pattern cannot be laid on an ``n_ports`` switch."""
+        if self.pattern in PERMUTATIONS:
+            bits = n_ports.bit_length() - 1
+            if n_ports < 2 or (1 << bits) != n_ports:
+                raise _check.InputError("n_ports", n_ports,
+                                        f"a power of two >= 2 for pattern {self.pattern}")
+            if self.pattern == "transpose" and bits % 2:
+                raise _check.InputError("n_ports", n_ports,
+                                        "an even power of two (4, 16, 64, ...) for pattern transpose")
+        if self.pattern == "hotspot" and self.hotspot_port >= n_ports:
+            raise _check.InputError("hotspot_port", self.hotspot_port,
+                                    f"an integer in [0, {n_ports - 1}]")
+
+    def permutation(self, n_ports: int) -> np.ndarray:
+        """Destination of each input under a permutation pattern."""
+        self.check_ports(n_ports)
+        src = np.arange(n_ports)
+        bits = n_ports.bit_length() - 1
+        if self.pattern == "complement":
+            return (n_ports - 1) ^ src
+        if self.pattern == "bitrev":
+            return np.array([int(format(s, f"0{bits}b")[::-1], 2) for s in src])
+        if self.pattern == "transpose":
+            half = bits // 2
+            low = (1 << half) - 1
+            return ((src & low) << half) | (src >> half)
+        raise _check.InputError("pattern", self.pattern, "one of " + ", ".join(PERMUTATIONS))
+
+    def destination_matrix(self, n_ports: int) -> np.ndarray:
+        """P[i, j]: probability that a cell from input i is for output j (rows sum to 1)."""
+        self.check_ports(n_ports)
+        n = n_ports
+        if self.pattern in PERMUTATIONS:
+            p = np.zeros((n, n))
+            p[np.arange(n), self.permutation(n)] = 1.0
+            return p
+        p = np.full((n, n), 1.0 / n)
+        if self.pattern == "hotspot":
+            p *= 1.0 - self.hotspot_fraction
+            p[:, self.hotspot_port] += self.hotspot_fraction
+        elif self.pattern == "unbalanced":
+            p *= 1.0 - self.unbalanced_w
+            p[np.arange(n), np.arange(n)] += self.unbalanced_w
+        return p
+
+    def output_loads(self, n_ports: int) -> np.ndarray:
+        """Offered load at each output in cells per slot (column sums of load * P)."""
+        return self.load * self.destination_matrix(n_ports).sum(axis=0)

@@ -1,0 +1,15 @@
+"""switchq.solvers: analytic answers (closed forms and Markov chains).
+
+One module per model, each naming its paper and section:
+
+- :mod:`.hol`    FIFO input queuing saturation (Karol, Hluchyj & Morgan 1987)
+- :mod:`.window` window (look-ahead) scheduling (Hluchyj & Karol 1988)
+- :mod:`.oq`     output queuing wait and finite-buffer loss (Karol et al. 1987)
+- :mod:`.iq`     input-queuing mean delay below saturation (Karol et al. 1987)
+
+Nothing here imports Numba.
+"""
+
+from . import hol, iq, oq, window
+
+__all__ = ["hol", "window", "oq", "iq"]

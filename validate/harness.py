@@ -1,0 +1,213 @@
+"""Run a switch model in the simulator: replications, warm-up, confidence intervals.
+
+Simulation practice (what every simulated figure in switchq follows):
+
+- *Warm-up*: the first ``warmup_slots`` slots of each replication start from
+  empty queues and are discarded; by default 10 % of the measured slots, at
+  least 1000.
+- *Replications*: ``replications`` independent runs with seeds spawned from
+  one ``seed`` by :class:`numpy.random.SeedSequence`. Replication r always
+  gets the same stream, so results do not depend on how many ``workers``
+  share the work or in which order they finish.
+- *Intervals*: each figure is the mean over replications with a 95 %
+  Student-t interval (mean +- t_{0.975, R-1} s / sqrt(R)).
+- *Stability*: an "unbounded" queue is stored in ``kernel.UNBOUNDED_CELLS``
+  cells; a run that fills it is offered more than it can carry and is
+  flagged ``unstable``: its throughput is then the saturation throughput and
+  its latency grows with the run length, so it is not a steady-state figure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from switchq.models import Switch, Traffic
+from switchq.models import _check
+
+__all__ = ["RunSettings", "SimResult", "simulate", "replication_seeds", "confidence_interval"]
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How long, how often and with which seed to simulate.
+
+    Examples
+    --------
+    >>> RunSettings(slots=20_000).warmup_slots
+    2000
+    """
+
+    slots: int = 50_000
+    warmup_slots: int | None = None
+    replications: int = 8
+    seed: int = 1
+    workers: int = 1
+
+    def __post_init__(self):
+        object.__setattr__(self, "slots", _check.integer("slots", self.slots, 100, 10**10))
+        if self.warmup_slots is None:
+            object.__setattr__(self, "warmup_slots", max(1000, self.slots // 10))
+        object.__setattr__(self, "warmup_slots",
+                           _check.integer("warmup_slots", self.warmup_slots, 0, 10**10))
+        # Two replications is the least that gives a variance, hence an interval.
+        object.__setattr__(self, "replications",
+                           _check.integer("replications", self.replications, 2, 10**5))
+        object.__setattr__(self, "seed", _check.integer("seed", self.seed, 0, 2**63 - 1))
+        object.__setattr__(self, "workers", _check.integer("workers", self.workers, 0, 1024))
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """One simulated answer: figures with 95 % intervals, and what reproduces them.
+
+    Throughput is cells leaving per output per slot (so it is comparable to
+    the load per input under uniform traffic). Waits and latencies are in
+    slots; latency = wait + 1.
+    """
+
+    switch: Switch
+    traffic: Traffic
+    settings: RunSettings
+    throughput: float
+    throughput_ci95: tuple
+    mean_latency: float
+    mean_latency_ci95: tuple
+    mean_wait: float
+    mean_wait_ci95: tuple
+    loss_probability: float
+    loss_probability_ci95: tuple
+    arrived: int
+    delivered: int
+    dropped: int
+    queued: int
+    unstable: bool
+    wall_seconds: float
+    per_replication: dict = field(repr=False)
+
+    def to_dict(self) -> dict:
+        """Flat JSON-ready dict: inputs first, then results."""
+        out = {"architecture": self.switch.architecture, "n_ports": self.switch.n_ports}
+        sw = asdict(self.switch)
+        sw.pop("n_ports"), sw.pop("architecture")
+        out.update(sw)
+        out.update(asdict(self.traffic))
+        out.update(asdict(self.settings))
+        for name in ("throughput", "throughput_ci95", "mean_latency", "mean_latency_ci95",
+                     "mean_wait", "mean_wait_ci95", "loss_probability", "loss_probability_ci95",
+                     "arrived", "delivered", "dropped", "queued", "unstable", "wall_seconds"):
+            v = getattr(self, name)
+            out[name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+
+def replication_seeds(seed: int, replications: int) -> list[int]:
+    """Independent 32-bit seeds for each replication, fixed by ``seed`` alone."""
+    children = np.random.SeedSequence(seed).spawn(replications)
+    return [int(c.generate_state(1, dtype=np.uint32)[0]) for c in children]
+
+
+def confidence_interval(samples) -> tuple[float, float, float]:
+    """Mean and 95 % Student-t interval ``(mean, low, high)`` of replication samples.
+
+    NaN samples (a replication with nothing to measure) are left out.
+    """
+    from scipy import stats
+
+    x = np.asarray(samples, dtype=float)
+    x = x[~np.isnan(x)]
+    if x.size == 0:
+        return math.nan, math.nan, math.nan
+    m = float(x.mean())
+    if x.size < 2:
+        return m, math.nan, math.nan
+    half = float(stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
+    return m, m - half, m + half
+
+
+def _replicate(architecture, switch, traffic, slots, warmup, seed):
+    mod = importlib.import_module(f"switchq.validate.arch.{architecture}")
+    return mod.replicate(switch, traffic, slots, warmup, seed)
+
+
+def simulate(switch: Switch, traffic: Traffic, settings: RunSettings = RunSettings(),
+             progress: bool = False) -> SimResult:
+    """Simulate ``switch`` under ``traffic``; return figures with 95 % intervals.
+
+    Examples
+    --------
+    >>> from switchq.models import Switch, Traffic
+    >>> r = simulate(Switch(n_ports=4, architecture="oq"), Traffic(load=0.5),
+    ...              RunSettings(slots=2000, replications=2, seed=7))
+    >>> 0.4 < r.throughput < 0.6
+    True
+    """
+    traffic.check_ports(switch.n_ports)
+    seeds = replication_seeds(settings.seed, settings.replications)
+    args = [(switch.architecture, switch, traffic, settings.slots, settings.warmup_slots, s)
+            for s in seeds]
+    t0 = time.perf_counter()
+    rows = _run_all(args, settings.workers, progress,
+                    f"{switch.architecture} {switch.n_ports}x{switch.n_ports} load {traffic.load:g}")
+    wall = time.perf_counter() - t0
+    return _summarise(switch, traffic, settings, np.array(rows), wall)
+
+
+def _run_all(args, workers, progress, label):
+    """Run replications, in this process or over ``workers`` processes (0 = all cores)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    if workers == 1 or len(args) == 1:
+        results = (_replicate(*a) for a in args)
+    else:
+        from joblib import Parallel, delayed
+
+        n_jobs = -1 if workers == 0 else workers
+        # Ordered generator: row r is replication r whatever finishes first.
+        results = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(_replicate)(*a) for a in args)
+    if not progress:
+        return list(results)
+    rows = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeRemainingColumn(), transient=True) as bar:
+        task = bar.add_task(label, total=len(args))
+        for r in results:
+            rows.append(r)
+            bar.advance(task)
+    return rows
+
+
+def _summarise(switch, traffic, settings, rows, wall) -> SimResult:
+    from . import kernel as K
+
+    n = switch.n_ports
+    measured = settings.slots
+    throughput = rows[:, K.STAT_M_DELIVERED] / (n * measured)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        wait = rows[:, K.STAT_M_WAIT_SUM] / rows[:, K.STAT_M_WAIT_COUNT]
+        loss = rows[:, K.STAT_M_DROPPED] / rows[:, K.STAT_M_OFFERED]
+    tp = confidence_interval(throughput)
+    wt = confidence_interval(wait)
+    ls = confidence_interval(loss)
+    # An overflowing "unbounded" queue is a refusal, not a loss the user configured.
+    unstable = bool(rows[:, K.STAT_OVERFLOW].sum() > 0)
+    if unstable:
+        ls = (math.nan, math.nan, math.nan)
+    return SimResult(
+        switch=switch, traffic=traffic, settings=settings,
+        throughput=tp[0], throughput_ci95=tp[1:],
+        mean_latency=wt[0] + 1, mean_latency_ci95=(wt[1] + 1, wt[2] + 1),
+        mean_wait=wt[0], mean_wait_ci95=wt[1:],
+        loss_probability=ls[0], loss_probability_ci95=ls[1:],
+        arrived=int(rows[:, K.STAT_ARRIVED].sum()),
+        delivered=int(rows[:, K.STAT_DELIVERED].sum()),
+        dropped=int(rows[:, K.STAT_DROPPED].sum()),
+        queued=int(rows[:, K.STAT_QUEUED].sum()),
+        unstable=unstable, wall_seconds=wall,
+        per_replication={"throughput": throughput.tolist(), "mean_wait": wait.tolist(),
+                         "seeds": replication_seeds(settings.seed, settings.replications)},
+    )

@@ -1,0 +1,205 @@
+"""The slotted simulation kernel shared by every architecture.
+
+One slot is one cell time on every link. Each architecture module
+(``switchq.validate.arch.*``) writes its own ``@njit`` slot loop out of the
+pieces here, so the pieces are written once and every architecture measures
+in the same way:
+
+- traffic sources (Bernoulli or on-off bursts; uniform, permutation or any
+  destination matrix) that draw from NumPy's generator inside Numba, seeded
+  once per replication, so a seed fixes the whole run;
+- ring-buffer queues held in preallocated 2-D arrays (one row a queue), with
+  removal from inside the window for look-ahead scheduling;
+- one counter vector per replication with a fixed layout (``STAT_*``), which
+  the harness turns into throughput, wait, loss and the conservation check
+  arrived = delivered + queued + dropped.
+
+Conventions (the solvers use the same ones):
+
+- arrivals happen at the start of a slot and may leave in the same slot;
+- a cell's *wait* is the number of whole slots before the slot it is sent in,
+  its *latency* is wait + 1 (the slot on the link);
+- slots ``[0, warmup)`` are discarded; throughput counts cells leaving in the
+  measured slots, waits count cells that arrived and left in them.
+
+Nothing here allocates inside a slot loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Counter layout of the int64 vector every kernel returns.
+STAT_ARRIVED = 0        # cells accepted into the switch, all slots
+STAT_DELIVERED = 1      # cells sent to an output link, all slots
+STAT_DROPPED = 2        # cells lost at a full buffer, all slots
+STAT_QUEUED = 3         # cells still inside at the end
+STAT_M_OFFERED = 4      # cells offered (accepted or dropped) in measured slots
+STAT_M_DELIVERED = 5    # cells sent in measured slots
+STAT_M_DROPPED = 6      # cells dropped in measured slots
+STAT_M_WAIT_SUM = 7     # sum of waits of cells that arrived and left in measured slots
+STAT_M_WAIT_COUNT = 8   # number of such cells
+STAT_OVERFLOW = 9       # arrivals refused because an "unbounded" queue hit its storage
+N_STATS = 10
+
+# Destination pattern kinds understood by draw_destination.
+DEST_UNIFORM = 0
+DEST_PERMUTATION = 1
+DEST_MATRIX = 2
+
+# Storage of an "unbounded" queue. Reaching it means the offered load exceeds
+# what the architecture can carry (the queue would grow without limit); the
+# harness then reports the run as unstable instead of quietly truncating.
+UNBOUNDED_CELLS = 1 << 12
+
+
+@njit(cache=True)
+def seed_rng(seed):
+    """Seed Numba's generator (separate from NumPy's outside the kernel)."""
+    np.random.seed(seed)
+
+
+@njit(cache=True, inline="always")
+def draw_destination(i, kind, perm, cdf, n_ports):
+    """Output port of a new cell (or burst) from input ``i``."""
+    if kind == DEST_UNIFORM:
+        # Scaling a uniform float is several times cheaper than randint in Numba.
+        return int(np.random.random() * n_ports)
+    if kind == DEST_PERMUTATION:
+        return perm[i]
+    # Inverse-CDF by bisection on row i; written out because slicing a row
+    # in the hot loop costs more than the search.
+    u = np.random.random()
+    lo = 0
+    hi = n_ports - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cdf[i, mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True, inline="always")
+def next_arrival(i, burst_dest, p_start, p_end, kind, perm, cdf, n_ports):
+    """Destination of the cell arriving at input ``i`` this slot, or -1 for none.
+
+    ``burst_dest[i]`` is the destination of the burst in progress (-1: idle).
+    An idle source starts a burst with probability ``p_start``; after each cell
+    the burst ends with probability ``p_end`` = 1 / mean_burst. Bernoulli
+    traffic is the case p_end = 1, p_start = load.
+    """
+    if p_end >= 1.0:
+        # Bernoulli: no burst state to keep (and no store the compiler must order).
+        if p_start < 1.0 and np.random.random() >= p_start:
+            return -1
+        return draw_destination(i, kind, perm, cdf, n_ports)
+    d = burst_dest[i]
+    if d < 0:
+        if p_start < 1.0 and np.random.random() >= p_start:
+            return -1
+        d = draw_destination(i, kind, perm, cdf, n_ports)
+    burst_dest[i] = -1 if np.random.random() < p_end else d
+    return d
+
+
+def ring_storage(limit):
+    """Ring size for a queue of at most ``limit`` cells: a power of two, so
+    positions wrap with a mask (``& (size - 1)``) instead of a division."""
+    return 1 << max(0, int(limit) - 1).bit_length()
+
+
+@njit(cache=True)
+def ring_push(q_val, q_head, q_len, row, value):
+    """Append ``value`` to queue ``row``; the caller has checked there is room."""
+    mask = q_val.shape[1] - 1
+    q_val[row, (q_head[row] + q_len[row]) & mask] = value
+    q_len[row] += 1
+
+
+@njit(cache=True)
+def ring_pop(q_val, q_head, q_len, row):
+    """Remove and return the head of queue ``row``; the caller has checked it is not empty."""
+    mask = q_val.shape[1] - 1
+    v = q_val[row, q_head[row]]
+    q_head[row] = (q_head[row] + 1) & mask
+    q_len[row] -= 1
+    return v
+
+
+@njit(cache=True)
+def ring_remove_at(q_vals, n_arrays, q_head, q_len, row, pos):
+    """Remove position ``pos`` of queue ``row`` from each of the parallel rings in ``q_vals``.
+
+    Cells ahead of ``pos`` move back by one, so order is kept; costs O(pos),
+    at most the scheduling window.
+    """
+    mask = q_vals.shape[2] - 1
+    h = q_head[row]
+    for k in range(pos, 0, -1):
+        dst = (h + k) & mask
+        src = (h + k - 1) & mask
+        for a in range(n_arrays):
+            q_vals[a, row, dst] = q_vals[a, row, src]
+    q_head[row] = (h + 1) & mask
+    q_len[row] -= 1
+
+
+@njit(cache=True)
+def count_offered(stats, t, warmup):
+    if t >= warmup:
+        stats[STAT_M_OFFERED] += 1
+
+
+@njit(cache=True)
+def count_arrival(stats):
+    stats[STAT_ARRIVED] += 1
+
+
+@njit(cache=True)
+def count_drop(stats, t, warmup, overflow):
+    stats[STAT_DROPPED] += 1
+    if t >= warmup:
+        stats[STAT_M_DROPPED] += 1
+    if overflow:
+        stats[STAT_OVERFLOW] += 1
+
+
+@njit(cache=True)
+def count_departure(stats, t, arrival, warmup):
+    stats[STAT_DELIVERED] += 1
+    if t >= warmup:
+        stats[STAT_M_DELIVERED] += 1
+        if arrival >= warmup:
+            stats[STAT_M_WAIT_SUM] += t - arrival
+            stats[STAT_M_WAIT_COUNT] += 1
+
+
+def traffic_arrays(traffic, n_ports):
+    """Plain arrays and scalars describing ``traffic`` for the kernels.
+
+    Returns ``(p_start, p_end, kind, perm, cdf)``; see :func:`next_arrival`.
+    """
+    from switchq.models.traffic import PERMUTATIONS
+
+    p_end = 1.0 / traffic.mean_burst
+    load = traffic.load
+    if load >= 1.0:
+        p_start = 1.0
+    else:
+        # Idle periods of mean B (1 - load) / load slots keep the long-run rate at load.
+        p_start = load / (load + traffic.mean_burst * (1.0 - load))
+    perm = np.zeros(n_ports, dtype=np.int64)
+    cdf = np.ones((1, 1))
+    if traffic.pattern == "uniform":
+        kind = DEST_UNIFORM
+    elif traffic.pattern in PERMUTATIONS:
+        kind = DEST_PERMUTATION
+        perm = traffic.permutation(n_ports).astype(np.int64)
+    else:
+        kind = DEST_MATRIX
+        cdf = np.cumsum(traffic.destination_matrix(n_ports), axis=1)
+        cdf[:, -1] = 1.0  # guard against rounding leaving the last bin short
+    return p_start, p_end, kind, perm, cdf

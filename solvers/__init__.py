@@ -6,10 +6,11 @@ One module per model, each naming its paper and section:
 - :mod:`.window` window (look-ahead) scheduling (Hluchyj & Karol 1988)
 - :mod:`.oq`     output queuing wait and finite-buffer loss (Karol et al. 1987)
 - :mod:`.iq`     input-queuing mean delay below saturation (Karol et al. 1987)
+- :mod:`.voq`    VOQ saturation throughput with PIM and iSLIP matching
 
 Nothing here imports Numba.
 """
 
-from . import hol, iq, oq, window
+from . import hol, iq, oq, voq, window
 
-__all__ = ["hol", "window", "oq", "iq"]
+__all__ = ["hol", "window", "oq", "iq", "voq"]

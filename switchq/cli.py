@@ -1,0 +1,429 @@
+"""The ``switchq`` command line: solve, simulate, validate, report, bench.
+
+Every verb prints a Rich table for people or, with ``--json``, one JSON
+object for scripts (inputs first, then results, then ``units``). Bad input
+exits 2 with one line naming the parameter, its value and what is allowed.
+Analytic verbs never import Numba.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import functools
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import InputError
+
+# CLI spellings of model parameters, so errors name what the user typed.
+CLI_NAMES = {"n_ports": "--ports", "load": "--load", "window": "--window", "iterations": "--iterations",
+             "matching": "--matching", "mean_burst": "--burst", "unbalanced_w": "--unbalanced",
+             "hotspot_fraction": "--hotspot-fraction", "hotspot_port": "--hotspot-port",
+             "input_buffer_cells": "--input-buffer", "output_buffer_cells": "--buffer",
+             "buffer_cells": "--buffer", "slots": "--slots", "warmup_slots": "--warmup",
+             "replications": "--replications", "seed": "--seed", "workers": "--workers",
+             "pattern": "--pattern", "arrivals": "--arrivals"}
+
+PATTERNS = ("uniform", "transpose", "bitrev", "complement", "hotspot", "unbalanced")
+ARRIVALS = ("bernoulli", "onoff")
+MATCHINGS = ("pim", "islip")
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(package_name="switchq")
+def app():
+    """Switch and router architecture answers: analytic in milliseconds, proven by a Numba
+    Monte Carlo simulator.
+
+    \b
+    Verbs: solve (analytic), simulate (Monte Carlo), validate (both, with a verdict),
+    report (rebuild reports/), bench (speed figures). Every verb takes --json.
+    """
+
+
+@app.group("solve", context_settings=CONTEXT)
+def solve_app():
+    """Analytic answers (closed forms, Markov chains); no simulation, no compilation."""
+
+
+@app.group("simulate", context_settings=CONTEXT)
+def simulate_app():
+    """Monte Carlo answers with 95% confidence intervals and the seed that reproduces them."""
+
+
+def json_option(f):
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object (inputs, results, units).")(f)
+
+
+def ports_option(f):
+    return click.option("--ports", "-n", "ports", type=int, required=True, help="Switch size N (inputs = outputs).")(f)
+
+
+def load_option(f):
+    return click.option("--load", "-p", "load", type=float, required=True,
+                        help="Offered load per input in cells/slot, in [0, 1].")(f)
+
+
+def traffic_options(f):
+    """Destination pattern and arrival process options shared by the simulate verbs."""
+    options = [
+        click.option("--pattern", type=click.Choice(PATTERNS), default="uniform", show_default=True,
+                     help="Destination pattern."),
+        click.option("--arrivals", type=click.Choice(ARRIVALS), default="bernoulli", show_default=True,
+                     help="Arrival process."),
+        click.option("--burst", type=float, default=1.0, show_default=True,
+                     help="Mean burst length in cells (on-off arrivals)."),
+        click.option("--unbalanced", type=float, default=None,
+                     help="Unbalanced-traffic w in [0, 1] (sets --pattern unbalanced)."),
+        click.option("--hotspot-fraction", type=float, default=0.0, help="Share of cells sent to the hotspot port."),
+        click.option("--hotspot-port", type=int, default=0, help="Hotspot output port index."),
+    ]
+    return functools.reduce(lambda g, o: o(g), reversed(options), f)
+
+
+def run_options(f):
+    """Run-length, replication and seeding options shared by the simulate verbs."""
+    options = [
+        click.option("--slots", type=int, default=50_000, show_default=True,
+                     help="Measured slots per replication (after warm-up)."),
+        click.option("--warmup", type=int, default=None, help="Discarded warm-up slots [default: max(1000, slots/10)]."),
+        click.option("--replications", "-r", type=int, default=8, show_default=True,
+                     help="Independent replications (>= 2) for the 95% CI."),
+        click.option("--workers", "-j", type=int, default=1, show_default=True,
+                     help="Worker processes (0 = all cores); results do not depend on it."),
+        click.option("--seed", type=int, default=1, show_default=True, help="Root seed; fixes every replication's stream."),
+    ]
+    return functools.reduce(lambda g, o: o(g), reversed(options), f)
+
+
+def _fail(message: str) -> None:
+    sys.stderr.write(f"switchq: error: {message}\n")
+    raise SystemExit(2)
+
+
+def _input_error_line(e: InputError) -> str:
+    name = CLI_NAMES.get(e.parameter, e.parameter)
+    return f"{name}: got {e.value!r}; allowed: {e.allowed}"
+
+
+# --------------------------------------------------------------------------- solve
+
+@solve_app.command("hol", context_settings=CONTEXT)
+@ports_option
+@json_option
+def solve_hol(ports, as_json):
+    """Saturation throughput of N x N FIFO input queuing (HOL blocking), uniform traffic.
+
+    Exact lumped Markov chain (Karol, Hluchyj & Morgan 1987) for small N, a
+    documented extrapolation for large N.
+
+    \b
+    Example:
+      switchq solve hol --ports 8 --json
+    """
+    from .render import show
+    from .solvers import hol
+
+    r = hol.saturation_throughput(ports)
+    payload = {"model": "hol", "n_ports": r.n_ports, "saturation_throughput": r.saturation_throughput,
+               "exact": r.exact, "method": r.method, "states": r.states, "source": r.source}
+    show(payload, ["model", "n_ports"], "FIFO input queuing: saturation throughput", as_json)
+
+
+@solve_app.command("window", context_settings=CONTEXT)
+@ports_option
+@click.option("--window", "-w", type=int, default=2, show_default=True, help="Look-ahead depth w.")
+@json_option
+def solve_window(ports, window, as_json):
+    """Saturation throughput of FIFO input queuing with window scheduling of depth w.
+
+    Exact lumped Markov chain (Hluchyj & Karol 1988) where tractable; beyond
+    it the error says so and points to `switchq simulate fifo --window`.
+
+    \b
+    Example:
+      switchq solve window --ports 3 --window 2
+    """
+    from .render import show
+    from .solvers import window as win
+
+    r = win.saturation_throughput(ports, window)
+    payload = {"model": "window", "n_ports": r.n_ports, "window": r.window,
+               "saturation_throughput": r.saturation_throughput, "method": r.method,
+               "states": r.states, "source": r.source}
+    show(payload, ["model", "n_ports", "window"], "Window scheduling: saturation throughput", as_json)
+
+
+@solve_app.command("oq", context_settings=CONTEXT)
+@ports_option
+@load_option
+@click.option("--buffer", type=int, default=None,
+              help="Output buffer in cells, counting the cell being sent [default: unbounded].")
+@json_option
+def solve_oq(ports, load, buffer, as_json):
+    """Output queuing (speedup N): mean wait, and loss with a finite output buffer.
+
+    \b
+    Example:
+      switchq solve oq --ports 16 --load 0.8 --json
+      switchq solve oq --ports 16 --load 0.9 --buffer 4
+    """
+    from .render import show
+    from .solvers import oq
+
+    if buffer is None:
+        r = oq.mean_wait(ports, load)
+        payload = {"model": "oq", "n_ports": r.n_ports, "load": r.load, "mean_wait": r.mean_wait,
+                   "mean_latency": r.mean_latency, "formula": r.formula, "source": r.source}
+    else:
+        r = oq.finite_buffer(ports, load, buffer)
+        payload = {"model": "oq", "n_ports": r.n_ports, "load": r.load, "buffer_cells": r.buffer_cells,
+                   "loss_probability": r.loss_probability, "throughput": r.throughput,
+                   "mean_wait": r.mean_wait, "mean_queue": r.mean_queue, "states": r.states,
+                   "method": r.method, "source": r.source}
+    show(payload, ["model", "n_ports", "load", "buffer_cells"], "Output queuing", as_json)
+
+
+@solve_app.command("iq", context_settings=CONTEXT)
+@load_option
+@json_option
+def solve_iq(load, as_json):
+    """Mean wait of FIFO input queuing below saturation, N -> infinity (Karol et al. 1987).
+
+    \b
+    Example:
+      switchq solve iq --load 0.5
+    """
+    from .render import show
+    from .solvers import iq
+
+    r = iq.mean_wait(load)
+    payload = {"model": "iq", "load": r.load, "mean_wait": r.mean_wait, "mean_latency": r.mean_latency,
+               "formula": r.formula, "source": r.source}
+    show(payload, ["model", "load"], "FIFO input queuing: mean wait (N -> infinity)", as_json)
+
+
+@solve_app.command("voq", context_settings=CONTEXT)
+@ports_option
+@click.option("--matching", type=click.Choice(MATCHINGS), default="islip", show_default=True)
+@click.option("--iterations", "-k", type=int, default=1, show_default=True, help="Matching iterations per slot.")
+@json_option
+def solve_voq(ports, matching, iterations, as_json):
+    """Saturation throughput of a VOQ switch matched by PIM or iSLIP, uniform traffic.
+
+    \b
+    Example:
+      switchq solve voq --ports 16 --matching pim --iterations 2
+    """
+    from .render import show
+    from .solvers import voq
+
+    r = voq.saturation_throughput(ports, matching, iterations)
+    payload = {"model": "voq", "n_ports": r.n_ports, "matching": r.matching, "iterations": r.iterations,
+               "saturation_throughput": r.saturation_throughput, "method": r.method, "source": r.source}
+    show(payload, ["model", "n_ports", "matching", "iterations"], "VOQ: saturation throughput", as_json)
+
+
+# --------------------------------------------------------------------------- simulate
+
+def _traffic(load, pattern, arrivals, burst, unbalanced, hotspot_fraction, hotspot_port):
+    from .models import Traffic
+
+    if unbalanced is not None:
+        pattern = "unbalanced"
+    return Traffic(load=load, pattern=pattern, arrivals=arrivals, mean_burst=burst,
+                   unbalanced_w=unbalanced or 0.0, hotspot_fraction=hotspot_fraction,
+                   hotspot_port=hotspot_port)
+
+
+def _simulate(switch, traffic, slots, warmup, replications, workers, seed, as_json, title):
+    from .render import show
+    from .validate.harness import RunSettings, simulate
+
+    settings = RunSettings(slots=slots, warmup_slots=warmup, replications=replications, seed=seed,
+                           workers=workers)
+    r = simulate(switch, traffic, settings, progress=not as_json and sys.stderr.isatty())
+    payload = r.to_dict()
+    notes = []
+    if r.unstable:
+        notes.append("[yellow]unstable: offered load exceeds what this switch carries; throughput is "
+                     "the saturation throughput and latency grows with the run length.[/yellow]")
+    results = set(r.__dataclass_fields__) - {"switch", "traffic", "settings"}
+    show(payload, [k for k in payload if k not in results], title, as_json, notes)
+
+
+@simulate_app.command("fifo", context_settings=CONTEXT)
+@ports_option
+@load_option
+@click.option("--window", "-w", type=int, default=1, show_default=True,
+              help="Look-ahead depth of each input FIFO (1 = plain FIFO).")
+@click.option("--input-buffer", type=int, default=None, help="Cells per input [default: unbounded].")
+@traffic_options
+@run_options
+@json_option
+def simulate_fifo(ports, load, window, input_buffer, pattern, arrivals, burst, unbalanced,
+                  hotspot_fraction, hotspot_port, slots, warmup, replications, workers, seed, as_json):
+    """FIFO input queuing (window 1) or window scheduling (window w).
+
+    \b
+    Example:
+      switchq simulate fifo --ports 32 --load 1.0 --window 4 --json
+    """
+    from .models import Switch
+
+    sw = Switch(ports, "fifo", window=window, input_buffer_cells=input_buffer)
+    tr = _traffic(load, pattern, arrivals, burst, unbalanced, hotspot_fraction, hotspot_port)
+    _simulate(sw, tr, slots, warmup, replications, workers, seed, as_json, "FIFO input queuing (simulated)")
+
+
+@simulate_app.command("oq", context_settings=CONTEXT)
+@ports_option
+@load_option
+@click.option("--buffer", type=int, default=None,
+              help="Output buffer in cells, counting the cell being sent [default: unbounded].")
+@traffic_options
+@run_options
+@json_option
+def simulate_oq(ports, load, buffer, pattern, arrivals, burst, unbalanced, hotspot_fraction,
+                hotspot_port, slots, warmup, replications, workers, seed, as_json):
+    """Ideal output queuing (speedup N), optionally with finite output buffers.
+
+    \b
+    Example:
+      switchq simulate oq --ports 16 --load 0.9 --buffer 4 --json
+    """
+    from .models import Switch
+
+    sw = Switch(ports, "oq", output_buffer_cells=buffer)
+    tr = _traffic(load, pattern, arrivals, burst, unbalanced, hotspot_fraction, hotspot_port)
+    _simulate(sw, tr, slots, warmup, replications, workers, seed, as_json, "Output queuing (simulated)")
+
+
+@simulate_app.command("voq", context_settings=CONTEXT)
+@ports_option
+@load_option
+@click.option("--matching", type=click.Choice(MATCHINGS), default="islip", show_default=True)
+@click.option("--iterations", "-k", type=int, default=1, show_default=True, help="Matching iterations per slot.")
+@click.option("--input-buffer", type=int, default=None, help="Cells per input, all VOQs together [default: unbounded].")
+@traffic_options
+@run_options
+@json_option
+def simulate_voq(ports, load, matching, iterations, input_buffer, pattern, arrivals, burst, unbalanced,
+                 hotspot_fraction, hotspot_port, slots, warmup, replications, workers, seed, as_json):
+    """Virtual output queuing matched by PIM or iSLIP.
+
+    \b
+    Example:
+      switchq simulate voq --ports 32 --load 0.9 --matching islip --iterations 1
+    """
+    from .models import Switch
+
+    sw = Switch(ports, "voq", matching=matching, iterations=iterations, input_buffer_cells=input_buffer)
+    tr = _traffic(load, pattern, arrivals, burst, unbalanced, hotspot_fraction, hotspot_port)
+    _simulate(sw, tr, slots, warmup, replications, workers, seed, as_json, "VOQ (simulated)")
+
+
+# --------------------------------------------------------------------------- validate, report, bench
+
+SUITE_NAMES = ("all", "hol", "window", "oq", "iq", "voq")
+REPORT_NAMES = ("all", "hol")
+
+
+@app.command("validate", context_settings=CONTEXT)
+@click.argument("suite", type=click.Choice(SUITE_NAMES), default="all")
+@click.option("--full", is_flag=True, help="Ten times the simulated slots (tighter intervals).")
+@click.option("--workers", "-j", type=int, default=0, show_default=True, help="Worker processes (0 = all cores).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")
+@json_option
+def validate(suite, full, workers, seed, as_json):
+    """Run models analytically and in simulation, side by side, with a verdict per row.
+
+    Exits 1 if any row disagrees.
+
+    \b
+    Example:
+      switchq validate all
+      switchq validate hol --json
+    """
+    from .render import show_comparisons
+    from .validate.suites import run_suite
+
+    rows = run_suite(suite, seed=seed, workers=workers, scale=10.0 if full else 1.0,
+                     progress=not as_json and sys.stderr.isatty())
+    show_comparisons(rows, as_json, f"switchq validate {suite}")
+    if any(r.verdict == "DISAGREE" for r in rows):
+        raise SystemExit(1)
+
+
+@app.command("report", context_settings=CONTEXT)
+@click.argument("name", type=click.Choice(REPORT_NAMES), default="all")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
+              show_default=True, help="Directory for the markdown and PNGs.")
+@click.option("--quick", is_flag=True, help="Shorter simulations (a smoke test, not for committing).")
+@click.option("--workers", "-j", type=int, default=0, show_default=True, help="Worker processes (0 = all cores).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")
+@json_option
+def report(name, out, quick, workers, seed, as_json):
+    """Regenerate the reports that reproduce the papers' results (markdown + PNG).
+
+    \b
+    Example:
+      switchq report hol
+    """
+    import json
+
+    from .validate.reports import build_report
+
+    written = build_report(name, out, quick=quick, workers=workers, seed=seed)
+    if as_json:
+        sys.stdout.write(json.dumps({"report": name, "written": [str(p) for p in written]}) + "\n")
+    else:
+        for p in written:
+            click.echo(f"wrote {p}")
+
+
+@app.command("bench", context_settings=CONTEXT)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the figures as markdown to this file.")
+@click.option("--quick", is_flag=True, help="Shorter runs.")
+@json_option
+def bench(out, quick, as_json):
+    """Measure simulator and solver speed on this machine (one core, after compilation).
+
+    \b
+    Example:
+      switchq bench --out reports/performance.md
+    """
+    from .bench import run_bench
+
+    run_bench(out=out, quick=quick, as_json=as_json)
+
+
+def main(argv=None) -> None:
+    """Entry point: run the app, turning bad input into one line and exit code 2."""
+    try:
+        rv = app.main(args=argv, standalone_mode=False, prog_name="switchq")
+    except InputError as e:
+        _fail(_input_error_line(e))
+    except click.exceptions.NoArgsIsHelpError as e:
+        click.echo(e.ctx.get_help())
+        raise SystemExit(0)
+    except click.exceptions.UsageError as e:
+        _fail(" ".join(e.format_message().split()))
+    except click.exceptions.Exit as e:
+        raise SystemExit(e.exit_code)
+    except click.exceptions.Abort:
+        sys.stderr.write("switchq: aborted\n")
+        raise SystemExit(130)
+    raise SystemExit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

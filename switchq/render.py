@@ -1,0 +1,90 @@
+"""Printing answers: one JSON object for scripts, Rich tables for people."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from .units import unit_of
+
+
+def _clean(v):
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return None  # JSON has no NaN; null means "not measurable here"
+    if isinstance(v, (list, tuple)):
+        return [_clean(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _clean(x) for k, x in v.items()}
+    return v
+
+
+def to_json(payload: dict) -> str:
+    """``payload`` plus a ``units`` object naming the unit of each numeric field."""
+    out = dict(payload)
+    out["units"] = {k: unit_of(k) for k in payload if unit_of(k)}
+    return json.dumps(_clean(out))
+
+
+def fmt(v) -> str:
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "-"
+        return f"{v:.6g}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(fmt(x) for x in v) + "]"
+    return str(v)
+
+
+def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=()) -> None:
+    """Print ``payload`` as JSON, or as an inputs table and a results table."""
+    if as_json:
+        sys.stdout.write(to_json(payload) + "\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=title, show_header=True, header_style="bold")
+    table.add_column("")
+    table.add_column("quantity")
+    table.add_column("value", justify="right")
+    table.add_column("unit")
+    for k, v in payload.items():
+        if k.endswith("_ci95"):
+            continue
+        kind = "input" if k in inputs else "result"
+        value = fmt(v)
+        ci = payload.get(k + "_ci95")
+        if ci is not None:
+            value += f"  (95% CI {fmt(ci[0])} .. {fmt(ci[1])})"
+        table.add_row(kind, k, value, unit_of(k))
+    console.print(table)
+    for n in notes:
+        console.print(n)
+
+
+def show_comparisons(rows, as_json: bool, title: str) -> None:
+    """Analytic vs simulated rows with their verdicts."""
+    if as_json:
+        payload = {"rows": [r.to_dict() for r in rows],
+                   "verdict": "agree" if all(r.verdict == "agree" for r in rows) else "DISAGREE"}
+        sys.stdout.write(json.dumps(_clean(payload)) + "\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, header_style="bold")
+    for col in ("suite", "case", "quantity", "analytic", "simulated (95% CI)", "tol", "verdict"):
+        table.add_column(col, justify="right" if col in ("analytic", "tol") else "left")
+    for r in rows:
+        style = "green" if r.verdict == "agree" else "red"
+        table.add_row(r.suite, r.case, f"{r.quantity} [{r.unit}]", f"{r.analytic:.5g}",
+                      f"{r.simulated:.5g} ({fmt(r.ci95[0])} .. {fmt(r.ci95[1])})",
+                      f"{r.tolerance:.2g}", f"[{style}]{r.verdict}[/{style}]")
+    console = Console()
+    console.print(table)
+    if rows:
+        r = rows[0]
+        console.print(f"seed {r.seed}; replications {r.replications}; slots per replication as in each "
+                      "suite (switchq validate --json lists them)")

@@ -1,0 +1,117 @@
+"""Validation suites: each model answered both ways, side by side.
+
+``switchq validate NAME`` runs one suite, ``switchq validate all`` every one.
+The default budget (``quick``) runs the lot in about a minute on two cores;
+``full`` multiplies the simulated slots by ten for tighter intervals.
+Tolerances are stated per row: zero for exact models, the model's known
+error for approximations (see :mod:`switchq.validate.compare`).
+"""
+
+from __future__ import annotations
+
+from switchq.models import Switch, Traffic
+
+from .compare import compare
+from .harness import RunSettings, simulate
+
+__all__ = ["SUITES", "run_suite"]
+
+
+def _settings(slots, seed, workers, scale, replications=8):
+    return RunSettings(slots=int(slots * scale), replications=replications, seed=seed, workers=workers)
+
+
+def hol_suite(seed=1, workers=1, scale=1.0, progress=False):
+    """Saturation throughput of FIFO input queuing: Karol's chain vs saturated simulation."""
+    from switchq.solvers import hol
+
+    rows = []
+    for n in (2, 4, 8, 16, 32):
+        a = hol.saturation_throughput(n)
+        sim = simulate(Switch(n, "fifo"), Traffic(1.0), _settings(20_000, seed, workers, scale), progress)
+        rows.append(compare("hol", f"N={n}, saturated", "throughput", "cells/slot/output",
+                            a.saturation_throughput, a.method, sim))
+    return rows
+
+
+def window_suite(seed=1, workers=1, scale=1.0, progress=False):
+    """Window (look-ahead) scheduling saturation: exact lumped chain vs simulation."""
+    from switchq.solvers import window
+
+    rows = []
+    for n, w in ((2, 2), (3, 2), (4, 2), (3, 3)):
+        if not window.exact_is_tractable(n, w):
+            continue
+        a = window.saturation_throughput(n, w)
+        sim = simulate(Switch(n, "fifo", window=w), Traffic(1.0),
+                       _settings(40_000, seed, workers, scale), progress)
+        rows.append(compare("window", f"N={n}, w={w}, saturated", "throughput", "cells/slot/output",
+                            a.saturation_throughput, a.method, sim))
+    return rows
+
+
+def oq_suite(seed=1, workers=1, scale=1.0, progress=False):
+    """Output queuing: Karol's mean wait and the finite-buffer loss chain vs simulation."""
+    from switchq.solvers import oq
+
+    rows = []
+    for p in (0.5, 0.8, 0.9):
+        a = oq.mean_wait(16, p)
+        sim = simulate(Switch(16, "oq"), Traffic(p), _settings(40_000, seed, workers, scale), progress)
+        rows.append(compare("oq", f"N=16, load {p}", "mean_wait", "slots", a.mean_wait, a.formula, sim))
+    for b in (2, 4):
+        a = oq.finite_buffer(16, 0.9, b)
+        sim = simulate(Switch(16, "oq", output_buffer_cells=b), Traffic(0.9),
+                       _settings(40_000, seed, workers, scale), progress)
+        rows.append(compare("oq", f"N=16, load 0.9, buffer {b}", "loss_probability", "1",
+                            a.loss_probability, a.method, sim))
+    return rows
+
+
+def iq_suite(seed=1, workers=1, scale=1.0, progress=False):
+    """FIFO input queuing mean wait below saturation: the large-N formula vs a 32-port simulation."""
+    from switchq.solvers import iq
+
+    rows = []
+    for p in (0.3, 0.5):
+        a = iq.mean_wait(p)
+        sim = simulate(Switch(32, "fifo"), Traffic(p), _settings(40_000, seed, workers, scale), progress)
+        # The formula is the N -> infinity limit; at N = 32 it differs by a few percent
+        # (finite-N contention is slightly lower), so allow 10 % of the value.
+        rows.append(compare("iq", f"N=32, load {p}", "mean_wait", "slots", a.mean_wait, a.formula,
+                            sim, tolerance=0.10 * a.mean_wait))
+    return rows
+
+
+def voq_suite(seed=1, workers=1, scale=1.0, progress=False):
+    """VOQ matching: PIM's exact saturation recursion and iSLIP's full throughput vs simulation."""
+    from switchq.solvers import voq
+
+    rows = []
+    for k in (1, 2):
+        a = voq.saturation_throughput(16, "pim", k)
+        sim = simulate(Switch(16, "voq", matching="pim", iterations=k), Traffic(1.0),
+                       _settings(20_000, seed, workers, scale), progress)
+        rows.append(compare("voq", f"PIM, {k} iteration(s), N=16, saturated", "throughput",
+                            "cells/slot/output", a.saturation_throughput, a.method, sim))
+    a = voq.saturation_throughput(16, "islip", 1)
+    # Below its saturation throughput a stable switch carries all it is offered.
+    load = 0.95
+    sim = simulate(Switch(16, "voq", matching="islip"), Traffic(load),
+                   _settings(40_000, seed, workers, scale), progress)
+    rows.append(compare("voq", f"iSLIP, 1 iteration, N=16, load {load}", "throughput",
+                        "cells/slot/output", min(load, a.saturation_throughput),
+                        "throughput = load below saturation (" + a.method + ")", sim))
+    return rows
+
+
+SUITES = {"hol": hol_suite, "window": window_suite, "oq": oq_suite, "iq": iq_suite, "voq": voq_suite}
+
+
+def run_suite(name: str, seed: int = 1, workers: int = 1, scale: float = 1.0, progress: bool = False):
+    """Rows of one suite (``name`` in SUITES) or of all of them (``name == "all"``)."""
+    names = list(SUITES) if name == "all" else [name]
+    rows = []
+    for n in names:
+        rows.extend(SUITES[n](seed=seed, workers=workers, scale=scale, progress=progress))
+    return rows

@@ -1,0 +1,151 @@
+"""The simulator against the laws any switch obeys and against independent derivations.
+
+Statistical checks use the harness's own 95 % Student-t interval widened by
+a small stated margin; each test says why its tolerance is what it is.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from switchq.errors import InputError
+from switchq.models import Switch, Traffic
+from switchq.validate import kernel as K
+from switchq.validate.harness import RunSettings, confidence_interval, replication_seeds, simulate
+
+ARCHS = st.sampled_from([
+    {"architecture": "fifo"}, {"architecture": "fifo", "window": 3},
+    {"architecture": "oq"}, {"architecture": "oq", "output_buffer_cells": 2},
+    {"architecture": "voq", "matching": "islip", "iterations": 2},
+    {"architecture": "voq", "matching": "pim", "iterations": 1},
+    {"architecture": "fifo", "input_buffer_cells": 3},
+    {"architecture": "voq", "input_buffer_cells": 4},
+])
+
+
+def _within(value, ci, margin=0.0):
+    return ci[0] - margin <= value <= ci[1] + margin
+
+
+@given(arch=ARCHS, n=st.sampled_from([1, 2, 4, 8]), load=st.floats(0.0, 1.0),
+       arrivals=st.sampled_from(["bernoulli", "onoff"]),
+       pattern=st.sampled_from(["uniform", "complement", "hotspot", "unbalanced"]),
+       seed=st.integers(0, 2**32))
+def test_conservation_and_throughput_bounds_in_every_run(arch, n, load, arrivals, pattern, seed):
+    if pattern == "complement" and n == 1:
+        pattern = "uniform"
+    traffic = Traffic(load, pattern=pattern, arrivals=arrivals,
+                      mean_burst=5.0 if arrivals == "onoff" else 1.0,
+                      unbalanced_w=0.5, hotspot_fraction=0.3)
+    r = simulate(Switch(n, **arch), traffic, RunSettings(slots=300, warmup_slots=50, replications=2, seed=seed))
+    # Every cell accepted is delivered, still queued, or (finite buffers) dropped.
+    assert r.arrived == r.delivered + r.queued
+    assert 0.0 <= r.throughput <= 1.0
+    for rate in r.per_replication["throughput"]:
+        assert rate <= 1.0
+    if load == 0.0:
+        assert r.arrived == 0 and r.throughput == 0.0
+
+
+def test_throughput_never_exceeds_offered_cells():
+    # Per replication, cells sent in the measured slots cannot exceed cells offered in them
+    # plus those queued at the start of measurement (bounded by the warm-up arrivals).
+    from switchq.validate.arch import fifo, oq, voq
+
+    for mod, sw in ((fifo, Switch(8)), (oq, Switch(8, "oq")), (voq, Switch(8, "voq"))):
+        st_ = mod.replicate(sw, Traffic(0.3), 5000, 0, 3)
+        assert st_[K.STAT_M_DELIVERED] <= st_[K.STAT_M_OFFERED]
+        assert st_[K.STAT_ARRIVED] == st_[K.STAT_DELIVERED] + st_[K.STAT_QUEUED]
+
+
+def test_dropped_cells_are_counted_in_conservation():
+    r = simulate(Switch(8, "oq", output_buffer_cells=1), Traffic(1.0), RunSettings(slots=2000, replications=2))
+    assert r.dropped > 0
+    # arrived counts accepted cells only; offered = arrived + dropped.
+    assert r.arrived == r.delivered + r.queued
+    assert not r.unstable
+
+
+def test_same_seed_same_numbers_whatever_the_number_of_workers():
+    sw, tr = Switch(8, "voq", matching="pim"), Traffic(0.7)
+    a = simulate(sw, tr, RunSettings(slots=3000, replications=4, seed=11, workers=1))
+    b = simulate(sw, tr, RunSettings(slots=3000, replications=4, seed=11, workers=2))
+    assert a.per_replication == b.per_replication
+    assert (a.throughput, a.mean_wait) == (b.throughput, b.mean_wait)
+    c = simulate(sw, tr, RunSettings(slots=3000, replications=4, seed=12, workers=1))
+    assert c.per_replication["throughput"] != a.per_replication["throughput"]
+
+
+def test_replication_seeds_are_fixed_by_the_root_seed():
+    assert replication_seeds(5, 3) == replication_seeds(5, 3)
+    assert replication_seeds(5, 4)[:3] == replication_seeds(5, 3)
+    assert len(set(replication_seeds(5, 50))) == 50
+
+
+def test_confidence_interval_is_student_t():
+    m, lo, hi = confidence_interval([1.0, 2.0, 3.0])
+    # t_{0.975,2} = 4.3027; s = 1; half-width = 4.3027 / sqrt(3).
+    assert m == 2.0 and hi - m == pytest.approx(4.302652729911275 / np.sqrt(3))
+
+
+def test_single_replication_is_rejected():
+    with pytest.raises(InputError, match="replications"):
+        RunSettings(replications=1)
+
+
+def test_fifo_under_a_permutation_carries_full_load():
+    # A permutation has no output conflicts: FIFO is never HOL-blocked, every cell leaves at once.
+    r = simulate(Switch(16), Traffic(1.0, pattern="complement"), RunSettings(slots=5000, replications=2))
+    assert r.throughput == 1.0 and r.mean_wait == 0.0
+
+
+def test_onoff_source_offers_the_requested_load_in_bursts():
+    from switchq.validate.arch import oq
+
+    st_ = oq.replicate(Switch(16, "oq"), Traffic(0.4, arrivals="onoff", mean_burst=10.0), 200_000, 1000, 5)
+    offered = st_[K.STAT_M_OFFERED] / (16 * 200_000)
+    # 3.2M slots of a renewal on-off source; the rate's standard error is about 0.4 * sqrt(2B / 3.2e6) < 0.002.
+    assert offered == pytest.approx(0.4, abs=0.006)
+
+
+def test_fifo_saturation_matches_karol_table_i():
+    # Karol et al. 1987 Table I: N=2 0.7500, N=4 0.6553, N=8 0.6184. The simulated interval
+    # must cover the published value widened by its 4-decimal rounding (5e-5).
+    for n, published in ((2, 0.75), (4, 0.6553), (8, 0.6184)):
+        r = simulate(Switch(n), Traffic(1.0), RunSettings(slots=20_000, replications=8, seed=n))
+        assert r.unstable
+        assert _within(published, r.throughput_ci95, 5e-5), (n, r.throughput, r.throughput_ci95)
+
+
+def test_oq_mean_wait_matches_karol_formula():
+    # (N-1)/N p / (2 (1 - p)) with N = 16, p = 0.8: 1.875 slots. Independent of solvers.oq on purpose.
+    r = simulate(Switch(16, "oq"), Traffic(0.8), RunSettings(slots=40_000, replications=8, seed=3))
+    assert _within(15 / 16 * 0.8 / 0.4, r.mean_wait_ci95), r.mean_wait_ci95
+    assert _within(0.8, r.throughput_ci95)
+
+
+def test_pim_single_iteration_saturates_at_occupancy_fraction():
+    # Saturated PIM, one iteration: matched inputs = occupied bins of N balls in N bins,
+    # 1 - (1 - 1/N)^N = 0.6439 for N = 16.
+    r = simulate(Switch(16, "voq", matching="pim"), Traffic(1.0), RunSettings(slots=20_000, replications=8))
+    assert _within(1 - (15 / 16) ** 16, r.throughput_ci95)
+
+
+def test_islip_carries_uniform_load_09():
+    # iSLIP is stable for any uniform Bernoulli load below 1 (McKeown 1999), so it carries all of 0.9.
+    # One-iteration iSLIP waits ~100 slots at this load (VOQs served about every N slots), so the
+    # warm-up is long enough for the backlog to settle before measuring.
+    r = simulate(Switch(16, "voq"), Traffic(0.9), RunSettings(slots=40_000, warmup_slots=20_000, replications=8))
+    assert not r.unstable and _within(0.9, r.throughput_ci95)
+
+
+def test_window_helps_fifo():
+    s = RunSettings(slots=10_000, replications=4)
+    tp = [simulate(Switch(16, window=w), Traffic(1.0), s).throughput for w in (1, 2, 4)]
+    assert tp[0] < tp[1] < tp[2]
+
+
+def test_unbounded_overflow_is_flagged_unstable():
+    r = simulate(Switch(8), Traffic(0.9), RunSettings(slots=20_000, replications=2))
+    assert r.unstable and np.isnan(r.loss_probability)

@@ -132,12 +132,21 @@ def test_pim_single_iteration_saturates_at_occupancy_fraction():
     assert _within(1 - (15 / 16) ** 16, r.throughput_ci95)
 
 
-def test_islip_carries_uniform_load_09():
-    # iSLIP is stable for any uniform Bernoulli load below 1 (McKeown 1999), so it carries all of 0.9.
-    # One-iteration iSLIP waits ~100 slots at this load (VOQs served about every N slots), so the
-    # warm-up is long enough for the backlog to settle before measuring.
-    r = simulate(Switch(16, "voq"), Traffic(0.9), RunSettings(slots=40_000, warmup_slots=20_000, replications=8))
-    assert not r.unstable and _within(0.9, r.throughput_ci95)
+def test_islip_carries_uniform_load_08():
+    # iSLIP is stable for any uniform Bernoulli load below 1 (McKeown 1999), so it carries all of 0.8.
+    # One-iteration iSLIP waits ~45 slots at this load (desynchronised pointers serve each VOQ about
+    # every N slots), so the warm-up is long enough for the backlog to settle before measuring.
+    r = simulate(Switch(16, "voq"), Traffic(0.8), RunSettings(slots=40_000, warmup_slots=10_000, replications=8))
+    assert not r.unstable and _within(0.8, r.throughput_ci95)
+
+
+def test_islip_wait_near_saturation_approaches_round_robin_service():
+    # With all VOQs busy the pointers desynchronise and serve each VOQ once every N slots, a
+    # deterministic server of period N fed at p/N per slot: wait ~ N/2 + N p / (2 (1 - p)) = 40
+    # slots for N = 16, p = 0.8 (McKeown 1999 §IV). Pointers are not perfectly desynchronised
+    # below saturation, so the simulated wait lies above this, within 25 %.
+    r = simulate(Switch(16, "voq"), Traffic(0.8), RunSettings(slots=40_000, warmup_slots=10_000, replications=4))
+    assert 40.0 <= r.mean_wait <= 50.0
 
 
 def test_window_helps_fifo():

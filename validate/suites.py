@@ -69,17 +69,18 @@ def oq_suite(seed=1, workers=1, scale=1.0, progress=False):
 
 
 def iq_suite(seed=1, workers=1, scale=1.0, progress=False):
-    """FIFO input queuing mean wait below saturation: the large-N formula vs a 32-port simulation."""
+    """FIFO input queuing mean wait below saturation: the large-N formula vs a 128-port simulation."""
     from switchq.solvers import iq
 
     rows = []
     for p in (0.3, 0.5):
         a = iq.mean_wait(p)
-        sim = simulate(Switch(32, "fifo"), Traffic(p), _settings(40_000, seed, workers, scale), progress)
-        # The formula is the N -> infinity limit; at N = 32 it differs by a few percent
-        # (finite-N contention is slightly lower), so allow 10 % of the value.
-        rows.append(compare("iq", f"N=32, load {p}", "mean_wait", "slots", a.mean_wait, a.formula,
-                            sim, tolerance=0.10 * a.mean_wait))
+        sim = simulate(Switch(128, "fifo"), Traffic(p), _settings(20_000, seed, workers, scale), progress)
+        # The formula is the N -> infinity limit and overestimates finite switches (fewer
+        # contenders per output): simulated at N = 128 it is ~3 % high at p = 0.5, ~28 % at
+        # N = 16. The tolerance, 5 % of the value, is that finite-N bias, not noise.
+        rows.append(compare("iq", f"N=128, load {p}", "mean_wait", "slots", a.mean_wait, a.formula,
+                            sim, tolerance=0.05 * a.mean_wait))
     return rows
 
 
@@ -96,10 +97,10 @@ def voq_suite(seed=1, workers=1, scale=1.0, progress=False):
                             "cells/slot/output", a.saturation_throughput, a.method, sim))
     a = voq.saturation_throughput(16, "islip", 1)
     # Below its saturation throughput a stable switch carries all it is offered. One-iteration
-    # iSLIP waits ~100 slots at this load, so warm up long enough for the backlog to settle.
-    load = 0.9
+    # iSLIP waits ~45 slots at this load, so warm up long enough for the backlog to settle.
+    load = 0.8
     settings = _settings(40_000, seed, workers, scale)
-    settings = RunSettings(slots=settings.slots, warmup_slots=settings.slots // 2,
+    settings = RunSettings(slots=settings.slots, warmup_slots=settings.slots // 4,
                            replications=settings.replications, seed=seed, workers=workers)
     sim = simulate(Switch(16, "voq", matching="islip"), Traffic(load), settings, progress)
     rows.append(compare("voq", f"iSLIP, 1 iteration, N=16, load {load}", "throughput",

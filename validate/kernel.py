@@ -82,27 +82,36 @@ def draw_destination(i, kind, perm, cdf, n_ports):
     return lo
 
 
-@njit(cache=True, inline="always")
-def next_arrival(i, burst_dest, p_start, p_end, kind, perm, cdf, n_ports):
-    """Destination of the cell arriving at input ``i`` this slot, or -1 for none.
+@njit(cache=True)
+def draw_arrivals(arrivals, burst_dest, p_start, p_end, kind, perm, cdf, n_ports):
+    """Fill ``arrivals[i]`` with the destination of the cell arriving at input i this slot (-1: none).
 
     ``burst_dest[i]`` is the destination of the burst in progress (-1: idle).
     An idle source starts a burst with probability ``p_start``; after each cell
     the burst ends with probability ``p_end`` = 1 / mean_burst. Bernoulli
-    traffic is the case p_end = 1, p_start = load.
+    traffic is the case p_end = 1, p_start = load. One call per slot fills all
+    inputs, so the per-input work is a tight loop with no call overhead.
     """
-    if p_end >= 1.0:
-        # Bernoulli: no burst state to keep (and no store the compiler must order).
-        if p_start < 1.0 and np.random.random() >= p_start:
-            return -1
-        return draw_destination(i, kind, perm, cdf, n_ports)
-    d = burst_dest[i]
-    if d < 0:
-        if p_start < 1.0 and np.random.random() >= p_start:
-            return -1
-        d = draw_destination(i, kind, perm, cdf, n_ports)
-    burst_dest[i] = -1 if np.random.random() < p_end else d
-    return d
+    if p_end >= 1.0 and kind == DEST_UNIFORM:
+        # The common case, Bernoulli and uniform, kept branch-light.
+        for i in range(n_ports):
+            if p_start < 1.0 and np.random.random() >= p_start:
+                arrivals[i] = -1
+            else:
+                arrivals[i] = int(np.random.random() * n_ports)
+        return
+    for i in range(n_ports):
+        d = burst_dest[i]
+        if d < 0:
+            if p_start < 1.0 and np.random.random() >= p_start:
+                arrivals[i] = -1
+                continue
+            d = draw_destination(i, kind, perm, cdf, n_ports)
+        if p_end < 1.0 and np.random.random() >= p_end:
+            burst_dest[i] = d
+        else:
+            burst_dest[i] = -1
+        arrivals[i] = d
 
 
 def ring_storage(limit):

@@ -26,6 +26,7 @@ def _run_fifo(n_ports, window, limit, unbounded, storage, slots, warmup, seed,
     q_head = np.zeros(n, dtype=np.int64)
     q_len = np.zeros(n, dtype=np.int64)
     burst = np.full(n, -1, dtype=np.int64)
+    arrivals = np.empty(n, dtype=np.int64)
     # Marks are stamped with the slot (or round) instead of cleared, so nothing is reset per slot.
     out_mark = np.full(n, -1, dtype=np.int64)     # slot in which the output was matched
     in_mark = np.full(n, -1, dtype=np.int64)      # slot in which the input was matched
@@ -35,8 +36,9 @@ def _run_fifo(n_ports, window, limit, unbounded, storage, slots, warmup, seed,
     winner_pos = np.zeros(n, dtype=np.int64)
     touched = np.zeros(n, dtype=np.int64)
     for t in range(warmup + slots):
+        K.draw_arrivals(arrivals, burst, p_start, p_end, kind, perm, cdf, n)
         for i in range(n):
-            d = K.next_arrival(i, burst, p_start, p_end, kind, perm, cdf, n)
+            d = arrivals[i]
             if d < 0:
                 continue
             K.count_offered(stats, t, warmup)

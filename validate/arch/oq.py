@@ -24,14 +24,16 @@ def _run_oq(n_ports, limit, unbounded, storage, slots, warmup, seed,
     q_head = np.zeros(n, dtype=np.int64)
     q_len = np.zeros(n, dtype=np.int64)
     burst = np.full(n, -1, dtype=np.int64)
+    arrivals = np.empty(n, dtype=np.int64)
     first = 0
     for t in range(warmup + slots):
+        K.draw_arrivals(arrivals, burst, p_start, p_end, kind, perm, cdf, n)
         first = first + 1 if first + 1 < n else 0
         for m in range(n):
             i = first + m
             if i >= n:
                 i -= n
-            d = K.next_arrival(i, burst, p_start, p_end, kind, perm, cdf, n)
+            d = arrivals[i]
             if d < 0:
                 continue
             K.count_offered(stats, t, warmup)

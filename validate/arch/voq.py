@@ -38,14 +38,16 @@ def _run_voq(n_ports, matching, iterations, limit, unbounded, storage, slots, wa
     q_len = np.zeros(n * n, dtype=np.int64)
     held = np.zeros(n, dtype=np.int64)           # cells held by each input
     burst = np.full(n, -1, dtype=np.int64)
+    arrivals = np.empty(n, dtype=np.int64)
     grant_ptr = np.zeros(n, dtype=np.int64)      # iSLIP pointers
     accept_ptr = np.zeros(n, dtype=np.int64)
     in_match = np.full(n, -1, dtype=np.int64)    # output matched to input i this slot
     out_match = np.full(n, -1, dtype=np.int64)
     grant = np.full(n, -1, dtype=np.int64)       # input granted by output j this iteration
     for t in range(warmup + slots):
+        K.draw_arrivals(arrivals, burst, p_start, p_end, kind, perm, cdf, n)
         for i in range(n):
-            d = K.next_arrival(i, burst, p_start, p_end, kind, perm, cdf, n)
+            d = arrivals[i]
             if d < 0:
                 continue
             K.count_offered(stats, t, warmup)

@@ -1,0 +1,89 @@
+"""The command line as scripts use it: JSON fields, exit codes, one-line errors, no Numba on analytic paths."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "switchq", *args], capture_output=True, text=True)
+
+
+def test_solve_hol_json_gives_karol_value():
+    p = run("solve", "hol", "--ports", "8", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    # Karol et al. 1987 Table I, N = 8: 0.6184 (4 decimals).
+    assert out["saturation_throughput"] == pytest.approx(0.6184, abs=5e-5)
+    assert out["n_ports"] == 8 and out["units"]["saturation_throughput"] == "cells/slot/output"
+
+
+def test_solve_oq_json_gives_mean_wait_in_slots():
+    out = json.loads(run("solve", "oq", "--ports", "16", "--load", "0.8", "--json").stdout)
+    assert out["mean_wait"] == pytest.approx(15 / 16 * 0.8 / (2 * 0.2))
+    assert out["units"]["mean_wait"] == "slots"
+
+
+def test_simulate_fifo_json_fields_and_echo():
+    p = run("simulate", "fifo", "--ports", "4", "--load", "0.5", "--slots", "2000", "--replications", "3",
+            "--seed", "9", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    for key in ("throughput", "throughput_ci95", "mean_latency", "mean_latency_ci95"):
+        assert key in out
+    assert out["slots"] == 2000 and out["warmup_slots"] == 1000 and out["replications"] == 3
+    assert out["seed"] == 9 and len(out["throughput_ci95"]) == 2
+    assert out["throughput_ci95"][0] <= out["throughput"] <= out["throughput_ci95"][1]
+
+
+def test_simulate_oq_and_voq_json_fields():
+    oq = json.loads(run("simulate", "oq", "--ports", "4", "--load", "0.5", "--slots", "2000", "-r", "2",
+                        "--json").stdout)
+    assert "mean_wait" in oq and "mean_wait_ci95" in oq
+    voq = json.loads(run("simulate", "voq", "--ports", "4", "--load", "0.5", "--matching", "pim",
+                         "--iterations", "2", "--slots", "2000", "-r", "2", "--json").stdout)
+    assert voq["matching"] == "pim" and voq["iterations"] == 2 and 0 <= voq["throughput"] <= 1
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("solve", "hol", "--ports", "0"), "--ports"),
+    (("solve", "hol", "--ports", "x"), "--ports"),
+    (("solve", "oq", "--ports", "8", "--load", "1.2"), "--load"),
+    (("simulate", "fifo", "--ports", "8", "--load", "0.5", "--replications", "1"), "--replications"),
+    (("simulate", "voq", "--ports", "8", "--load", "0.5", "--matching", "rr"), "--matching"),
+    (("simulate", "fifo", "--ports", "6", "--load", "0.5", "--pattern", "bitrev"), "--ports"),
+    (("solve", "hol"), "--ports"),
+])
+def test_bad_input_exits_2_with_one_line_naming_the_parameter(args, needle):
+    p = run(*args)
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0] and "Traceback" not in p.stderr
+
+
+def test_analytic_commands_do_not_import_numba():
+    code = ("import sys\nfrom switchq.cli import main\n"
+            "try:\n    main(['solve', 'hol', '--ports', '8', '--json'])\nexcept SystemExit:\n    pass\n"
+            "main_ok = 'numba' not in sys.modules\n"
+            "try:\n    main(['solve', 'oq', '--ports', '8', '--load', '0.5', '--buffer', '4', '--json'])\n"
+            "except SystemExit:\n    pass\n"
+            "print(main_ok and 'numba' not in sys.modules)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.stdout.strip().endswith("True"), p.stdout + p.stderr
+
+
+def test_every_verb_has_help_with_an_example():
+    for verb in (["solve", "hol"], ["solve", "oq"], ["solve", "window"], ["solve", "iq"], ["solve", "voq"],
+                 ["simulate", "fifo"], ["simulate", "oq"], ["simulate", "voq"], ["validate"], ["report"],
+                 ["bench"]):
+        p = run(*verb, "--help")
+        assert p.returncode == 0 and "Example" in p.stdout, verb
+
+
+def test_validate_json_rows_have_a_verdict():
+    p = run("validate", "voq", "--json", "--workers", "1")
+    out = json.loads(p.stdout)
+    assert out["rows"] and all(r["verdict"] in ("agree", "DISAGREE") for r in out["rows"])
+    assert all("seed" in r and "ci95" in r for r in out["rows"])

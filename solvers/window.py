@@ -12,43 +12,53 @@ exactly one of them, chosen uniformly at random.  Accepted cells leave; the
 rest keep their destinations and their order, a served input's queue shifts
 up and a fresh uniform cell enters its window at the back.  The saturation
 throughput is E[cells sent per slot] / N.  With ``w = 1`` this is FIFO
-head-of-line (HOL) blocking (Karol, Hluchyj & Morgan 1987, Table I).
+head-of-line blocking (Karol, Hluchyj & Morgan 1987, Table I), the model of
+:mod:`switchq.solvers.hol`.
 
 This is the window policy of Hluchyj & Karol, "Queueing in high-performance
-packet switching", IEEE JSAC 6(9), 1988, and the central-control window
-scheduling of Ma & Steenkiste (paper 001, sections 2.1 and 4: "the scheduler
-has access to the first W packets ... When an output port frees up and
-multiple packets are available, it randomly picks one").
+packet switching", IEEE JSAC 6(9), 1988, which Ma & Steenkiste (paper 001,
+sections 2.1 and 4) use as central control: "the scheduler has access to the
+first W packets ... When an output port frees up and multiple packets are
+available, it randomly picks one".
 
 Method
 ------
 The state is the N x w matrix of window destinations.  Its law is invariant
 under relabelling outputs and under permuting inputs, so the chain is lumped
-to orbits of S_N x S_N; a class is stored as its canonical representative,
-the lexicographically least matrix of the orbit (found by a branch search over
-input orders that extends an output relabelling row by row).  From each
-representative every random outcome is enumerated exactly: the winner drawn
-by each contested output in each round, then the destinations of the fresh
-cells, one at a time, where all outputs absent from the state are lumped into
-one "new output" branch.  Reachable classes are found by breadth-first
-search, the unique closed class is kept and ``pi P = pi`` is solved with a
-sparse LU factorisation.  The result is exact up to floating-point rounding.
+to orbits of S_N x S_N; each class is stored as its canonical representative,
+the lexicographically least matrix of the orbit (a branch search over input
+orders that extends the output relabelling row by row, branching only on
+ties).  From each representative every random outcome is enumerated exactly:
+the winner each contested output draws in each round, then the destinations
+of the fresh cells, added one at a time with merging in between, where the
+N - m outputs absent from the matrix form one "new output" branch of weight
+(N - m) / N.  Breadth-first search collects the reachable classes (every
+class, wherever we counted them), the chain is checked irreducible, and
+``pi P = pi`` is solved by power iteration on the lazy chain to an L1 step
+below 1e-13, so throughputs are exact to about 1e-12 (w = 1 agrees with
+:mod:`switchq.solvers.hol` to 1e-13).
 
 Cost and where exactness stops
 ------------------------------
-There are about ``N**(N*w) / (N!)**2`` classes, so the state space explodes
-with ``N * w``; each class costs a canonicalisation per outcome, in pure
-Python.  :data:`EXACT_LIMITS` lists, per N, the largest window solved within
-about 10 s and 60k classes on one core (measured, see its comment); larger
-requests raise :class:`switchq.errors.InputError` and should be simulated
+There are about ``N**(N*w) / (N!)**2`` classes, each with up to thousands of
+successors, so cost explodes with ``N * w``; the enumeration is pure Python.
+:data:`EXACT_LIMITS` gives, per N, the largest window that builds and solves
+in about 10 s and 1 GB (N = 2: w <= 9, 65,792 classes; N = 3: w <= 4;
+N = 4: w <= 3; N = 5, 6: w <= 2; N = 7..9: w = 1; N >= 10 not at all,
+though :mod:`switchq.solvers.hol` covers w = 1 for any N).
+Outside it :func:`saturation_throughput` raises
+:class:`switchq.errors.InputError`; simulate instead
 (``switchq simulate fifo --window``).
 
 Published values
 ----------------
-Hluchyj & Karol (1988) tabulate window throughputs, but we do not have the
-table's text and do not reproduce numbers from memory; only the ``w = 1``
-column (Karol et al. 1987, Table I: N = 2 0.7500, N = 3 0.6825, N = 4 0.6553)
-is checked, in the tests.
+Hluchyj & Karol (1988) tabulate throughput against window size, but we have
+no copy of that table and do not quote its numbers from memory, so none are
+stored here.  The ``w = 1`` column reproduces Karol et al. (1987) Table I
+(N = 2 0.7500, 3 0.6825, 5 0.6399, ..., 8 0.6184) after rounding, except
+that the table's N = 4 and N = 6 entries (0.6553, 0.6302) are one unit high:
+the exact values are 325/496 = 0.655242 and 0.630150, as
+:mod:`switchq.solvers.hol` also finds; the tests check all of this.
 
 Examples
 --------
@@ -57,9 +67,9 @@ Examples
 (0.75, 2)
 >>> round(saturation_throughput(3, 1).saturation_throughput, 4)
 0.6825
->>> saturation_throughput(2, 2).saturation_throughput > 0.75
-True
->>> exact_is_tractable(4, 2), exact_is_tractable(16, 1)
+>>> round(saturation_throughput(2, 2).saturation_throughput, 6)  # 37/44
+0.840909
+>>> exact_is_tractable(4, 3), exact_is_tractable(4, 4)
 (True, False)
 """
 
@@ -87,13 +97,24 @@ SOURCE = (
     "IEEE Trans. Commun. 35(12), 1987, Table I"
 )
 
-# Largest exact window per switch size N.  PLACEHOLDER, measured below.
-EXACT_LIMITS: dict[int, int] = {}
+# Largest window solved exactly, per switch size N: the pairs whose lumped
+# chain builds and solves in about 10 s and 1 GB on one core (measured,
+# Python 3.11).  Classes / seconds at the limit: N=2 w=9 65,792 / 4;
+# N=3 w=4 15,343 / 1.2; N=4 w=3 32,450 / 6; N=5 w=2 1,270 / 0.4;
+# N=6 w=2 8,838 / 8.5 (11.8M transitions); N=9 w=1 30 / 2.
+# One step further: N=2 w=10 262,656 / 17; N=10 w=1 42 / 21 (canonicalising
+# highly symmetric states); N=7 w=2 unfinished after 120 s (~3e4 classes
+# with thousands of successors each); N=3 w=5 and N=4 w=4 have ~4e5 and ~7e6
+# classes by N**(N*w) / (N!)**2.  N=1 has one class for every w; 64 only
+# bounds memory.
+EXACT_LIMITS: dict[int, int] = {1: 64, 2: 9, 3: 4, 4: 3, 5: 2, 6: 2, 7: 1, 8: 1, 9: 1}
+
+_ADVICE = "use switchq simulate fifo --window"
 
 
 @dataclass(frozen=True)
 class WindowSaturation:
-    """Exact saturation throughput of window-w FIFO input queuing."""
+    """Exact saturation throughput of window-w FIFO input queuing (see module docstring)."""
 
     n_ports: int
     window: int
@@ -104,11 +125,15 @@ class WindowSaturation:
 
 
 def exact_is_tractable(n_ports: int, window: int) -> bool:
-    """Whether the exact lumped chain for (n_ports, window) is within :data:`EXACT_LIMITS`."""
-    return window <= EXACT_LIMITS.get(n_ports, 0)
+    """Whether (n_ports, window) is within :data:`EXACT_LIMITS`.
+
+    Raises InputError if either argument is not a positive integer.
+    """
+    n = integer("n_ports", n_ports, low=1)
+    w = integer("window", window, low=1)
+    return w <= EXACT_LIMITS.get(n, 0)
 
 
-@functools.lru_cache(maxsize=None)
 def saturation_throughput(n_ports: int, window: int) -> WindowSaturation:
     """Exact saturation throughput of an N x N switch with window-w FIFO inputs.
 
@@ -117,30 +142,37 @@ def saturation_throughput(n_ports: int, window: int) -> WindowSaturation:
     n_ports : int
         Switch size N >= 1.
     window : int
-        Window depth w >= 1 (w = 1 is plain FIFO / HOL).
+        Window depth w >= 1 (w = 1 is plain FIFO, head-of-line blocking).
 
     Returns
     -------
     WindowSaturation
+        Throughput per port, with the lumped state count; cached per process.
 
     Raises
     ------
     InputError
         If an argument is not a positive integer, or (N, w) is outside
-        :data:`EXACT_LIMITS`.
+        :data:`EXACT_LIMITS` (the message names the parameter to change).
     """
     n = integer("n_ports", n_ports, low=1)
     w = integer("window", window, low=1)
-    if not exact_is_tractable(n, w):
-        if n not in EXACT_LIMITS:
-            raise InputError("n_ports", n, f"an integer in [1, {max(EXACT_LIMITS)}] "
-                             "(exact chain tractable only there); "
-                             "use switchq simulate fifo --window")
+    if n not in EXACT_LIMITS:
+        raise InputError("n_ports", n, f"an integer in [1, {max(EXACT_LIMITS)}] "
+                         "(exact chain tractable only there; for window=1 see "
+                         f"switchq.solvers.hol); {_ADVICE}")
+    if w > EXACT_LIMITS[n]:
         raise InputError("window", w, f"an integer in [1, {EXACT_LIMITS[n]}] for n_ports={n} "
-                         "(exact chain tractable only there); use switchq simulate fifo --window")
-    states, p, served = _chain(n, w)
+                         f"(exact chain tractable only there); {_ADVICE}")
+    return _solve(n, w)
+
+
+# Behind validation, so the cache sees only ints (2.0 and 2 share an entry).
+@functools.lru_cache(maxsize=None)
+def _solve(n, w):
+    states, p, sent = _chain(n, w)
     pi = _stationary(p)
-    return WindowSaturation(n, w, float(pi @ served) / n, "exact lumped Markov chain",
+    return WindowSaturation(n, w, float(pi @ sent) / n, "exact lumped Markov chain",
                             len(states), SOURCE)
 
 
@@ -177,6 +209,7 @@ def _canon(rows):
             cands[row] = (tuple(out), new, idx)
         low = min(c[0] for c in cands.values())
         depth = len(prefix)
+        # A tie sibling explored earlier already put a smaller row here.
         if best is not None and (low,) > best[depth:depth + 1] and prefix == best[:depth]:
             return
         for val, new, idx in cands.values():
@@ -212,8 +245,7 @@ def _contention(rows, w):
         q = p / math.prod(len(g) for g in offers.values())
         for winners in itertools.product(*offers.values()):
             won = {**served, **dict.fromkeys(winners, k)}
-            round_(k + 1, tuple(i for i in unmatched if i not in won), busy | offers.keys(),
-                   won, q)
+            round_(k + 1, tuple(i for i in unmatched if i not in won), busy.union(offers), won, q)
 
     round_(0, tuple(range(len(rows))), frozenset(), {}, 1.0)
     return outcomes, sent
@@ -229,6 +261,7 @@ def _arrivals(inter, n, w, canon):
     while True:
         nxt = {}
         for s, p in layer.items():
+            # Any short row may be filled first: fresh cells are iid.
             j = next((i for i, r in enumerate(s) if len(r) < w), None)
             if j is None:
                 return layer
@@ -240,56 +273,65 @@ def _arrivals(inter, n, w, canon):
 
 
 def _chain(n, w):
-    """Lumped chain restricted to its closed class: (representatives, sparse P, E[sent])."""
+    """Lumped chain: (class representatives, sparse transition matrix P, E[cells sent | class])."""
     import numpy as np
     from scipy import sparse
     from scipy.sparse import csgraph
 
     canon = functools.lru_cache(maxsize=None)(_canon)
+    index, order = {}, []
+
+    def number(t):
+        if t not in index:
+            index[t] = len(order)
+            order.append(t)
+        return index[t]
+
+    # Few distinct intermediates recur across many states, so each one's
+    # arrival distribution is built once and kept as index/probability arrays.
     filled = {}
-    start = canon(tuple(tuple((i + j) % n for j in range(w)) for i in range(n)))
-    index = {start: 0}
-    order = [start]
+    number(canon(tuple(tuple((i + j) % n for j in range(w)) for i in range(n))))
     rows_, cols, vals, sent = [], [], [], []
     for s in order:  # grows while we iterate: breadth-first search
         inters, e = _contention(s, w)
         sent.append(e)
-        out = {}
+        parts = []
         for inter, p in inters.items():
             inter = canon(inter)
             if inter not in filled:
-                filled[inter] = _arrivals(inter, n, w, canon)
-            for t, q in filled[inter].items():
-                out[t] = out.get(t, 0.0) + p * q
-        for t, q in out.items():
-            if t not in index:
-                index[t] = len(order)
-                order.append(t)
-            rows_.append(index[s])
-            cols.append(index[t])
-            vals.append(q)
+                dist = _arrivals(inter, n, w, canon)
+                filled[inter] = (np.array([number(t) for t in dist], dtype=np.int32),
+                                 np.array(list(dist.values())))
+            parts.append((filled[inter][0], p * filled[inter][1]))
+        targets, inverse = np.unique(np.concatenate([c for c, _ in parts]), return_inverse=True)
+        cols.append(targets)
+        vals.append(np.bincount(inverse, weights=np.concatenate([v for _, v in parts])))
+        rows_.append(np.full(len(targets), index[s], dtype=np.int32))
     size = len(order)
-    p = sparse.csr_matrix((vals, (rows_, cols)), shape=(size, size))
-    ncomp, label = csgraph.connected_components(p, directed=True, connection="strong")
-    # A class is closed iff no probability leaves it; exactly one must be.
-    leak = np.zeros(ncomp)
-    coo = p.tocoo()
-    np.add.at(leak, label[coo.row], np.where(label[coo.row] != label[coo.col], coo.data, 0.0))
-    closed = np.flatnonzero(leak == 0)
-    assert len(closed) == 1, "lumped chain must have exactly one closed class"
-    keep = np.flatnonzero(label == closed[0])
-    return [order[i] for i in keep], p[keep][:, keep], np.asarray(sent)[keep]
+    p = sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows_), np.concatenate(cols))),
+                          shape=(size, size))
+    # Every class is reachable from every other (checked for all tractable
+    # sizes), so the stationary vector is unique; refuse to guess otherwise.
+    if csgraph.connected_components(p, directed=True, connection="strong")[0] != 1:
+        raise RuntimeError(f"lumped chain for n_ports={n}, window={w} is not irreducible")
+    return order, p, np.asarray(sent)
 
 
-def _stationary(p):
-    """Solve pi P = pi, sum(pi) = 1 for an irreducible sparse stochastic matrix."""
+def _stationary(p, tol=1e-13, max_iter=100_000):
+    """Stationary vector of an irreducible sparse stochastic matrix, by power iteration.
+
+    Sparse LU fills in badly on these chains (15k classes took minutes), while
+    they mix in a few hundred slots.  The lazy chain (I + P) / 2 has the same
+    stationary vector and is aperiodic, so the iteration converges.
+    """
     import numpy as np
-    from scipy import sparse
-    from scipy.sparse.linalg import spsolve
 
-    size = p.shape[0]
-    a = (p.T - sparse.identity(size, format="csr")).tolil()
-    a[size - 1, :] = np.ones(size)  # replace one redundant balance equation by normalisation
-    b = np.zeros(size)
-    b[-1] = 1.0
-    return np.atleast_1d(spsolve(a.tocsc(), b))
+    pt = p.T.tocsr()
+    x = np.full(p.shape[0], 1.0 / p.shape[0])
+    for _ in range(max_iter):
+        y = 0.5 * (x + pt @ x)
+        y /= y.sum()
+        if np.abs(y - x).sum() < tol:
+            return y
+        x = y
+    raise RuntimeError(f"power iteration did not converge in {max_iter} steps")

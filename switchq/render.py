@@ -36,19 +36,28 @@ def fmt(v) -> str:
     return str(v)
 
 
+def _console():
+    from rich.console import Console
+
+    console = Console()
+    # Tables of figures read badly when wrapped; on narrow terminals and pipes let them run wider.
+    if console.width < 140:
+        console = Console(width=140)
+    return console
+
+
 def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=()) -> None:
     """Print ``payload`` as JSON, or as an inputs table and a results table."""
     if as_json:
         sys.stdout.write(to_json(payload) + "\n")
         return
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = _console()
     table = Table(title=title, show_header=True, header_style="bold")
     table.add_column("")
     table.add_column("quantity")
-    table.add_column("value", justify="right")
+    table.add_column("value")
     table.add_column("unit")
     for k, v in payload.items():
         if k.endswith("_ci95"):
@@ -71,20 +80,20 @@ def show_comparisons(rows, as_json: bool, title: str) -> None:
                    "verdict": "agree" if all(r.verdict == "agree" for r in rows) else "DISAGREE"}
         sys.stdout.write(json.dumps(_clean(payload)) + "\n")
         return
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=title, header_style="bold")
-    for col in ("suite", "case", "quantity", "analytic", "simulated (95% CI)", "tol", "verdict"):
-        table.add_column(col, justify="right" if col in ("analytic", "tol") else "left")
+    for col in ("suite", "case", "quantity", "unit", "analytic", "simulated", "95% CI", "tol", "verdict"):
+        table.add_column(col, justify="right" if col in ("analytic", "simulated", "tol") else "left",
+                         no_wrap=col != "case")
     for r in rows:
         style = "green" if r.verdict == "agree" else "red"
-        table.add_row(r.suite, r.case, f"{r.quantity} [{r.unit}]", f"{r.analytic:.5g}",
-                      f"{r.simulated:.5g} ({fmt(r.ci95[0])} .. {fmt(r.ci95[1])})",
-                      f"{r.tolerance:.2g}", f"[{style}]{r.verdict}[/{style}]")
-    console = Console()
+        table.add_row(r.suite, r.case, r.quantity, r.unit, f"{r.analytic:.5g}", f"{r.simulated:.5g}",
+                      f"{r.ci95[0]:.5g} .. {r.ci95[1]:.5g}", f"{r.tolerance:.2g}",
+                      f"[{style}]{r.verdict}[/{style}]")
+    console = _console()
     console.print(table)
     if rows:
         r = rows[0]
-        console.print(f"seed {r.seed}; replications {r.replications}; slots per replication as in each "
-                      "suite (switchq validate --json lists them)")
+        console.print(f"seed {r.seed}, {r.replications} replications per row; measured slots per "
+                      "replication in each row of --json.")

@@ -77,23 +77,26 @@ def show_comparisons(rows, as_json: bool, title: str) -> None:
     """Analytic vs simulated rows with their verdicts."""
     if as_json:
         payload = {"rows": [r.to_dict() for r in rows],
-                   "verdict": "agree" if all(r.verdict == "agree" for r in rows) else "DISAGREE"}
+                   "verdict": "DISAGREE" if any(r.verdict == "DISAGREE" for r in rows) else "agree"}
         sys.stdout.write(json.dumps(_clean(payload)) + "\n")
         return
     from rich.table import Table
 
     table = Table(title=title, header_style="bold")
-    for col in ("suite", "case", "quantity", "unit", "analytic", "simulated", "95% CI", "tol", "verdict"):
-        table.add_column(col, justify="right" if col in ("analytic", "simulated", "tol") else "left",
+    for col in ("suite", "case", "quantity", "unit", "analytic", "simulated", "95% CI", "tol", "SE off",
+                "verdict"):
+        table.add_column(col, justify="right" if col in ("analytic", "simulated", "tol", "SE off") else "left",
                          no_wrap=col != "case")
+    styles = {"agree": "green", "marginal": "yellow"}
     for r in rows:
-        style = "green" if r.verdict == "agree" else "red"
+        style = styles.get(r.verdict, "red")
         table.add_row(r.suite, r.case, r.quantity, r.unit, f"{r.analytic:.5g}", f"{r.simulated:.5g}",
-                      f"{r.ci95[0]:.5g} .. {r.ci95[1]:.5g}", f"{r.tolerance:.2g}",
+                      f"{r.ci95[0]:.5g} .. {r.ci95[1]:.5g}", f"{r.tolerance:.2g}", f"{r.standard_errors:.2f}",
                       f"[{style}]{r.verdict}[/{style}]")
     console = _console()
     console.print(table)
     if rows:
         r = rows[0]
-        console.print(f"seed {r.seed}, {r.replications} replications per row; measured slots per "
-                      "replication in each row of --json.")
+        console.print(f"seed {r.seed}, {r.replications} replications per row; 'SE off' is the gap beyond "
+                      "the tolerance in standard errors: agree within the 95 % interval, marginal within "
+                      "99.9 %, DISAGREE beyond. Slots per row: --json.")

@@ -1,10 +1,17 @@
 """Analytic vs simulated, row by row, with a verdict.
 
-A row *agrees* when the analytic value lies inside the simulation's 95 %
-interval widened by the row's ``tolerance``. The tolerance is zero for exact
-models (then agreement is purely statistical: about 1 row in 20 may disagree
-by chance) and states the known error of an approximate model otherwise
-(for example a large-N formula checked at finite N); each suite says why.
+The simulated figure has a 95 % Student-t interval over R replications. The
+distance between the two answers, less the row's ``tolerance``, is measured in
+standard errors of the simulated mean:
+
+- ``agree``: inside the 95 % interval (within t_{0.975, R-1} standard errors);
+- ``marginal``: outside it but inside the 99.9 % interval; with twenty rows,
+  one or two land here by chance alone for some seed, so this is not a failure;
+- ``DISAGREE``: outside the 99.9 % interval.
+
+The tolerance is zero for exact models (agreement is then purely
+statistical) and states the known error of an approximation otherwise, for
+example a large-N formula checked at finite N; each suite says why.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["Comparison", "compare", "verdict"]
 
 
 @dataclass(frozen=True)
@@ -25,10 +32,12 @@ class Comparison:
     simulated: float
     ci95: tuple
     tolerance: float
+    standard_errors: float
     verdict: str
     analytic_method: str
     seed: int
     slots: int
+    warmup_slots: int
     replications: int
 
     def to_dict(self) -> dict:
@@ -37,17 +46,42 @@ class Comparison:
         return d
 
 
-def verdict(analytic: float, low: float, high: float, tolerance: float = 0.0) -> str:
-    """'agree' if ``analytic`` is in [low - tolerance, high + tolerance], else 'DISAGREE'."""
-    if any(math.isnan(x) for x in (analytic, low, high)):
-        return "no interval"
-    return "agree" if low - tolerance <= analytic <= high + tolerance else "DISAGREE"
+def verdict(analytic: float, simulated: float, ci95: tuple, replications: int,
+            tolerance: float = 0.0) -> tuple[float, str]:
+    """Distance in standard errors beyond ``tolerance``, and the verdict it gives.
+
+    Examples
+    --------
+    >>> verdict(0.75, 0.751, (0.749, 0.753), 8)[1]
+    'agree'
+    >>> verdict(0.70, 0.751, (0.749, 0.753), 8)[1]
+    'DISAGREE'
+    """
+    from scipy import stats
+
+    low, high = ci95
+    if any(math.isnan(x) for x in (analytic, simulated, low, high)):
+        return math.nan, "no interval"
+    dof = replications - 1
+    t95 = stats.t.ppf(0.975, dof)
+    se = (high - low) / (2 * t95)
+    gap = max(0.0, abs(analytic - simulated) - tolerance)
+    if se == 0.0:
+        # Every replication gave the same figure (e.g. zero loss); only an exact match agrees.
+        return (0.0, "agree") if gap == 0.0 else (math.inf, "DISAGREE")
+    z = gap / se
+    if z <= t95:
+        return float(z), "agree"
+    if z <= stats.t.ppf(0.9995, dof):
+        return float(z), "marginal"
+    return float(z), "DISAGREE"
 
 
 def compare(suite, case, quantity, unit, analytic, analytic_method, sim, tolerance=0.0) -> Comparison:
-    """Build a row from an analytic value and a :class:`SimResult`."""
+    """Build a row from an analytic value and a :class:`~switchq.validate.harness.SimResult`."""
     value = getattr(sim, quantity)
-    low, high = getattr(sim, quantity + "_ci95")
-    return Comparison(suite, case, quantity, unit, float(analytic), float(value), (low, high),
-                      tolerance, verdict(analytic, low, high, tolerance), analytic_method,
-                      sim.settings.seed, sim.settings.slots, sim.settings.replications)
+    ci = tuple(getattr(sim, quantity + "_ci95"))
+    s = sim.settings
+    z, word = verdict(float(analytic), float(value), ci, s.replications, tolerance)
+    return Comparison(suite, case, quantity, unit, float(analytic), float(value), ci, tolerance, z, word,
+                      analytic_method, s.seed, s.slots, s.warmup_slots, s.replications)

@@ -18,7 +18,8 @@ __all__ = ["SUITES", "run_suite"]
 
 
 def _settings(slots, seed, workers, scale, replications=8):
-    return RunSettings(slots=int(slots * scale), replications=replications, seed=seed, workers=workers)
+    # Budgets below are the quick default: every suite together takes well under a minute on two cores.
+    return RunSettings(slots=int(3 * slots * scale), replications=replications, seed=seed, workers=workers)
 
 
 def hol_suite(seed=1, workers=1, scale=1.0, progress=False):
@@ -28,7 +29,7 @@ def hol_suite(seed=1, workers=1, scale=1.0, progress=False):
     rows = []
     for n in (2, 4, 8, 16, 32):
         a = hol.saturation_throughput(n)
-        sim = simulate(Switch(n, "fifo"), Traffic(1.0), _settings(20_000, seed, workers, scale), progress)
+        sim = simulate(Switch(n, "fifo"), Traffic(1.0), _settings(100_000, seed, workers, scale), progress)
         rows.append(compare("hol", f"N={n}, saturated", "throughput", "cells/slot/output",
                             a.saturation_throughput, a.method, sim))
     return rows
@@ -44,7 +45,7 @@ def window_suite(seed=1, workers=1, scale=1.0, progress=False):
             continue
         a = window.saturation_throughput(n, w)
         sim = simulate(Switch(n, "fifo", window=w), Traffic(1.0),
-                       _settings(40_000, seed, workers, scale), progress)
+                       _settings(100_000, seed, workers, scale), progress)
         rows.append(compare("window", f"N={n}, w={w}, saturated", "throughput", "cells/slot/output",
                             a.saturation_throughput, a.method, sim))
     return rows
@@ -57,13 +58,13 @@ def oq_suite(seed=1, workers=1, scale=1.0, progress=False):
     rows = []
     for p in (0.5, 0.8, 0.9):
         a = oq.mean_wait(16, p)
-        sim = simulate(Switch(16, "oq"), Traffic(p), _settings(40_000, seed, workers, scale), progress)
+        sim = simulate(Switch(16, "oq"), Traffic(p), _settings(100_000, seed, workers, scale), progress)
         rows.append(compare("oq", f"N=16, load {p}", "mean_wait", "slots", a.mean_wait, a.formula, sim))
     for b in (2, 4):
         a = oq.finite_buffer(16, 0.9, b)
         sim = simulate(Switch(16, "oq", output_buffer_cells=b), Traffic(0.9),
-                       _settings(40_000, seed, workers, scale), progress)
-        rows.append(compare("oq", f"N=16, load 0.9, buffer {b}", "loss_probability", "1",
+                       _settings(100_000, seed, workers, scale), progress)
+        rows.append(compare("oq", f"N=16, load 0.9, b={b}", "loss_probability", "1",
                             a.loss_probability, a.method, sim))
     return rows
 
@@ -75,7 +76,7 @@ def iq_suite(seed=1, workers=1, scale=1.0, progress=False):
     rows = []
     for p in (0.3, 0.5):
         a = iq.mean_wait(p)
-        sim = simulate(Switch(128, "fifo"), Traffic(p), _settings(20_000, seed, workers, scale), progress)
+        sim = simulate(Switch(128, "fifo"), Traffic(p), _settings(40_000, seed, workers, scale), progress)
         # The formula is the N -> infinity limit and overestimates finite switches (fewer
         # contenders per output): simulated at N = 128 it is ~3 % high at p = 0.5, ~28 % at
         # N = 16. The tolerance, 5 % of the value, is that finite-N bias, not noise.
@@ -92,18 +93,18 @@ def voq_suite(seed=1, workers=1, scale=1.0, progress=False):
     for k in (1, 2):
         a = voq.saturation_throughput(16, "pim", k)
         sim = simulate(Switch(16, "voq", matching="pim", iterations=k), Traffic(1.0),
-                       _settings(20_000, seed, workers, scale), progress)
-        rows.append(compare("voq", f"PIM, {k} iteration(s), N=16, saturated", "throughput",
+                       _settings(60_000, seed, workers, scale), progress)
+        rows.append(compare("voq", f"PIM k={k}, N=16, saturated", "throughput",
                             "cells/slot/output", a.saturation_throughput, a.method, sim))
     a = voq.saturation_throughput(16, "islip", 1)
     # Below its saturation throughput a stable switch carries all it is offered. One-iteration
     # iSLIP waits ~45 slots at this load, so warm up long enough for the backlog to settle.
     load = 0.8
-    settings = _settings(40_000, seed, workers, scale)
+    settings = _settings(100_000, seed, workers, scale)
     settings = RunSettings(slots=settings.slots, warmup_slots=settings.slots // 4,
                            replications=settings.replications, seed=seed, workers=workers)
     sim = simulate(Switch(16, "voq", matching="islip"), Traffic(load), settings, progress)
-    rows.append(compare("voq", f"iSLIP, 1 iteration, N=16, load {load}", "throughput",
+    rows.append(compare("voq", f"iSLIP k=1, N=16, load {load}", "throughput",
                         "cells/slot/output", min(load, a.saturation_throughput),
                         "throughput = load below saturation (" + a.method + ")", sim))
     return rows

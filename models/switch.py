@@ -7,8 +7,15 @@ Architectures (paper 000 §2; Karol, Hluchyj & Morgan 1987):
 
 ``fifo``
     One FIFO per input; with ``window`` w > 1 the scheduler looks at the first
-    w cells (Hluchyj & Karol 1988; paper 001 §2.1 "window control"). w = 1 is
-    plain FIFO input queuing with head-of-line (HOL) blocking.
+    w cells. w = 1 is plain FIFO input queuing with head-of-line (HOL)
+    blocking. ``window_policy`` picks how the windows are matched each slot:
+
+    - ``rounds`` (Hluchyj & Karol 1988): in round k = 1..w every unmatched
+      input offers its k-th cell and every unmatched output accepts one offer
+      at random;
+    - ``random`` (paper 001 §2.1, central control): outputs in random order
+      each pick one cell at random among all cells for them in the windows of
+      unmatched inputs.
 ``oq``
     Ideal output queuing: the fabric delivers up to ``n_ports`` cells per slot
     to an output (speedup N); cells queue at the outputs, optionally in a
@@ -24,10 +31,11 @@ from dataclasses import dataclass
 
 from . import _check
 
-__all__ = ["Switch", "ARCHITECTURES", "MATCHINGS", "MAX_PORTS"]
+__all__ = ["Switch", "ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "MAX_PORTS"]
 
 ARCHITECTURES = ("fifo", "oq", "voq")
 MATCHINGS = ("pim", "islip")
+WINDOW_POLICIES = ("rounds", "random")
 # The simulator keeps per-port state in dense arrays (VOQs are n_ports**2 rings);
 # 1024 ports keeps one replication's state in tens of megabytes.
 MAX_PORTS = 1024
@@ -44,6 +52,8 @@ class Switch:
     architecture : {"fifo", "oq", "voq"}
     window : int
         Look-ahead depth of FIFO input queues (1 = plain FIFO).
+    window_policy : {"rounds", "random"}
+        How windows are matched (see above); the same for window 1.
     matching : {"pim", "islip"}
         VOQ matching algorithm.
     iterations : int
@@ -68,6 +78,7 @@ class Switch:
     n_ports: int
     architecture: str = "fifo"
     window: int = 1
+    window_policy: str = "rounds"
     matching: str = "islip"
     iterations: int = 1
     input_buffer_cells: int | None = None
@@ -78,6 +89,7 @@ class Switch:
         object.__setattr__(self, "n_ports", n)
         _check.choice("architecture", self.architecture, ARCHITECTURES)
         object.__setattr__(self, "window", _check.integer("window", self.window, 1, 4096))
+        _check.choice("window_policy", self.window_policy, WINDOW_POLICIES)
         _check.choice("matching", self.matching, MATCHINGS)
         object.__setattr__(self, "iterations", _check.integer("iterations", self.iterations, 1, 64))
         if self.input_buffer_cells is not None:

@@ -28,11 +28,12 @@ CLI_NAMES = {"n_ports": "--ports", "load": "--load", "window": "--window", "iter
              "input_buffer_cells": "--input-buffer", "output_buffer_cells": "--buffer",
              "buffer_cells": "--buffer", "slots": "--slots", "warmup_slots": "--warmup",
              "replications": "--replications", "seed": "--seed", "workers": "--workers",
-             "pattern": "--pattern", "arrivals": "--arrivals"}
+             "pattern": "--pattern", "arrivals": "--arrivals", "window_policy": "--window-policy"}
 
 PATTERNS = ("uniform", "transpose", "bitrev", "complement", "hotspot", "unbalanced")
 ARRIVALS = ("bernoulli", "onoff")
 MATCHINGS = ("pim", "islip")
+WINDOW_POLICIES = ("rounds", "random")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -264,21 +265,24 @@ def _simulate(switch, traffic, slots, warmup, replications, workers, seed, as_js
 @load_option
 @click.option("--window", "-w", type=int, default=1, show_default=True,
               help="Look-ahead depth of each input FIFO (1 = plain FIFO).")
+@click.option("--window-policy", type=click.Choice(WINDOW_POLICIES), default="rounds", show_default=True,
+              help="rounds: Hluchyj & Karol's k-th cell in round k; random: paper 001's central control.")
 @click.option("--input-buffer", type=int, default=None, help="Cells per input [default: unbounded].")
 @traffic_options
 @run_options
 @json_option
-def simulate_fifo(ports, load, window, input_buffer, pattern, arrivals, burst, unbalanced,
+def simulate_fifo(ports, load, window, window_policy, input_buffer, pattern, arrivals, burst, unbalanced,
                   hotspot_fraction, hotspot_port, slots, warmup, replications, workers, seed, as_json):
     """FIFO input queuing (window 1) or window scheduling (window w).
 
     \b
     Example:
       switchq simulate fifo --ports 32 --load 1.0 --window 4 --json
+      switchq simulate fifo --ports 64 --load 1.0 --window 64 --window-policy random
     """
     from .models import Switch
 
-    sw = Switch(ports, "fifo", window=window, input_buffer_cells=input_buffer)
+    sw = Switch(ports, "fifo", window=window, window_policy=window_policy, input_buffer_cells=input_buffer)
     tr = _traffic(load, pattern, arrivals, burst, unbalanced, hotspot_fraction, hotspot_port)
     _simulate(sw, tr, slots, warmup, replications, workers, seed, as_json, "FIFO input queuing (simulated)")
 

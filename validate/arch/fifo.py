@@ -1,10 +1,17 @@
 """FIFO input queuing with window (look-ahead) scheduling.
 
-Paper 000 §2.1 (HOL blocking; Karol, Hluchyj & Morgan 1987) for window 1, and
-paper 001 §2.1 "central control" (Hluchyj & Karol 1988) for window w > 1:
-in round k = 1..w every input not yet matched offers its k-th queued cell;
-every output not yet matched picks one offer uniformly at random. A cell not
-chosen keeps its place and destination.
+Window 1 is plain FIFO input queuing with HOL blocking (paper 000 §2.1;
+Karol, Hluchyj & Morgan 1987). With a window of w cells two rules are built:
+
+``rounds`` (Hluchyj & Karol 1988)
+    in round k = 1..w every input not yet matched offers its k-th queued cell;
+    every output not yet matched accepts one offer uniformly at random.
+``random`` (paper 001 §2.1, central control)
+    the outputs, in a random order, each pick one cell uniformly at random
+    among all cells addressed to them in the windows of inputs not yet
+    matched (all events of a slot "executed in random order").
+
+Either way a cell not chosen keeps its place and destination.
 """
 
 from __future__ import annotations
@@ -14,9 +21,12 @@ from numba import njit
 
 from .. import kernel as K
 
+ROUNDS = 0
+RANDOM = 1
+
 
 @njit(cache=True)
-def _run_fifo(n_ports, window, limit, unbounded, storage, slots, warmup, seed,
+def _run_fifo(n_ports, window, policy, limit, unbounded, storage, slots, warmup, seed,
               p_start, p_end, kind, perm, cdf, stats):
     K.seed_rng(seed)
     n = n_ports
@@ -35,6 +45,12 @@ def _run_fifo(n_ports, window, limit, unbounded, storage, slots, warmup, seed,
     winner = np.zeros(n, dtype=np.int64)
     winner_pos = np.zeros(n, dtype=np.int64)
     touched = np.zeros(n, dtype=np.int64)
+    # For the random rule: window cells bucketed by output (counting sort), and an output order.
+    bucket_start = np.zeros(n + 1, dtype=np.int64)
+    bucket_fill = np.zeros(n, dtype=np.int64)
+    cand_input = np.zeros(n * window, dtype=np.int64)
+    cand_pos = np.zeros(n * window, dtype=np.int64)
+    order = np.arange(n)
     for t in range(warmup + slots):
         K.draw_arrivals(arrivals, burst, p_start, p_end, kind, perm, cdf, n)
         for i in range(n):
@@ -50,50 +66,104 @@ def _run_fifo(n_ports, window, limit, unbounded, storage, slots, warmup, seed,
                 K.count_arrival(stats)
             else:
                 K.count_drop(stats, t, warmup, unbounded)
-        matched = 0
-        for k in range(window):
-            stamp = t * window + k
-            n_touched = 0
-            for i in range(n):
-                if in_mark[i] == t or q_len[i] <= k:
-                    continue
-                d = q[0, i, (q_head[i] + k) & mask]
-                if out_mark[d] == t:
-                    continue
-                if offer_mark[d] != stamp:
-                    offer_mark[d] = stamp
-                    offers[d] = 1
-                    winner[d] = i
-                    winner_pos[d] = k
-                    touched[n_touched] = d
-                    n_touched += 1
-                else:
-                    # Reservoir sampling: each of the c offers ends up chosen with probability 1/c.
-                    offers[d] += 1
-                    if np.random.random() * offers[d] < 1.0:
-                        winner[d] = i
-                        winner_pos[d] = k
-            for m in range(n_touched):
-                d = touched[m]
-                i = winner[d]
-                out_mark[d] = t
-                in_mark[i] = t
-                arrival = q[1, i, (q_head[i] + winner_pos[d]) & mask]
-                K.ring_remove_at(q, 2, q_head, q_len, i, winner_pos[d])
-                K.count_departure(stats, t, arrival, warmup)
-            matched += n_touched
-            if matched == n or n_touched == 0 and k >= 0 and _no_deeper(q_len, in_mark, t, k, n):
-                break
+        if policy == ROUNDS or window == 1:
+            n_matched = _match_rounds(q, q_head, q_len, mask, n, window, t, in_mark, out_mark,
+                                      offer_mark, offers, winner, winner_pos, touched)
+        else:
+            n_matched = _match_random(q, q_head, q_len, mask, n, window, t, in_mark, winner,
+                                      winner_pos, touched, bucket_start, bucket_fill, cand_input,
+                                      cand_pos, order)
+        for m in range(n_matched):
+            d = touched[m]
+            i = winner[d]
+            arrival = q[1, i, (q_head[i] + winner_pos[d]) & mask]
+            K.ring_remove_at(q, 2, q_head, q_len, i, winner_pos[d])
+            K.count_departure(stats, t, arrival, warmup)
     stats[K.STAT_QUEUED] = q_len.sum()
 
 
 @njit(cache=True)
-def _no_deeper(q_len, in_mark, t, k, n):
-    """True if no unmatched input holds more than k + 1 cells (later rounds would be empty)."""
+def _match_rounds(q, q_head, q_len, mask, n, window, t, in_mark, out_mark, offer_mark, offers,
+                  winner, winner_pos, touched):
+    """Hluchyj & Karol's rounds; fills winner/winner_pos per matched output, listed in ``touched``."""
+    matched = 0
+    for k in range(window):
+        stamp = t * window + k
+        first_new = matched
+        deeper = False
+        for i in range(n):
+            if in_mark[i] == t or q_len[i] <= k:
+                continue
+            if q_len[i] > k + 1:
+                deeper = True
+            d = q[0, i, (q_head[i] + k) & mask]
+            if out_mark[d] == t:
+                continue
+            if offer_mark[d] != stamp:
+                offer_mark[d] = stamp
+                offers[d] = 1
+                winner[d] = i
+                winner_pos[d] = k
+                touched[matched] = d
+                matched += 1
+            else:
+                # Reservoir sampling: each of the c offers ends up chosen with probability 1/c.
+                offers[d] += 1
+                if np.random.random() * offers[d] < 1.0:
+                    winner[d] = i
+                    winner_pos[d] = k
+        for m in range(first_new, matched):
+            d = touched[m]
+            out_mark[d] = t
+            in_mark[winner[d]] = t
+        if matched == n or not deeper:
+            break
+    return matched
+
+
+@njit(cache=True)
+def _match_random(q, q_head, q_len, mask, n, window, t, in_mark, winner, winner_pos, touched,
+                  bucket_start, bucket_fill, cand_input, cand_pos, order):
+    """Paper 001's central control: outputs in random order pick a random cell among those for them."""
+    bucket_start[:] = 0
     for i in range(n):
-        if in_mark[i] != t and q_len[i] > k + 1:
-            return False
-    return True
+        for k in range(min(window, q_len[i])):
+            bucket_start[q[0, i, (q_head[i] + k) & mask] + 1] += 1
+    for j in range(n):
+        bucket_start[j + 1] += bucket_start[j]
+        bucket_fill[j] = bucket_start[j]
+    for i in range(n):
+        for k in range(min(window, q_len[i])):
+            d = q[0, i, (q_head[i] + k) & mask]
+            cand_input[bucket_fill[d]] = i
+            cand_pos[bucket_fill[d]] = k
+            bucket_fill[d] += 1
+    # Fisher-Yates shuffle of the output order.
+    for a in range(n - 1, 0, -1):
+        b = int(np.random.random() * (a + 1))
+        order[a], order[b] = order[b], order[a]
+    matched = 0
+    for m in range(n):
+        d = order[m]
+        lo = bucket_start[d]
+        hi = bucket_start[d + 1]
+        # Draw among the remaining candidates; a candidate whose input is taken is swapped out,
+        # so every draw is uniform over the cells still eligible.
+        while hi > lo:
+            x = lo + int(np.random.random() * (hi - lo))
+            i = cand_input[x]
+            if in_mark[i] == t:
+                hi -= 1
+                cand_input[x], cand_input[hi] = cand_input[hi], cand_input[x]
+                cand_pos[x], cand_pos[hi] = cand_pos[hi], cand_pos[x]
+                continue
+            in_mark[i] = t
+            winner[d] = i
+            winner_pos[d] = cand_pos[x]
+            touched[matched] = d
+            matched += 1
+            break
+    return matched
 
 
 def replicate(switch, traffic, slots, warmup_slots, seed):
@@ -101,8 +171,9 @@ def replicate(switch, traffic, slots, warmup_slots, seed):
     n = switch.n_ports
     unbounded = switch.input_buffer_cells is None
     limit = K.UNBOUNDED_CELLS if unbounded else switch.input_buffer_cells
+    policy = RANDOM if switch.window_policy == "random" else ROUNDS
     p_start, p_end, kind, perm, cdf = K.traffic_arrays(traffic, n)
     stats = np.zeros(K.N_STATS, dtype=np.int64)
-    _run_fifo(n, switch.window, limit, unbounded, K.ring_storage(limit), slots, warmup_slots,
+    _run_fifo(n, switch.window, policy, limit, unbounded, K.ring_storage(limit), slots, warmup_slots,
               seed, p_start, p_end, kind, perm, cdf, stats)
     return stats

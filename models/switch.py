@@ -104,6 +104,15 @@ class Switch:
         if self.window > 1 and self.architecture != "fifo":
             raise _check.InputError("window", self.window, "1 unless architecture is fifo")
 
+    def describe(self) -> dict:
+        """The fields that matter for this architecture, in declaration order."""
+        relevant = {"fifo": ("window", "window_policy", "input_buffer_cells"),
+                    "oq": ("output_buffer_cells",),
+                    "voq": ("matching", "iterations", "input_buffer_cells")}[self.architecture]
+        out = {"architecture": self.architecture, "n_ports": self.n_ports}
+        out.update({k: getattr(self, k) for k in relevant})
+        return out
+
     @property
     def speedup(self) -> int:
         """Cells an output can receive per slot: N for ideal output queuing, else 1."""

@@ -77,6 +77,17 @@ class Traffic:
         object.__setattr__(self, "hotspot_port",
                            _check.integer("hotspot_port", self.hotspot_port, 0))
 
+    def describe(self) -> dict:
+        """The fields that matter for this pattern and arrival process."""
+        out = {"load": self.load, "pattern": self.pattern, "arrivals": self.arrivals}
+        if self.arrivals == "onoff":
+            out["mean_burst"] = self.mean_burst
+        if self.pattern == "unbalanced":
+            out["unbalanced_w"] = self.unbalanced_w
+        if self.pattern == "hotspot":
+            out.update(hotspot_fraction=self.hotspot_fraction, hotspot_port=self.hotspot_port)
+        return out
+
     def check_ports(self, n_ports: int) -> None:
         """Raise InputError if this pattern cannot be laid on an ``n_ports`` switch."""
         if self.pattern in PERMUTATIONS:

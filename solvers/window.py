@@ -251,6 +251,65 @@ def _contention(rows, w):
     return outcomes, sent
 
 
+def _random_contention(rows, w):
+    """All outcomes of one slot of the random rule (paper 001 §2.1) from ``rows``.
+
+    Outputs take turns in a uniformly random order; each picks one cell
+    uniformly among the cells addressed to it in the windows of inputs not yet
+    matched.  Returns the same ({intermediate matrix: probability}, expected
+    cells sent) as :func:`_contention`.
+
+    Enumerating the N! orders is replaced by a recursion that draws the next
+    output among those still to go: an output left with no available cell
+    only ever gets its turn wasted (inputs are never freed within a slot), so
+    it is dropped and the next one is uniform over the rest.  Subproblems
+    (outputs still to go, inputs still free) recur across orders and are
+    memoised; an outcome is coded as sum (k + 1) * (w + 1)**i over served
+    inputs i and served positions k, so joining a pick to a sub-outcome is an
+    addition.
+    """
+    cells = {}
+    for i, r in enumerate(rows):
+        for k, d in enumerate(r):
+            cells.setdefault(d, []).append((i, k))
+    base = w + 1
+
+    @functools.lru_cache(maxsize=None)
+    def slot(outs, free):
+        # (bitmask of outputs still to go, bitmask of free inputs) -> {code: probability}
+        live = []
+        for o, group in cells.items():
+            avail = [(i, k) for i, k in group if free >> i & 1]
+            if outs >> o & 1 and avail:
+                live.append((o, avail))
+        if not live:
+            return {0: 1.0}
+        outs = sum(1 << o for o, _ in live)
+        dist = {}
+        for o, avail in live:
+            share = 1.0 / (len(live) * len(avail))
+            for i, k in avail:
+                code = (k + 1) * base ** i
+                for c, p in slot(outs & ~(1 << o), free & ~(1 << i)).items():
+                    dist[c + code] = dist.get(c + code, 0.0) + share * p
+        return dist
+
+    outcomes = {}
+    sent = 0.0
+    for code, p in slot(sum(1 << o for o in cells), (1 << len(rows)) - 1).items():
+        inter = []
+        for r in rows:
+            code, k = divmod(code, base)
+            inter.append(r if k == 0 else r[:k - 1] + r[k:])
+            sent += p * (k > 0)
+        inter = tuple(inter)
+        outcomes[inter] = outcomes.get(inter, 0.0) + p
+    return outcomes, sent
+
+
+_CONTENTION = {"rounds": _contention, "random": _random_contention}
+
+
 def _arrivals(inter, n, w, canon):
     """Distribution of the next class after fresh cells fill the short rows of ``inter``.
 
@@ -272,13 +331,14 @@ def _arrivals(inter, n, w, canon):
         layer = nxt
 
 
-def _chain(n, w):
+def _chain(n, w, policy="rounds"):
     """Lumped chain: (class representatives, sparse transition matrix P, E[cells sent | class])."""
     import numpy as np
     from scipy import sparse
     from scipy.sparse import csgraph
 
     canon = functools.lru_cache(maxsize=None)(_canon)
+    contention = _CONTENTION[policy]
     index, order = {}, []
 
     def number(t):
@@ -293,7 +353,7 @@ def _chain(n, w):
     number(canon(tuple(tuple((i + j) % n for j in range(w)) for i in range(n))))
     rows_, cols, vals, sent = [], [], [], []
     for s in order:  # grows while we iterate: breadth-first search
-        inters, e = _contention(s, w)
+        inters, e = contention(s, w)
         sent.append(e)
         parts = []
         for inter, p in inters.items():
@@ -313,7 +373,8 @@ def _chain(n, w):
     # Every class is reachable from every other (checked for all tractable
     # sizes), so the stationary vector is unique; refuse to guess otherwise.
     if csgraph.connected_components(p, directed=True, connection="strong")[0] != 1:
-        raise RuntimeError(f"lumped chain for n_ports={n}, window={w} is not irreducible")
+        raise RuntimeError(f"lumped chain for n_ports={n}, window={w}, window_policy={policy} "
+                           "is not irreducible")
     return order, p, np.asarray(sent)
 
 

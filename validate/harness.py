@@ -91,11 +91,8 @@ class SimResult:
 
     def to_dict(self) -> dict:
         """Flat JSON-ready dict: inputs first, then results."""
-        out = {"architecture": self.switch.architecture, "n_ports": self.switch.n_ports}
-        sw = asdict(self.switch)
-        sw.pop("n_ports"), sw.pop("architecture")
-        out.update(sw)
-        out.update(asdict(self.traffic))
+        out = self.switch.describe()
+        out.update(self.traffic.describe())
         out.update(asdict(self.settings))
         for name in ("throughput", "throughput_ci95", "mean_latency", "mean_latency_ci95",
                      "mean_wait", "mean_wait_ci95", "loss_probability", "loss_probability_ci95",

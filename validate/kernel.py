@@ -157,23 +157,22 @@ def ring_remove_at(q_vals, n_arrays, q_head, q_len, row, pos):
 
 
 @njit(cache=True)
-def count_offered(stats, t, warmup):
+def admit(stats, t, warmup, room, unbounded):
+    """Count a cell offered in slot ``t``; return True if it is accepted (``room``), else count the drop.
+
+    A drop at an "unbounded" queue is an overflow of its storage, flagged separately.
+    """
     if t >= warmup:
         stats[STAT_M_OFFERED] += 1
-
-
-@njit(cache=True)
-def count_arrival(stats):
-    stats[STAT_ARRIVED] += 1
-
-
-@njit(cache=True)
-def count_drop(stats, t, warmup, overflow):
+    if room:
+        stats[STAT_ARRIVED] += 1
+        return True
     stats[STAT_DROPPED] += 1
     if t >= warmup:
         stats[STAT_M_DROPPED] += 1
-    if overflow:
+    if unbounded:
         stats[STAT_OVERFLOW] += 1
+    return False
 
 
 @njit(cache=True)

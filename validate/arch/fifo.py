@@ -57,15 +57,11 @@ def _run_fifo(n_ports, window, policy, limit, unbounded, storage, slots, warmup,
             d = arrivals[i]
             if d < 0:
                 continue
-            K.count_offered(stats, t, warmup)
-            if q_len[i] < limit:
+            if K.admit(stats, t, warmup, q_len[i] < limit, unbounded):
                 row = (q_head[i] + q_len[i]) & mask
                 q[0, i, row] = d
                 q[1, i, row] = t
                 q_len[i] += 1
-                K.count_arrival(stats)
-            else:
-                K.count_drop(stats, t, warmup, unbounded)
         if policy == ROUNDS or window == 1:
             n_matched = _match_rounds(q, q_head, q_len, mask, n, window, t, in_mark, out_mark,
                                       offer_mark, offers, winner, winner_pos, touched)

@@ -36,12 +36,8 @@ def _run_oq(n_ports, limit, unbounded, storage, slots, warmup, seed,
             d = arrivals[i]
             if d < 0:
                 continue
-            K.count_offered(stats, t, warmup)
-            if q_len[d] < limit:
+            if K.admit(stats, t, warmup, q_len[d] < limit, unbounded):
                 K.ring_push(q, q_head, q_len, d, t)
-                K.count_arrival(stats)
-            else:
-                K.count_drop(stats, t, warmup, unbounded)
         for j in range(n):
             if q_len[j] > 0:
                 K.count_departure(stats, t, K.ring_pop(q, q_head, q_len, j), warmup)

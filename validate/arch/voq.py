@@ -50,15 +50,11 @@ def _run_voq(n_ports, matching, iterations, limit, unbounded, storage, slots, wa
             d = arrivals[i]
             if d < 0:
                 continue
-            K.count_offered(stats, t, warmup)
             row = i * n + d
-            full = held[i] >= limit if not unbounded else q_len[row] >= storage
-            if full:
-                K.count_drop(stats, t, warmup, unbounded)
-            else:
+            room = q_len[row] < storage if unbounded else held[i] < limit
+            if K.admit(stats, t, warmup, room, unbounded):
                 K.ring_push(q, q_head, q_len, row, t)
                 held[i] += 1
-                K.count_arrival(stats)
         in_match[:] = -1
         out_match[:] = -1
         for it in range(iterations):

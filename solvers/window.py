@@ -6,59 +6,79 @@ An N x N nonblocking switch with one FIFO per input, saturated: every input
 always holds at least ``w`` cells, and each cell's destination is drawn
 uniformly from the N outputs when it arrives and kept while it waits.  In each
 slot the scheduler sees the first ``w`` cells of every FIFO (the window) and
-runs ``w`` contention rounds: in round k every input not yet matched offers
-its k-th cell, and every output not yet matched that receives offers accepts
-exactly one of them, chosen uniformly at random.  Accepted cells leave; the
-rest keep their destinations and their order, a served input's queue shifts
-up and a fresh uniform cell enters its window at the back.  The saturation
-throughput is E[cells sent per slot] / N.  With ``w = 1`` this is FIFO
-head-of-line blocking (Karol, Hluchyj & Morgan 1987, Table I), the model of
-:mod:`switchq.solvers.hol`.
+matches inputs to outputs, at most one cell per input and per output, by one
+of two rules (``policy``, the simulator's ``window_policy``):
 
-This is the window policy of Hluchyj & Karol, "Queueing in high-performance
-packet switching", IEEE JSAC 6(9), 1988, which Ma & Steenkiste (paper 001,
-sections 2.1 and 4) use as central control: "the scheduler has access to the
-first W packets ... When an output port frees up and multiple packets are
-available, it randomly picks one".
+``"rounds"``
+    Hluchyj & Karol, "Queueing in high-performance packet switching", IEEE
+    JSAC 6(9), 1988: ``w`` contention rounds; in round k every input not yet
+    matched offers its k-th cell, and every output not yet matched that
+    receives offers accepts exactly one of them, chosen uniformly at random.
+``"random"``
+    Central control of Ma & Steenkiste (paper 001, section 2.1): "the
+    scheduler has access to the first W packets waiting at each input port.
+    When an output port frees up and multiple packets are available, it
+    randomly picks one."  All outputs free up together and the events of one
+    slot run in random order, so: the outputs take turns in a uniformly random
+    order, and each picks one cell uniformly at random among all cells
+    addressed to it in the windows of inputs not yet matched (an input with
+    two such cells is twice as likely to be chosen).
+
+Either way accepted cells leave; the rest keep their destinations and their
+order, a served input's queue shifts up and a fresh uniform cell enters its
+window at the back.  The saturation throughput is E[cells sent per slot] / N.
+With ``w = 1`` both rules are FIFO head-of-line blocking (Karol, Hluchyj &
+Morgan 1987, Table I), the model of :mod:`switchq.solvers.hol`.  Both rules
+always end in a maximal matching, but they serve different cells: for every
+``w >= 2`` we can solve, ``"random"`` is the faster one, by 0.0096 to 0.023
+(N = 2, w = 2: 41/48 = 0.8542 against 37/44 = 0.8409).
 
 Method
 ------
-The state is the N x w matrix of window destinations.  Its law is invariant
-under relabelling outputs and under permuting inputs, so the chain is lumped
+The state is the N x w matrix of window destinations.  Both rules treat
+inputs alike and outputs alike, so the law of the chain is invariant under
+relabelling outputs and under permuting inputs, and the chain is lumped
 to orbits of S_N x S_N; each class is stored as its canonical representative,
 the lexicographically least matrix of the orbit (a branch search over input
 orders that extends the output relabelling row by row, branching only on
 ties).  From each representative every random outcome is enumerated exactly:
-the winner each contested output draws in each round, then the destinations
-of the fresh cells, added one at a time with merging in between, where the
-N - m outputs absent from the matrix form one "new output" branch of weight
-(N - m) / N.  Breadth-first search collects the reachable classes (every
+for ``"rounds"`` the winner each contested output draws in each round; for
+``"random"`` the output that goes next (uniform over those still able to
+pick, so all N! orders are summed; memoised on the outputs and inputs left)
+and the cell it picks; then the destinations of the fresh cells, added one
+at a time with merging in between, where the N - m outputs absent from the
+matrix form one "new output" branch of weight (N - m) / N.  Breadth-first search collects the reachable classes (every
 class, wherever we counted them), the chain is checked irreducible, and
 ``pi P = pi`` is solved by power iteration on the lazy chain to an L1 step
 below 1e-13, so throughputs are exact to about 1e-12 (w = 1 agrees with
-:mod:`switchq.solvers.hol` to 1e-13).
+:mod:`switchq.solvers.hol` to 1e-13 under both rules).
 
 Cost and where exactness stops
 ------------------------------
 There are about ``N**(N*w) / (N!)**2`` classes, each with up to thousands of
 successors, so cost explodes with ``N * w``; the enumeration is pure Python.
 :data:`EXACT_LIMITS` gives, per N, the largest window that builds and solves
-in about 10 s and 1 GB (N = 2: w <= 9, 65,792 classes; N = 3: w <= 4;
-N = 4: w <= 3; N = 5, 6: w <= 2; N = 7..9: w = 1; N >= 10 not at all,
-though :mod:`switchq.solvers.hol` covers w = 1 for any N).
-Outside it :func:`saturation_throughput` raises
+in about 10 s and 1 GB under ``"rounds"`` (N = 2: w <= 9, 65,792 classes;
+N = 3: w <= 4; N = 4: w <= 3; N = 5, 6: w <= 2; N = 7..9: w = 1; N >= 10 not
+at all, though :mod:`switchq.solvers.hol` covers w = 1 for any N).  The
+``"random"`` rule serves cells at more positions, so its rows hold 1.8 to 8
+times as many transitions and :data:`EXACT_LIMITS_RANDOM` is one window
+smaller at N = 2, 4 and 6 (N = 2: w <= 8; N = 4: w <= 2; N = 6: w = 1).
+Outside them :func:`saturation_throughput` raises
 :class:`switchq.errors.InputError`; simulate instead
-(``switchq simulate fifo --window``).
+(``switchq simulate fifo --window``, ``Switch(window_policy=...)``).
 
 Published values
 ----------------
 Hluchyj & Karol (1988) tabulate throughput against window size, but we have
 no copy of that table and do not quote its numbers from memory, so none are
-stored here.  The ``w = 1`` column reproduces Karol et al. (1987) Table I
-(N = 2 0.7500, 3 0.6825, 5 0.6399, ..., 8 0.6184) after rounding, except
-that the table's N = 4 and N = 6 entries (0.6553, 0.6302) are one unit high:
-the exact values are 325/496 = 0.655242 and 0.630150, as
-:mod:`switchq.solvers.hol` also finds; the tests check all of this.
+stored here; Ma & Steenkiste (paper 001, Figure 1) plot central control only
+for 32 and more ports, beyond exact reach.  The ``w = 1`` column reproduces
+Karol et al. (1987) Table I (N = 2 0.7500, 3 0.6825, 5 0.6399, ..., 8 0.6184)
+after rounding, except that the table's N = 4 and N = 6 entries (0.6553,
+0.6302) are one unit high: the exact values are 325/496 = 0.655242 and
+0.630150, as :mod:`switchq.solvers.hol` also finds; the tests check all of
+this.
 
 Examples
 --------
@@ -71,6 +91,14 @@ Examples
 0.840909
 >>> exact_is_tractable(4, 3), exact_is_tractable(4, 4)
 (True, False)
+
+The central-control rule of paper 001:
+
+>>> r = saturation_throughput(2, 2, policy="random")
+>>> r.policy, round(r.saturation_throughput, 6)  # 41/48
+('random', 0.854167)
+>>> exact_is_tractable(4, 3, policy="random"), exact_is_tractable(4, 2, policy="random")
+(False, True)
 """
 
 from __future__ import annotations
@@ -81,20 +109,33 @@ import math
 from dataclasses import dataclass
 
 from switchq.errors import InputError
-from switchq.models._check import integer
+from switchq.models._check import choice, integer
 
 __all__ = [
     "WindowSaturation",
     "saturation_throughput",
     "exact_is_tractable",
+    "POLICIES",
     "EXACT_LIMITS",
+    "EXACT_LIMITS_RANDOM",
     "SOURCE",
+    "SOURCE_RANDOM",
 ]
+
+# The simulator's names (switchq.models.switch.WINDOW_POLICIES), listed here
+# rather than imported so a policy added there without a chain here is refused.
+POLICIES = ("rounds", "random")
 
 SOURCE = (
     "M. G. Hluchyj and M. J. Karol, 'Queueing in high-performance packet switching', "
     "IEEE JSAC 6(9), 1988 (window policy); w = 1 is Karol, Hluchyj and Morgan, "
     "IEEE Trans. Commun. 35(12), 1987, Table I"
+)
+SOURCE_RANDOM = (
+    "Q. Ma and P. Steenkiste, 'Performance of Circuit Switched LANs under Different "
+    "Traffic Conditions', paper 001 section 2.1 (central control: each freed output "
+    "picks one of the packets for it in the first W of every input at random); "
+    "w = 1 is Karol, Hluchyj and Morgan, IEEE Trans. Commun. 35(12), 1987, Table I"
 )
 
 # Largest window solved exactly, per switch size N: the pairs whose lumped
@@ -109,12 +150,29 @@ SOURCE = (
 # bounds memory.
 EXACT_LIMITS: dict[int, int] = {1: 64, 2: 9, 3: 4, 4: 3, 5: 2, 6: 2, 7: 1, 8: 1, 9: 1}
 
+# The same for policy "random": same classes, but an output may take any cell
+# of its inputs' windows, so each class has more successors and the build is
+# slower.  Seconds / peak memory at the limit: N=2 w=8 2.6 s / 120 MB; N=3 w=4
+# 4.6 s / 210 MB (2.7M transitions); N=4 w=2 0.4 s; N=5 w=2 1.0 s / 90 MB;
+# N=9 w=1 2.5 s.  One step further: N=2 w=9 14 s / 330 MB; N=4 w=3 34 s /
+# 1.6 GB (34M transitions); N=6 w=2 23 s / 1.05 GB (21M transitions).
+EXACT_LIMITS_RANDOM: dict[int, int] = {1: 64, 2: 8, 3: 4, 4: 2, 5: 2, 6: 1, 7: 1, 8: 1, 9: 1}
+
+_LIMITS = {"rounds": EXACT_LIMITS, "random": EXACT_LIMITS_RANDOM}
+_METHOD = {"rounds": "exact lumped Markov chain",
+           "random": "exact lumped Markov chain, random policy (Ma & Steenkiste, paper 001 §2.1)"}
+_SOURCE = {"rounds": SOURCE, "random": SOURCE_RANDOM}
+
 _ADVICE = "use switchq simulate fifo --window"
 
 
 @dataclass(frozen=True)
 class WindowSaturation:
-    """Exact saturation throughput of window-w FIFO input queuing (see module docstring)."""
+    """Exact saturation throughput of window-w FIFO input queuing (see module docstring).
+
+    ``policy`` is last, with a default, so positional construction of the
+    earlier fields keeps working.
+    """
 
     n_ports: int
     window: int
@@ -122,19 +180,40 @@ class WindowSaturation:
     method: str
     states: int
     source: str
+    policy: str = "rounds"
 
 
-def exact_is_tractable(n_ports: int, window: int) -> bool:
-    """Whether (n_ports, window) is within :data:`EXACT_LIMITS`.
+def exact_is_tractable(n_ports: int, window: int, policy: str = "rounds") -> bool:
+    """Whether (n_ports, window) is within the exact limits of ``policy``.
 
-    Raises InputError if either argument is not a positive integer.
+    Parameters
+    ----------
+    n_ports, window : int
+        Switch size N >= 1 and window depth w >= 1.
+    policy : {"rounds", "random"}
+        Window scheduling rule; limits are :data:`EXACT_LIMITS` and
+        :data:`EXACT_LIMITS_RANDOM`.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    InputError
+        If n_ports or window is not a positive integer, or policy is unknown
+        (named ``window_policy``, as in :class:`switchq.models.Switch`).
+
+    Examples
+    --------
+    >>> exact_is_tractable(2, 9), exact_is_tractable(2, 9, policy="random")
+    (True, False)
     """
-    n = integer("n_ports", n_ports, low=1)
-    w = integer("window", window, low=1)
-    return w <= EXACT_LIMITS.get(n, 0)
+    n, w, policy = _validate(n_ports, window, policy)
+    return w <= _LIMITS[policy].get(n, 0)
 
 
-def saturation_throughput(n_ports: int, window: int) -> WindowSaturation:
+def saturation_throughput(n_ports: int, window: int, policy: str = "rounds") -> WindowSaturation:
     """Exact saturation throughput of an N x N switch with window-w FIFO inputs.
 
     Parameters
@@ -143,37 +222,64 @@ def saturation_throughput(n_ports: int, window: int) -> WindowSaturation:
         Switch size N >= 1.
     window : int
         Window depth w >= 1 (w = 1 is plain FIFO, head-of-line blocking).
+    policy : {"rounds", "random"}
+        ``"rounds"``: Hluchyj & Karol's w contention rounds; ``"random"``:
+        Ma & Steenkiste's central control, outputs in random order each
+        picking one of their cells at random (see the module docstring).
 
     Returns
     -------
     WindowSaturation
-        Throughput per port, with the lumped state count; cached per process.
+        Throughput per port, with the lumped state count and the policy;
+        cached per process.
 
     Raises
     ------
     InputError
-        If an argument is not a positive integer, or (N, w) is outside
-        :data:`EXACT_LIMITS` (the message names the parameter to change).
+        If an argument is not a positive integer, the policy is unknown
+        (parameter ``window_policy``), or (N, w) is outside the policy's
+        limits, :data:`EXACT_LIMITS` or :data:`EXACT_LIMITS_RANDOM` (the
+        message names the parameter to change).
+
+    Examples
+    --------
+    >>> r = saturation_throughput(3, 2, policy="random")
+    >>> round(r.saturation_throughput, 4), r.states, r.policy
+    (0.7991, 31, 'random')
+    >>> round(saturation_throughput(3, 2).saturation_throughput, 4)  # rounds
+    0.7803
+    >>> saturation_throughput(4, 3, policy="random")
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: window: got 3; allowed: an integer in [1, 2] for n_ports=4, ...
     """
-    n = integer("n_ports", n_ports, low=1)
-    w = integer("window", window, low=1)
-    if n not in EXACT_LIMITS:
-        raise InputError("n_ports", n, f"an integer in [1, {max(EXACT_LIMITS)}] "
+    n, w, policy = _validate(n_ports, window, policy)
+    limits = _LIMITS[policy]
+    # Name the policy only where its limits differ, so rounds messages read as before.
+    which = "" if policy == "rounds" else f", window_policy={policy}"
+    if n not in limits:
+        raise InputError("n_ports", n, f"an integer in [1, {max(limits)}]{which} "
                          "(exact chain tractable only there; for window=1 see "
                          f"switchq.solvers.hol); {_ADVICE}")
-    if w > EXACT_LIMITS[n]:
-        raise InputError("window", w, f"an integer in [1, {EXACT_LIMITS[n]}] for n_ports={n} "
+    if w > limits[n]:
+        raise InputError("window", w, f"an integer in [1, {limits[n]}] for n_ports={n}{which} "
                          f"(exact chain tractable only there); {_ADVICE}")
-    return _solve(n, w)
+    return _solve(n, w, policy)
+
+
+def _validate(n_ports, window, policy):
+    """Checked (N, w, policy); the policy is called window_policy, as in Switch."""
+    return (integer("n_ports", n_ports, low=1), integer("window", window, low=1),
+            choice("window_policy", policy, POLICIES))
 
 
 # Behind validation, so the cache sees only ints (2.0 and 2 share an entry).
 @functools.lru_cache(maxsize=None)
-def _solve(n, w):
-    states, p, sent = _chain(n, w)
+def _solve(n, w, policy):
+    states, p, sent = _chain(n, w, policy)
     pi = _stationary(p)
-    return WindowSaturation(n, w, float(pi @ sent) / n, "exact lumped Markov chain",
-                            len(states), SOURCE)
+    return WindowSaturation(n, w, float(pi @ sent) / n, _METHOD[policy], len(states),
+                            _SOURCE[policy], policy)
 
 
 def _canon(rows):
@@ -273,20 +379,19 @@ def _random_contention(rows, w):
         for k, d in enumerate(r):
             cells.setdefault(d, []).append((i, k))
     base = w + 1
+    # Per output: the inputs holding a cell for it, as a bitmask, to test liveness cheaply.
+    holders = {o: sum({1 << i for i, _ in group}) for o, group in cells.items()}
 
     @functools.lru_cache(maxsize=None)
     def slot(outs, free):
         # (bitmask of outputs still to go, bitmask of free inputs) -> {code: probability}
-        live = []
-        for o, group in cells.items():
-            avail = [(i, k) for i, k in group if free >> i & 1]
-            if outs >> o & 1 and avail:
-                live.append((o, avail))
+        live = [o for o in cells if outs >> o & 1 and holders[o] & free]
         if not live:
             return {0: 1.0}
-        outs = sum(1 << o for o, _ in live)
+        outs = sum(1 << o for o in live)
         dist = {}
-        for o, avail in live:
+        for o in live:
+            avail = [(i, k) for i, k in cells[o] if free >> i & 1]
             share = 1.0 / (len(live) * len(avail))
             for i, k in avail:
                 code = (k + 1) * base ** i
@@ -294,14 +399,17 @@ def _random_contention(rows, w):
                     dist[c + code] = dist.get(c + code, 0.0) + share * p
         return dist
 
+    # Row i after its cell k - 1 is sent (digit k), or untouched (digit 0).
+    variants = [(r,) + tuple(r[:k] + r[k + 1:] for k in range(len(r))) for r in rows]
     outcomes = {}
     sent = 0.0
     for code, p in slot(sum(1 << o for o in cells), (1 << len(rows)) - 1).items():
         inter = []
-        for r in rows:
+        for v in variants:
             code, k = divmod(code, base)
-            inter.append(r if k == 0 else r[:k - 1] + r[k:])
-            sent += p * (k > 0)
+            inter.append(v[k])
+            if k:
+                sent += p
         inter = tuple(inter)
         outcomes[inter] = outcomes.get(inter, 0.0) + p
     return outcomes, sent

@@ -141,8 +141,10 @@ def solve_hol(ports, as_json):
 @solve_app.command("window", context_settings=CONTEXT)
 @ports_option
 @click.option("--window", "-w", type=int, default=2, show_default=True, help="Look-ahead depth w.")
+@click.option("--window-policy", type=click.Choice(WINDOW_POLICIES), default="rounds", show_default=True,
+              help="rounds: Hluchyj & Karol's k-th cell in round k; random: paper 001's central control.")
 @json_option
-def solve_window(ports, window, as_json):
+def solve_window(ports, window, window_policy, as_json):
     """Saturation throughput of FIFO input queuing with window scheduling of depth w.
 
     Exact lumped Markov chain (Hluchyj & Karol 1988) where tractable; beyond
@@ -151,15 +153,17 @@ def solve_window(ports, window, as_json):
     \b
     Example:
       switchq solve window --ports 3 --window 2
+      switchq solve window --ports 2 --window 2 --window-policy random
     """
     from .render import show
     from .solvers import window as win
 
-    r = win.saturation_throughput(ports, window)
-    payload = {"model": "window", "n_ports": r.n_ports, "window": r.window,
+    r = win.saturation_throughput(ports, window, window_policy)
+    payload = {"model": "window", "n_ports": r.n_ports, "window": r.window, "window_policy": r.policy,
                "saturation_throughput": r.saturation_throughput, "method": r.method,
                "states": r.states, "source": r.source}
-    show(payload, ["model", "n_ports", "window"], "Window scheduling: saturation throughput", as_json)
+    show(payload, ["model", "n_ports", "window", "window_policy"], "Window scheduling: saturation throughput",
+         as_json)
 
 
 @solve_app.command("oq", context_settings=CONTEXT)

@@ -63,8 +63,41 @@ def _run_fifo(n_ports, window, policy, limit, unbounded, storage, slots, warmup,
                 q[1, i, row] = t
                 q_len[i] += 1
         if policy == ROUNDS or window == 1:
-            n_matched = _match_rounds(q, q_head, q_len, mask, n, window, t, in_mark, out_mark,
-                                      offer_mark, offers, winner, winner_pos, touched)
+            # Hluchyj & Karol's rounds, written in the slot loop: as a function (even inlined)
+            # the saturated 32 x 32 FIFO runs 10-15 % slower (switchq bench).
+            n_matched = 0
+            for k in range(window):
+                stamp = t * window + k
+                first_new = n_matched
+                deeper = False
+                for i in range(n):
+                    if in_mark[i] == t or q_len[i] <= k:
+                        continue
+                    if q_len[i] > k + 1:
+                        deeper = True
+                    d = q[0, i, (q_head[i] + k) & mask]
+                    if out_mark[d] == t:
+                        continue
+                    if offer_mark[d] != stamp:
+                        offer_mark[d] = stamp
+                        offers[d] = 1
+                        winner[d] = i
+                        winner_pos[d] = k
+                        touched[n_matched] = d
+                        n_matched += 1
+                    else:
+                        # Reservoir sampling: each of the c offers ends up chosen with probability 1/c.
+                        offers[d] += 1
+                        if np.random.random() * offers[d] < 1.0:
+                            winner[d] = i
+                            winner_pos[d] = k
+                # Matches take effect after the round: an output takes one offer per round.
+                for m in range(first_new, n_matched):
+                    d = touched[m]
+                    out_mark[d] = t
+                    in_mark[winner[d]] = t
+                if n_matched == n or not deeper:
+                    break
         else:
             n_matched = _match_random(q, q_head, q_len, mask, n, window, t, in_mark, winner,
                                       winner_pos, touched, bucket_start, bucket_fill, cand_input,
@@ -76,45 +109,6 @@ def _run_fifo(n_ports, window, policy, limit, unbounded, storage, slots, warmup,
             K.ring_remove_at(q, 2, q_head, q_len, i, winner_pos[d])
             K.count_departure(stats, t, arrival, warmup)
     stats[K.STAT_QUEUED] = q_len.sum()
-
-
-@njit(cache=True)
-def _match_rounds(q, q_head, q_len, mask, n, window, t, in_mark, out_mark, offer_mark, offers,
-                  winner, winner_pos, touched):
-    """Hluchyj & Karol's rounds; fills winner/winner_pos per matched output, listed in ``touched``."""
-    matched = 0
-    for k in range(window):
-        stamp = t * window + k
-        first_new = matched
-        deeper = False
-        for i in range(n):
-            if in_mark[i] == t or q_len[i] <= k:
-                continue
-            if q_len[i] > k + 1:
-                deeper = True
-            d = q[0, i, (q_head[i] + k) & mask]
-            if out_mark[d] == t:
-                continue
-            if offer_mark[d] != stamp:
-                offer_mark[d] = stamp
-                offers[d] = 1
-                winner[d] = i
-                winner_pos[d] = k
-                touched[matched] = d
-                matched += 1
-            else:
-                # Reservoir sampling: each of the c offers ends up chosen with probability 1/c.
-                offers[d] += 1
-                if np.random.random() * offers[d] < 1.0:
-                    winner[d] = i
-                    winner_pos[d] = k
-        for m in range(first_new, matched):
-            d = touched[m]
-            out_mark[d] = t
-            in_mark[winner[d]] = t
-        if matched == n or not deeper:
-            break
-    return matched
 
 
 @njit(cache=True)

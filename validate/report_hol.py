@@ -140,11 +140,13 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
                      + f" | {a:.4f} | {_fmt_ci(r, 'mean_wait')} |")
     lines += ["", "![delay vs load](hol_delay.png)", ""]
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    ax.plot(iq_loads, iq_an, "b-", label="input queuing, analytic (N→∞)")
+    fine_iq = np.linspace(0.01, 0.575, 120)
+    fine_oq = np.linspace(0.01, 0.95, 120)
+    ax.plot(fine_iq, [iq.mean_wait(p).mean_wait for p in fine_iq], "b-", label="input queuing, analytic (N→∞)")
     ax.errorbar(iq_loads, [r.mean_wait for r in iq_sim],
                 yerr=[(r.mean_wait_ci95[1] - r.mean_wait_ci95[0]) / 2 for r in iq_sim],
                 fmt="bo", ms=4, capsize=2, label=f"input queuing, simulated N={n}")
-    ax.plot(oq_loads, oq_an, "r-", label=f"output queuing, analytic N={n}")
+    ax.plot(fine_oq, [oq.mean_wait(n, p).mean_wait for p in fine_oq], "r-", label=f"output queuing, analytic N={n}")
     ax.errorbar(oq_loads, [r.mean_wait for r in oq_sim],
                 yerr=[(r.mean_wait_ci95[1] - r.mean_wait_ci95[0]) / 2 for r in oq_sim],
                 fmt="rs", ms=4, capsize=2, label=f"output queuing, simulated N={n}")

@@ -24,11 +24,14 @@ try:
 except PackageNotFoundError:  # running from a source tree without install
     __version__ = "0.0.0+local"
 
-__all__ = ["models", "solvers", "validate", "Switch", "Traffic", "InputError", "__version__"]
+__all__ = ["models", "solvers", "validate", "simulate", "RunSettings", "Switch", "Traffic", "InputError",
+           "__version__"]
 
 
 def __getattr__(name):
     # Solvers and the simulator load on first use, so `import switchq` stays cheap.
     if name in ("solvers", "validate"):
         return importlib.import_module(f"switchq.{name}")
+    if name in ("simulate", "RunSettings"):
+        return getattr(importlib.import_module("switchq.validate.harness"), name)
     raise AttributeError(f"module 'switchq' has no attribute {name!r}")

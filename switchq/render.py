@@ -51,6 +51,7 @@ def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=()) 
     if as_json:
         sys.stdout.write(to_json(payload) + "\n")
         return
+    from rich.markup import escape
     from rich.table import Table
 
     console = _console()
@@ -67,7 +68,7 @@ def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=()) 
         ci = payload.get(k + "_ci95")
         if ci is not None:
             value += f"  (95% CI {fmt(ci[0])} .. {fmt(ci[1])})"
-        table.add_row(kind, k, value, unit_of(k))
+        table.add_row(kind, k, escape(value), unit_of(k))
     console.print(table)
     for n in notes:
         console.print(n)

@@ -4,7 +4,8 @@ No mathematics and no simulation here: a model is plain data that both the
 solvers (``switchq.solvers``) and the simulator (``switchq.validate``) read.
 """
 
-from .switch import ARCHITECTURES, MATCHINGS, WINDOW_POLICIES, Switch
+from .flow_control import PROTOCOLS, FlowControl
+from .switch import ARBITRATIONS, ARCHITECTURES, MATCHINGS, WINDOW_POLICIES, Switch
 from .traffic import ARRIVALS, PATTERNS, Traffic
 
-__all__ = ["Switch", "Traffic", "ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "PATTERNS", "ARRIVALS"]
+__all__ = ["Switch", "Traffic", "FlowControl", "PROTOCOLS", "ARBITRATIONS", "ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "PATTERNS", "ARRIVALS"]

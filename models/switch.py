@@ -23,17 +23,27 @@ Architectures (paper 000 §2; Karol, Hluchyj & Morgan 1987):
 ``voq``
     Virtual output queues at each input matched each slot by PIM
     (Anderson et al. 1993) or iSLIP (McKeown 1999) with ``iterations`` rounds.
+``cicq``
+    Combined input- and crosspoint-queued buffered crossbar (paper 002 §4):
+    VOQs at the line cards feed N x N crosspoint buffers over links governed
+    by ``flow_control`` (credits or SFC); ``arbitration`` (longest queue first
+    or round robin) picks the VOQ at each input and the crosspoint at each
+    output, after strict ``priorities``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import _check
+from .flow_control import FlowControl
 
-__all__ = ["Switch", "ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "MAX_PORTS"]
+__all__ = ["Switch", "ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "ARBITRATIONS", "MAX_PORTS",
+           "MAX_PRIORITIES"]
 
-ARCHITECTURES = ("fifo", "oq", "voq")
+ARCHITECTURES = ("fifo", "oq", "voq", "cicq")
+ARBITRATIONS = ("lqf", "rr")
+MAX_PRIORITIES = 4
 MATCHINGS = ("pim", "islip")
 WINDOW_POLICIES = ("rounds", "random")
 # The simulator keeps per-port state in dense arrays (VOQs are n_ports**2 rings);
@@ -64,6 +74,12 @@ class Switch:
     output_buffer_cells : int or None
         Cells an output queue may hold, counting the one being sent (Karol et
         al.'s b); None = unbounded. Only for ``oq``.
+    flow_control : FlowControl or None
+        Link flow control into the crosspoints; required for ``cicq``.
+    priorities : int
+        Strict-priority classes (1..4); ``cicq`` only for more than one.
+    arbitration : {"lqf", "rr"}
+        ``cicq`` VOQ and output arbitration: longest queue first or round robin.
 
     Examples
     --------
@@ -83,6 +99,9 @@ class Switch:
     iterations: int = 1
     input_buffer_cells: int | None = None
     output_buffer_cells: int | None = None
+    flow_control: FlowControl | None = None
+    priorities: int = 1
+    arbitration: str = "lqf"
 
     def __post_init__(self):
         n = _check.integer("n_ports", self.n_ports, 1, MAX_PORTS)
@@ -103,14 +122,38 @@ class Switch:
             object.__setattr__(self, "output_buffer_cells", b)
         if self.window > 1 and self.architecture != "fifo":
             raise _check.InputError("window", self.window, "1 unless architecture is fifo")
+        object.__setattr__(self, "priorities", _check.integer("priorities", self.priorities, 1, MAX_PRIORITIES))
+        _check.choice("arbitration", self.arbitration, ARBITRATIONS)
+        if self.architecture == "cicq":
+            if not isinstance(self.flow_control, FlowControl):
+                raise _check.InputError("flow_control", self.flow_control, "a FlowControl for architecture cicq")
+            fc = self.flow_control
+            if fc.protocol == "sfc" and fc.retransmission_cells is None:
+                # Paper 002 §4.2: Q_RTX = max(tau, Q_R N), a round trip or a whole crossbar row.
+                q_rtx = max(fc.rtt_slots, fc.crosspoint_cells * n)
+                object.__setattr__(self, "flow_control", replace(fc, retransmission_cells=q_rtx))
+            if self.input_buffer_cells is not None:
+                raise _check.InputError("input_buffer_cells", self.input_buffer_cells,
+                                        "None for cicq (line-card VOQs are unbounded)")
+        else:
+            if self.flow_control is not None:
+                raise _check.InputError("flow_control", self.flow_control, "None unless architecture is cicq")
+            if self.priorities != 1:
+                raise _check.InputError("priorities", self.priorities, "1 unless architecture is cicq")
 
     def describe(self) -> dict:
         """The fields that matter for this architecture, in declaration order."""
         relevant = {"fifo": ("window", "window_policy", "input_buffer_cells"),
                     "oq": ("output_buffer_cells",),
-                    "voq": ("matching", "iterations", "input_buffer_cells")}[self.architecture]
+                    "voq": ("matching", "iterations", "input_buffer_cells"),
+                    "cicq": ("priorities", "arbitration")}[self.architecture]
         out = {"architecture": self.architecture, "n_ports": self.n_ports}
         out.update({k: getattr(self, k) for k in relevant})
+        if self.flow_control is not None:
+            fc = self.flow_control
+            out.update(protocol=fc.protocol, rtt_slots=fc.rtt_slots, data_delay_slots=fc.data_delay_slots,
+                       crosspoint_cells=fc.crosspoint_cells, retransmission_cells=fc.retransmission_cells,
+                       replacement=fc.replacement)
         return out
 
     @property

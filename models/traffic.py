@@ -11,6 +11,9 @@ Arrival processes
     periods geometric with mean ``mean_burst * (1 - load) / load`` slots, so the
     long-run rate is ``load`` (the bursty model of paper 002 §5).
 
+Bursts (or single cells) belong to priority p with probability
+``priority_shares[p]``; priority 0 is the highest (paper 002 §5, Fig. 5).
+
 Destination patterns (paper 000 §5.5, paper 003 §4)
 ---------------------------------------------------
 ``uniform``       every output with probability 1/N (the input's own index included).
@@ -60,6 +63,7 @@ class Traffic:
     unbalanced_w: float = 0.0
     hotspot_fraction: float = 0.0
     hotspot_port: int = 0
+    priority_shares: tuple = (1.0,)
 
     def __post_init__(self):
         object.__setattr__(self, "load", _check.real("load", self.load, 0.0, 1.0))
@@ -76,6 +80,11 @@ class Traffic:
                            _check.real("hotspot_fraction", self.hotspot_fraction, 0.0, 1.0))
         object.__setattr__(self, "hotspot_port",
                            _check.integer("hotspot_port", self.hotspot_port, 0))
+        shares = tuple(_check.real("priority_shares", s, 0.0, 1.0) for s in self.priority_shares)
+        if not 1 <= len(shares) <= 4 or abs(sum(shares) - 1.0) > 1e-9:
+            raise _check.InputError("priority_shares", self.priority_shares,
+                                    "1 to 4 shares in [0, 1] summing to 1 (share of bursts per priority, 0 highest)")
+        object.__setattr__(self, "priority_shares", shares)
 
     def describe(self) -> dict:
         """The fields that matter for this pattern and arrival process."""
@@ -86,6 +95,8 @@ class Traffic:
             out["unbalanced_w"] = self.unbalanced_w
         if self.pattern == "hotspot":
             out.update(hotspot_fraction=self.hotspot_fraction, hotspot_port=self.hotspot_port)
+        if len(self.priority_shares) > 1:
+            out["priority_shares"] = list(self.priority_shares)
         return out
 
     def check_ports(self, n_ports: int) -> None:

@@ -67,7 +67,11 @@ class SimResult:
 
     Throughput is cells leaving per output per slot (so it is comparable to
     the load per input under uniform traffic). Waits and latencies are in
-    slots; latency = wait + 1.
+    slots. ``latency_per`` says what a latency is measured on: a ``cell``
+    (latency = wait + 1) or a ``burst`` (first cell in to last cell out,
+    buffered crossbars, paper 002 §5). ``latency_by_priority`` holds
+    ``(mean, (low, high))`` per priority class; ``counters`` the flow-control
+    counters of a buffered crossbar, summed over replications.
     """
 
     switch: Switch
@@ -88,17 +92,24 @@ class SimResult:
     unstable: bool
     wall_seconds: float
     per_replication: dict = field(repr=False)
+    latency_per: str = "cell"
+    latency_by_priority: tuple = ()
+    counters: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """Flat JSON-ready dict: inputs first, then results."""
         out = self.switch.describe()
         out.update(self.traffic.describe())
         out.update(asdict(self.settings))
-        for name in ("throughput", "throughput_ci95", "mean_latency", "mean_latency_ci95",
+        for name in ("throughput", "throughput_ci95", "mean_latency", "mean_latency_ci95", "latency_per",
                      "mean_wait", "mean_wait_ci95", "loss_probability", "loss_probability_ci95",
                      "arrived", "delivered", "dropped", "queued", "unstable", "wall_seconds"):
             v = getattr(self, name)
             out[name] = list(v) if isinstance(v, tuple) else v
+        if len(self.latency_by_priority) > 1:
+            out["mean_latency_by_priority"] = [m for m, _ in self.latency_by_priority]
+            out["mean_latency_by_priority_ci95"] = [list(ci) for _, ci in self.latency_by_priority]
+        out.update(self.counters)
         return out
 
 
@@ -144,6 +155,10 @@ def simulate(switch: Switch, traffic: Traffic, settings: RunSettings = RunSettin
     True
     """
     traffic.check_ports(switch.n_ports)
+    if len(traffic.priority_shares) > switch.priorities:
+        raise _check.InputError("priority_shares", traffic.priority_shares,
+                                f"at most {switch.priorities} share(s) for a switch with {switch.priorities} "
+                                "priority class(es)")
     seeds = replication_seeds(settings.seed, settings.replications)
     args = [(switch.architecture, switch, traffic, settings.slots, settings.warmup_slots, s)
             for s in seeds]
@@ -186,9 +201,13 @@ def _summarise(switch, traffic, settings, rows, wall) -> SimResult:
     throughput = rows[:, K.STAT_M_DELIVERED] / (n * measured)
     with np.errstate(invalid="ignore", divide="ignore"):
         wait = rows[:, K.STAT_M_WAIT_SUM] / rows[:, K.STAT_M_WAIT_COUNT]
+        latency = rows[:, K.STAT_M_LATENCY_SUM] / rows[:, K.STAT_M_LATENCY_COUNT]
         loss = rows[:, K.STAT_M_DROPPED] / rows[:, K.STAT_M_OFFERED]
+        by_prio = [confidence_interval(rows[:, K.STAT_M_LATENCY_SUM_P + p] / rows[:, K.STAT_M_LATENCY_COUNT_P + p])
+                   for p in range(switch.priorities)]
     tp = confidence_interval(throughput)
     wt = confidence_interval(wait)
+    lt = confidence_interval(latency)
     ls = confidence_interval(loss)
     # An overflowing "unbounded" queue is a refusal, not a loss the user configured.
     unstable = bool(rows[:, K.STAT_OVERFLOW].sum() > 0)
@@ -197,7 +216,7 @@ def _summarise(switch, traffic, settings, rows, wall) -> SimResult:
     return SimResult(
         switch=switch, traffic=traffic, settings=settings,
         throughput=tp[0], throughput_ci95=tp[1:],
-        mean_latency=wt[0] + 1, mean_latency_ci95=(wt[1] + 1, wt[2] + 1),
+        mean_latency=lt[0], mean_latency_ci95=lt[1:],
         mean_wait=wt[0], mean_wait_ci95=wt[1:],
         loss_probability=ls[0], loss_probability_ci95=ls[1:],
         arrived=int(rows[:, K.STAT_ARRIVED].sum()),
@@ -206,5 +225,25 @@ def _summarise(switch, traffic, settings, rows, wall) -> SimResult:
         queued=int(rows[:, K.STAT_QUEUED].sum()),
         unstable=unstable, wall_seconds=wall,
         per_replication={"throughput": throughput.tolist(), "mean_wait": wait.tolist(),
+                         "mean_latency": latency.tolist(),
                          "seeds": replication_seeds(settings.seed, settings.replications)},
+        latency_per="burst" if switch.architecture == "cicq" else "cell",
+        latency_by_priority=tuple((m, (lo, hi)) for m, lo, hi in by_prio),
+        counters=_flow_control_counters(switch, rows),
     )
+
+
+def _flow_control_counters(switch, rows) -> dict:
+    """Flow-control counters of a buffered crossbar (summed, or the extreme over replications)."""
+    from . import kernel as K
+
+    if switch.flow_control is None:
+        return {}
+    out = {name: int(rows[:, idx].sum()) for name, idx in (
+        ("speculative_transmissions", K.STAT_SPECULATIVE), ("retransmissions", K.STAT_RETRANSMISSIONS),
+        ("naks", K.STAT_NAKS), ("duplicates", K.STAT_DUPLICATES), ("replacements", K.STAT_REPLACEMENTS),
+        ("order_errors", K.STAT_ORDER_ERRORS), ("credited_drops", K.STAT_CREDITED_DROPS))}
+    out["credit_min"] = int(rows[:, K.STAT_CREDIT_MIN].min())
+    out["credit_max"] = int(rows[:, K.STAT_CREDIT_MAX].max())
+    out["retransmission_max"] = int(rows[:, K.STAT_RTX_MAX].max())
+    return out

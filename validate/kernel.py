@@ -41,7 +41,22 @@ STAT_M_DROPPED = 6      # cells dropped in measured slots
 STAT_M_WAIT_SUM = 7     # sum of waits of cells that arrived and left in measured slots
 STAT_M_WAIT_COUNT = 8   # number of such cells
 STAT_OVERFLOW = 9       # arrivals refused because an "unbounded" queue hit its storage
-N_STATS = 10
+STAT_M_LATENCY_SUM = 10    # sum of latencies (per cell, or per burst where the architecture says so)
+STAT_M_LATENCY_COUNT = 11
+STAT_M_LATENCY_SUM_P = 12  # ... the same per priority, 4 slots each (priority 0 first)
+STAT_M_LATENCY_COUNT_P = 16
+# Flow-control protocol counters (buffered crossbar), all slots.
+STAT_SPECULATIVE = 20      # speculative transmissions
+STAT_RETRANSMISSIONS = 21  # credited retransmissions (after a NAK, or of a speculative cell)
+STAT_NAKS = 22             # cells dropped at a crosspoint with a NAK (full, out of order, replaced)
+STAT_DUPLICATES = 23       # duplicate copies dropped silently
+STAT_REPLACEMENTS = 24     # cells replaced by higher-priority arrivals
+STAT_ORDER_ERRORS = 25     # cells delivered out of order or twice (must stay 0)
+STAT_CREDIT_MIN = 26       # smallest and largest credit count seen
+STAT_CREDIT_MAX = 27
+STAT_RTX_MAX = 28          # largest retransmission-buffer occupancy seen
+STAT_CREDITED_DROPS = 29   # credited cells dropped for lack of room (must stay 0)
+N_STATS = 30
 
 # Destination pattern kinds understood by draw_destination.
 DEST_UNIFORM = 0
@@ -177,12 +192,17 @@ def admit(stats, t, warmup, room, unbounded):
 
 @njit(cache=True)
 def count_departure(stats, t, arrival, warmup):
+    """A cell leaves in slot ``t``: throughput, and its wait and latency if it arrived measured."""
     stats[STAT_DELIVERED] += 1
     if t >= warmup:
         stats[STAT_M_DELIVERED] += 1
         if arrival >= warmup:
             stats[STAT_M_WAIT_SUM] += t - arrival
             stats[STAT_M_WAIT_COUNT] += 1
+            stats[STAT_M_LATENCY_SUM] += t - arrival + 1
+            stats[STAT_M_LATENCY_COUNT] += 1
+            stats[STAT_M_LATENCY_SUM_P] += t - arrival + 1
+            stats[STAT_M_LATENCY_COUNT_P] += 1
 
 
 def traffic_arrays(traffic, n_ports):

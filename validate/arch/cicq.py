@@ -1,0 +1,420 @@
+"""Buffered crossbar (CICQ) with credit or speculative flow control (SFC).
+
+Paper 002 (Minkenberg & Gusat) §2-§5. Each input's line card keeps one VOQ
+per (output, priority) flow; an N x N crossbar holds a buffer of Q_R cells at
+every crosspoint, shared by the priorities. A link carries one cell per slot
+from line card i to crossbar row i, arriving ``data_delay_slots`` later; the
+row returns flow-control messages ``credit_delay_slots`` later, at most one
+NAK (or credit of a silently dropped duplicate) and one ACK per row per slot
+(§6.1), ACKs queueing in the row.
+
+Credit FC: a cell leaves its VOQ only with a credit for its crosspoint (one
+per cell, returned by the ACK when the cell leaves the crosspoint).
+
+SFC, rules R1-R7 (§3.1):
+
+- R1 a cell goes credited when its crosspoint has a credit; a speculative
+  transmission happens only in a slot where no cell of the input is eligible
+  for credited transmission;
+- R2 the crosspoint drops a cell that finds it full or arrives out of order
+  (NAK), or is a duplicate (silently, returning its credit); every cell
+  carries a per-flow sequence number;
+- R3 the ACK leaves when the cell leaves the crosspoint;
+- R4 the line card keeps every sent cell in its retransmission buffer of
+  Q_RTX cells (all flows of the input together) until ACKed;
+- R5 a cell is sent speculatively at most once (only unsent cells are
+  speculated); every retransmission is credited;
+- R6 conservative credits: every transmission takes a credit, so counts may
+  go negative; every cell arriving at the crossbar returns one (ACK, NAK or
+  duplicate credit);
+- R7 with credits, speculative and NAKed cells go before unsent cells
+  (lowest sequence number first); credited unacknowledged cells are never
+  resent (no transmission errors are modelled, so they never expire);
+- §6.2 after a NAK no cell is speculated to that crosspoint until the NAKed
+  cell has been resent credited;
+- §3.2 replacement: a cell arriving at a full crosspoint replaces the newest
+  cell of the lowest priority present below its own, which is NAKed.
+
+Arbitration: strict priority first; then longest queue first (``lqf``, ties
+round robin) or round robin (``rr``), at the VOQs (queue = unsent cells of a
+flow) and at the outputs (queue = cells of that priority at a crosspoint).
+
+Latency is per burst, from the first cell's arrival at the line card to the
+end of the slot in which the last cell leaves the crossbar (§5); a
+Bernoulli cell is a burst of one.
+
+Order of events in slot t: flow-control messages reach the line cards;
+cells arrive; each line card sends at most one cell; cells reach the
+crosspoints; each output takes at most one cell; each row emits its
+messages. A cell can leave its crosspoint in the slot it arrives, and a
+credit emitted in slot s is usable in slot s + delta_c, so one credit turns
+around in exactly tau = delta_d + delta_c slots.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import kernel as K
+
+# Cell states at the line card.
+UNSENT = 0
+SPEC = 1     # sent speculatively once, unacknowledged, no credited copy since
+CRED = 2     # a credited copy is outstanding
+NAKED = 3    # negatively acknowledged, waiting for a credited retransmission
+
+# Message kinds on the NAK lane.
+NO_MSG = 0
+NAK = 1
+DUP_CREDIT = 2
+
+NEVER = 1 << 62  # a warm-up that never ends: nothing is measured while draining
+
+
+@njit(cache=True)
+def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lqf, storage,
+              slots, warmup, drain, seed, p_start, p_end, kind, perm, cdf, prio_cdf, stats):
+    K.seed_rng(seed)
+    P = n_prio
+    X = n * n
+    F = X * P
+    mask = storage - 1
+    # Line card: one ring per flow, indexed by sequence number.
+    c_arr = np.zeros((F, storage), dtype=np.int64)
+    c_first = np.zeros((F, storage), dtype=np.int64)
+    c_last = np.zeros((F, storage), dtype=np.int8)
+    c_state = np.zeros((F, storage), dtype=np.int8)
+    c_copy = np.zeros((F, storage), dtype=np.int32)
+    tail = np.zeros(F, dtype=np.int64)       # next sequence number to assign
+    acked = np.zeros(F, dtype=np.int64)      # every seq below is acknowledged
+    sent_hw = np.zeros(F, dtype=np.int64)    # every seq below has been sent at least once
+    retx_ptr = np.zeros(F, dtype=np.int64)   # no seq below can need a credited resend
+    rtx_count = np.zeros(n, dtype=np.int64)
+    rr_in = np.zeros(n, dtype=np.int64)
+    # Crossbar: credits and §6.2 speculation blocks per crosspoint; per-priority rings.
+    credits = np.full(X, q_r, dtype=np.int64)
+    block_flow = np.full(X, -1, dtype=np.int64)
+    block_seq = np.zeros(X, dtype=np.int64)
+    qc = 1
+    while qc < q_r:
+        qc *= 2
+    xp_seq = np.zeros((F, qc), dtype=np.int64)
+    xp_copy = np.zeros((F, qc), dtype=np.int32)
+    xp_head = np.zeros(F, dtype=np.int64)
+    xp_len = np.zeros(F, dtype=np.int64)
+    xp_total = np.zeros(X, dtype=np.int64)
+    expected = np.zeros(F, dtype=np.int64)   # next in-order seq the crosspoint accepts
+    deliv_next = np.zeros(F, dtype=np.int64)  # next seq the output must see (order check)
+    rr_out = np.zeros(n, dtype=np.int64)
+    # Links: data delay line (one cell per slot) and per-row message lanes.
+    L = dd + 1
+    dl_flow = np.full((n, L), -1, dtype=np.int64)
+    dl_seq = np.zeros((n, L), dtype=np.int64)
+    dl_copy = np.zeros((n, L), dtype=np.int32)
+    dl_cred = np.zeros((n, L), dtype=np.int8)
+    ack_flow = np.full((n, dc), -1, dtype=np.int64)
+    ack_seq = np.zeros((n, dc), dtype=np.int64)
+    nak_kind = np.zeros((n, dc), dtype=np.int8)
+    nak_flow = np.zeros((n, dc), dtype=np.int64)
+    nak_seq = np.zeros((n, dc), dtype=np.int64)
+    nak_copy = np.zeros((n, dc), dtype=np.int32)
+    aq = 1
+    while aq < n * q_r + 2:
+        aq *= 2
+    ackq_flow = np.zeros((n, aq), dtype=np.int64)
+    ackq_seq = np.zeros((n, aq), dtype=np.int64)
+    ackq_head = np.zeros(n, dtype=np.int64)
+    ackq_len = np.zeros(n, dtype=np.int64)
+    # Sources.
+    burst = np.full(n, -1, dtype=np.int64)
+    prev_burst = np.full(n, -1, dtype=np.int64)
+    burst_first = np.zeros(n, dtype=np.int64)
+    burst_prio = np.zeros(n, dtype=np.int64)
+    arrivals = np.empty(n, dtype=np.int64)
+    credit_min = q_r
+    credit_max = q_r
+    rtx_max = 0
+    end = warmup + slots
+    for t in range(end + drain):
+        measured_from = warmup if t < end else NEVER
+        lane = t % dc
+        # 1. Flow-control messages emitted delta_c slots ago reach the line cards.
+        for i in range(n):
+            f = ack_flow[i, lane]
+            if f >= 0:
+                ack_flow[i, lane] = -1
+                credits[f // P] += 1
+                credit_max = max(credit_max, credits[f // P])
+                acked[f] = ack_seq[i, lane] + 1
+                if retx_ptr[f] < acked[f]:
+                    retx_ptr[f] = acked[f]
+                if sfc:
+                    rtx_count[i] -= 1
+            k = nak_kind[i, lane]
+            if k != NO_MSG:
+                nak_kind[i, lane] = NO_MSG
+                f = nak_flow[i, lane]
+                x = f // P
+                credits[x] += 1
+                credit_max = max(credit_max, credits[x])
+                s = nak_seq[i, lane]
+                # A NAK about an older copy is stale: a later (credited) copy is on its way.
+                if k == NAK and s >= acked[f] and nak_copy[i, lane] == c_copy[f, s & mask]:
+                    c_state[f, s & mask] = NAKED
+                    if s < retx_ptr[f]:
+                        retx_ptr[f] = s
+                    block_flow[x] = f
+                    block_seq[x] = s
+        # 2. Cells arrive at the line cards.
+        if t < end:
+            prev_burst[:] = burst
+            K.draw_arrivals(arrivals, burst, p_start, p_end, kind, perm, cdf, n)
+            for i in range(n):
+                d = arrivals[i]
+                if d < 0:
+                    continue
+                if prev_burst[i] < 0:  # a new burst starts with this cell
+                    burst_first[i] = t
+                    p = 0
+                    if P > 1:
+                        u = np.random.random()
+                        while p < P - 1 and prio_cdf[p] <= u:
+                            p += 1
+                    burst_prio[i] = p
+                f = (i * n + d) * P + burst_prio[i]
+                if K.admit(stats, t, warmup, tail[f] - acked[f] < storage, True):
+                    s = tail[f] & mask
+                    c_arr[f, s] = t
+                    c_first[f, s] = burst_first[i]
+                    c_last[f, s] = 1 if burst[i] < 0 else 0
+                    c_state[f, s] = UNSENT
+                    c_copy[f, s] = 0
+                    tail[f] += 1
+        # 3. Each line card sends at most one cell: credited if it can (R1), else speculative.
+        send_idx = t % L
+        for i in range(n):
+            best = -1
+            best_key = 0
+            for m in range(n):
+                j = rr_in[i] + m
+                if j >= n:
+                    j -= n
+                x = i * n + j
+                if credits[x] < 1:
+                    continue
+                for p in range(P):
+                    f = x * P + p
+                    # R7: a speculative or NAKed cell (lowest seq) before an unsent one.
+                    while retx_ptr[f] < sent_hw[f] and c_state[f, retx_ptr[f] & mask] == CRED:
+                        retx_ptr[f] += 1
+                    backlog = tail[f] - sent_hw[f]
+                    if retx_ptr[f] < sent_hw[f]:
+                        cls = 0
+                    elif backlog > 0 and rtx_count[i] < rtx_limit:
+                        cls = 1
+                    else:
+                        continue
+                    # Strict priority, then the R7 class, then the longest VOQ (ties: round robin).
+                    key = (p * 2 + cls) * (1 << 40) - (backlog if lqf else 0)
+                    if best < 0 or key < best_key:
+                        best = f
+                        best_key = key
+            credited = best >= 0
+            if not credited and speculate:
+                for m in range(n):
+                    j = rr_in[i] + m
+                    if j >= n:
+                        j -= n
+                    x = i * n + j
+                    if block_flow[x] >= 0 or rtx_count[i] >= rtx_limit:
+                        continue
+                    for p in range(P):
+                        f = x * P + p
+                        backlog = tail[f] - sent_hw[f]
+                        if backlog <= 0:
+                            continue
+                        key = p * (1 << 40) - (backlog if lqf else 0)
+                        if best < 0 or key < best_key:
+                            best = f
+                            best_key = key
+            if best < 0:
+                continue
+            f = best
+            x = f // P
+            credits[x] -= 1  # R6: every transmission takes a credit
+            if credits[x] < credit_min:
+                credit_min = credits[x]
+            if credited and retx_ptr[f] < sent_hw[f]:
+                s = retx_ptr[f]
+                retx_ptr[f] += 1
+                stats[K.STAT_RETRANSMISSIONS] += 1
+                if block_flow[x] == f and block_seq[x] == s:
+                    block_flow[x] = -1
+            else:
+                s = sent_hw[f]
+                sent_hw[f] += 1
+                if sfc:
+                    rtx_count[i] += 1
+                    if rtx_count[i] > rtx_max:
+                        rtx_max = rtx_count[i]
+                if not credited:
+                    stats[K.STAT_SPECULATIVE] += 1
+                    if s < retx_ptr[f]:
+                        retx_ptr[f] = s
+            c_state[f, s & mask] = CRED if credited else SPEC
+            c_copy[f, s & mask] += 1
+            dl_flow[i, send_idx] = f
+            dl_seq[i, send_idx] = s
+            dl_copy[i, send_idx] = c_copy[f, s & mask]
+            dl_cred[i, send_idx] = 1 if credited else 0
+            j = (f // P) % n
+            rr_in[i] = j + 1 if j + 1 < n else 0
+        # 4. Cells sent delta_d slots ago reach the crosspoints (R2).
+        arrive_idx = (t + 1) % L
+        for i in range(n):
+            f = dl_flow[i, arrive_idx]
+            if f < 0:
+                continue
+            dl_flow[i, arrive_idx] = -1
+            x = f // P
+            p = f % P
+            s = dl_seq[i, arrive_idx]
+            copy = dl_copy[i, arrive_idx]
+            msg = NO_MSG
+            msg_f = f
+            msg_s = s
+            msg_c = copy
+            if s < expected[f]:
+                msg = DUP_CREDIT
+                stats[K.STAT_DUPLICATES] += 1
+            elif s > expected[f]:
+                msg = NAK
+                stats[K.STAT_NAKS] += 1
+                if dl_cred[i, arrive_idx] == 1:
+                    stats[K.STAT_CREDITED_DROPS] += 1
+            else:
+                room = xp_total[x] < q_r
+                if not room and replacement:
+                    victim = -1
+                    for pp in range(P - 1, p, -1):
+                        if xp_len[x * P + pp] > 0:
+                            victim = x * P + pp
+                            break
+                    if victim >= 0:
+                        # Replace the victim flow's newest cell; its flow must resend from there.
+                        xp_len[victim] -= 1
+                        slot_v = (xp_head[victim] + xp_len[victim]) & (qc - 1)
+                        xp_total[x] -= 1
+                        msg = NAK
+                        msg_f = victim
+                        msg_s = xp_seq[victim, slot_v]
+                        msg_c = xp_copy[victim, slot_v]
+                        expected[victim] = msg_s
+                        stats[K.STAT_REPLACEMENTS] += 1
+                        stats[K.STAT_NAKS] += 1
+                        room = True
+                if room:
+                    slot_a = (xp_head[f] + xp_len[f]) & (qc - 1)
+                    xp_seq[f, slot_a] = s
+                    xp_copy[f, slot_a] = copy
+                    xp_len[f] += 1
+                    xp_total[x] += 1
+                    expected[f] = s + 1
+                else:
+                    msg = NAK
+                    stats[K.STAT_NAKS] += 1
+                    if dl_cred[i, arrive_idx] == 1:
+                        stats[K.STAT_CREDITED_DROPS] += 1
+            if msg != NO_MSG:
+                nak_kind[i, lane] = msg
+                nak_flow[i, lane] = msg_f
+                nak_seq[i, lane] = msg_s
+                nak_copy[i, lane] = msg_c
+        # 5. Each output takes one cell: strict priority, then LQF or round robin over its column.
+        for j in range(n):
+            chosen = -1
+            for p in range(P):
+                longest = 0
+                for m in range(n):
+                    i = rr_out[j] + m
+                    if i >= n:
+                        i -= n
+                    q = xp_len[(i * n + j) * P + p]
+                    if q > longest:
+                        longest = q
+                        chosen = (i * n + j) * P + p
+                        if not lqf:
+                            break
+                if chosen >= 0:
+                    break
+            if chosen < 0:
+                continue
+            f = chosen
+            p = f % P
+            x = f // P
+            i = x // n
+            s = xp_seq[f, xp_head[f]]
+            xp_head[f] = (xp_head[f] + 1) & (qc - 1)
+            xp_len[f] -= 1
+            xp_total[x] -= 1
+            if s != deliv_next[f]:
+                stats[K.STAT_ORDER_ERRORS] += 1
+            deliv_next[f] = s + 1
+            c = s & mask
+            stats[K.STAT_DELIVERED] += 1
+            if t >= measured_from:
+                stats[K.STAT_M_DELIVERED] += 1
+                if c_arr[f, c] >= measured_from:
+                    stats[K.STAT_M_WAIT_SUM] += t - c_arr[f, c]
+                    stats[K.STAT_M_WAIT_COUNT] += 1
+                if c_last[f, c] == 1 and c_first[f, c] >= measured_from:
+                    lat = t - c_first[f, c] + 1
+                    stats[K.STAT_M_LATENCY_SUM] += lat
+                    stats[K.STAT_M_LATENCY_COUNT] += 1
+                    stats[K.STAT_M_LATENCY_SUM_P + p] += lat
+                    stats[K.STAT_M_LATENCY_COUNT_P + p] += 1
+            tail_q = (ackq_head[i] + ackq_len[i]) & (aq - 1)
+            ackq_flow[i, tail_q] = f
+            ackq_seq[i, tail_q] = s
+            ackq_len[i] += 1
+            rr_out[j] = i + 1 if i + 1 < n else 0
+        # 6. Each row returns at most one ACK this slot (R3; §6.1).
+        for i in range(n):
+            if ackq_len[i] > 0:
+                h = ackq_head[i]
+                ack_flow[i, lane] = ackq_flow[i, h]
+                ack_seq[i, lane] = ackq_seq[i, h]
+                ackq_head[i] = (h + 1) & (aq - 1)
+                ackq_len[i] -= 1
+    queued = 0
+    for f in range(F):
+        queued += tail[f] - deliv_next[f]
+    stats[K.STAT_QUEUED] = queued
+    stats[K.STAT_CREDIT_MIN] = credit_min
+    stats[K.STAT_CREDIT_MAX] = credit_max
+    stats[K.STAT_RTX_MAX] = rtx_max
+
+
+def replicate(switch, traffic, slots, warmup_slots, seed, drain_slots=0, speculate=None):
+    """Run one replication; return the int64 counter vector (``kernel.STAT_*``).
+
+    ``drain_slots`` keeps running without arrivals after the measured slots
+    (for conservation checks); ``speculate=False`` runs the SFC machinery with
+    speculation switched off (for the credit-equivalence check).
+    """
+    fc = switch.flow_control
+    n = switch.n_ports
+    sfc = fc.protocol == "sfc"
+    if speculate is None:
+        speculate = sfc
+    q_rtx = fc.retransmission_cells if sfc else 1 << 62
+    # Per-flow line-card storage: at least the retransmission window, and room for backlog.
+    storage = K.ring_storage(max(1024, 2 * q_rtx if sfc else 0))
+    p_start, p_end, kind, perm, cdf = K.traffic_arrays(traffic, n)
+    prio_cdf = np.cumsum(np.asarray(traffic.priority_shares, dtype=np.float64))
+    stats = np.zeros(K.N_STATS, dtype=np.int64)
+    _run_cicq(n, switch.priorities, fc.crosspoint_cells, fc.data_delay_slots, fc.credit_delay_slots,
+              sfc, speculate, q_rtx, fc.replacement, switch.arbitration == "lqf", storage,
+              slots, warmup_slots, drain_slots, seed, p_start, p_end, kind, perm, cdf, prio_cdf, stats)
+    return stats

@@ -7,10 +7,12 @@ One module per model, each naming its paper and section:
 - :mod:`.oq`     output queuing wait and finite-buffer loss (Karol et al. 1987)
 - :mod:`.iq`     input-queuing mean delay below saturation (Karol et al. 1987)
 - :mod:`.voq`    VOQ saturation throughput with PIM and iSLIP matching
+- :mod:`.flow_control`  credit, grant, ACK/NAK and SFC closed forms (paper 002 §2-§4, §6)
+- :mod:`.cicq`   buffered-crossbar latency and throughput limits (paper 002 §2.3, §5)
 
 Nothing here imports Numba.
 """
 
-from . import hol, iq, oq, voq, window
+from . import cicq, flow_control, hol, iq, oq, voq, window
 
-__all__ = ["hol", "window", "oq", "iq", "voq"]
+__all__ = ["hol", "window", "oq", "iq", "voq", "flow_control", "cicq"]

@@ -314,14 +314,14 @@ def buffer_requirement(protocol: str, rtt_slots: int, buffers_per_link: int = 1,
     m = _check.integer("buffers_per_link", buffers_per_link, 1)
     links = _check.integer("links", links, 1)
     receiver, retransmission, formula, section = {
-        "credit": (tau, 0, "links * M * tau", "2.3, 2.5"),
-        "grant": (2 * tau, 0, "links * M * 2 tau", "2.3"),
-        "acknak": (1, tau, "links * (tau + M)  (Q_R = 1 per buffer, Q_RTX = tau per link)", "2.4, 2.5"),
+        "credit": (tau, 0, "links * M * tau", "sections 2.3, 2.5"),
+        "grant": (2 * tau, 0, "links * M * 2 tau", "section 2.3"),
+        "acknak": (1, tau, "links * (tau + M)  (Q_R = 1 per buffer, Q_RTX = tau per link)", "sections 2.4, 2.5"),
     }[protocol]
     return BufferRequirement(protocol=protocol, rtt_slots=tau, buffers_per_link=m, links=links,
                              receiver_cells_per_buffer=receiver, retransmission_cells_per_link=retransmission,
                              total_cells=links * (m * receiver + retransmission), formula=formula,
-                             source=f"{SOURCE}, sections {section}")
+                             source=f"{SOURCE}, {section}")
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,11 @@ CLI_NAMES = {"n_ports": "--ports", "load": "--load", "window": "--window", "iter
              "input_buffer_cells": "--input-buffer", "output_buffer_cells": "--buffer",
              "buffer_cells": "--buffer", "slots": "--slots", "warmup_slots": "--warmup",
              "replications": "--replications", "seed": "--seed", "workers": "--workers",
-             "pattern": "--pattern", "arrivals": "--arrivals", "window_policy": "--window-policy"}
+             "pattern": "--pattern", "arrivals": "--arrivals", "window_policy": "--window-policy",
+             "rtt_slots": "--rtt-slots", "crosspoint_cells": "--crosspoint-cells", "priorities": "--priorities",
+             "priority_shares": "--priority-shares", "replacement": "--replacement",
+             "retransmission_cells": "--retransmission-cells", "data_delay_slots": "--data-delay",
+             "arbitration": "--arbitration"}
 
 PATTERNS = ("uniform", "transpose", "bitrev", "complement", "hotspot", "unbalanced")
 ARRIVALS = ("bernoulli", "onoff")
@@ -77,8 +81,8 @@ def traffic_options(f):
     options = [
         click.option("--pattern", type=click.Choice(PATTERNS), default="uniform", show_default=True,
                      help="Destination pattern."),
-        click.option("--arrivals", type=click.Choice(ARRIVALS), default="bernoulli", show_default=True,
-                     help="Arrival process."),
+        click.option("--arrivals", type=click.Choice(ARRIVALS), default=None,
+                     help="Arrival process [default: onoff if --burst > 1, else bernoulli]."),
         click.option("--burst", type=float, default=1.0, show_default=True,
                      help="Mean burst length in cells (on-off arrivals)."),
         click.option("--unbalanced", type=float, default=None,
@@ -238,14 +242,16 @@ def solve_voq(ports, matching, iterations, as_json):
 
 # --------------------------------------------------------------------------- simulate
 
-def _traffic(load, pattern, arrivals, burst, unbalanced, hotspot_fraction, hotspot_port):
+def _traffic(load, pattern, arrivals, burst, unbalanced, hotspot_fraction, hotspot_port, priority_shares=(1.0,)):
     from .models import Traffic
 
     if unbalanced is not None:
         pattern = "unbalanced"
+    if arrivals is None:
+        arrivals = "onoff" if burst != 1.0 else "bernoulli"
     return Traffic(load=load, pattern=pattern, arrivals=arrivals, mean_burst=burst,
                    unbalanced_w=unbalanced or 0.0, hotspot_fraction=hotspot_fraction,
-                   hotspot_port=hotspot_port)
+                   hotspot_port=hotspot_port, priority_shares=tuple(priority_shares))
 
 
 def _simulate(switch, traffic, slots, warmup, replications, workers, seed, as_json, title):
@@ -338,9 +344,58 @@ def simulate_voq(ports, load, matching, iterations, input_buffer, pattern, arriv
     _simulate(sw, tr, slots, warmup, replications, workers, seed, as_json, "VOQ (simulated)")
 
 
+@simulate_app.command("cicq", context_settings=CONTEXT)
+@ports_option
+@load_option
+@click.option("--rtt-slots", "rtt_slots", type=int, required=True, help="Round trip tau in cell slots.")
+@click.option("--crosspoint-cells", "crosspoint_cells", type=int, required=True, help="Crosspoint buffer Q_R in cells.")
+@click.option("--sfc", is_flag=True, help="Speculative flow control (paper 002 §3) instead of plain credits.")
+@click.option("--retransmission-cells", type=int, default=None,
+              help="SFC retransmission buffer Q_RTX per input [default: max(tau, Q_R N)].")
+@click.option("--data-delay", "data_delay", type=int, default=None,
+              help="Slots from line card to crosspoint [default: tau - ceil(tau/2)]; credits take the rest.")
+@click.option("--priorities", type=int, default=1, show_default=True, help="Strict-priority classes.")
+@click.option("--priority-shares", type=str, default=None,
+              help="Share of bursts per priority, highest first, e.g. 0.5,0.5 [default: equal].")
+@click.option("--replacement", is_flag=True, help="SFC: replace lower-priority cells at a full crosspoint (§3.2).")
+@click.option("--arbitration", type=click.Choice(("lqf", "rr")), default="lqf", show_default=True,
+              help="VOQ and output arbitration: longest queue first or round robin.")
+@traffic_options
+@run_options
+@json_option
+def simulate_cicq(ports, load, rtt_slots, crosspoint_cells, sfc, retransmission_cells, data_delay, priorities,
+                  priority_shares, replacement, arbitration, pattern, arrivals, burst, unbalanced,
+                  hotspot_fraction, hotspot_port, slots, warmup, replications, workers, seed, as_json):
+    """Buffered crossbar (CICQ) with credit or speculative flow control; latency is per burst.
+
+    \b
+    Example:
+      switchq simulate cicq --ports 16 --rtt-slots 32 --crosspoint-cells 4 --load 0.1 --burst 10 --sfc
+      switchq simulate cicq --ports 16 --rtt-slots 32 --crosspoint-cells 4 --load 1 --unbalanced 1 --json
+    """
+    from .models import FlowControl, Switch
+
+    fc = FlowControl(rtt_slots=rtt_slots, crosspoint_cells=crosspoint_cells, protocol="sfc" if sfc else "credit",
+                     data_delay_slots=data_delay, retransmission_cells=retransmission_cells,
+                     replacement=replacement)
+    sw = Switch(ports, "cicq", flow_control=fc, priorities=priorities, arbitration=arbitration)
+    shares = _shares(priority_shares, priorities)
+    tr = _traffic(load, pattern, arrivals, burst, unbalanced, hotspot_fraction, hotspot_port, shares)
+    _simulate(sw, tr, slots, warmup, replications, workers, seed, as_json, "Buffered crossbar (simulated)")
+
+
+def _shares(text, priorities):
+    if text is None:
+        return [1.0 / priorities] * priorities
+    try:
+        return [float(x) for x in text.split(",")]
+    except ValueError:
+        raise InputError("--priority-shares", text, "comma-separated numbers, e.g. 0.5,0.5") from None
+
+
 # --------------------------------------------------------------------------- validate, report, bench
 
-SUITE_NAMES = ("all", "hol", "window", "oq", "iq", "voq")
+SUITE_NAMES = ("all", "hol", "window", "oq", "iq", "voq", "sfc")
 REPORT_NAMES = ("all", "hol")
 
 

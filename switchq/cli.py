@@ -396,7 +396,7 @@ def _shares(text, priorities):
 # --------------------------------------------------------------------------- validate, report, bench
 
 SUITE_NAMES = ("all", "hol", "window", "oq", "iq", "voq", "sfc")
-REPORT_NAMES = ("all", "hol")
+REPORT_NAMES = ("all", "hol", "sfc")
 
 
 @app.command("validate", context_settings=CONTEXT)

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import click
 
 from .errors import InputError
+from .units import DEFAULT_PROPAGATION_SPEED, KINDS, parse_quantity
 
 __all__ = ["size_group", "Link", "resolve_link", "link_buffer_payload", "sfc_payload", "cicq_payload",
            "PER_LEVELS"]
@@ -51,9 +52,9 @@ PER_LEVELS = ("crosspoint", "port", "switch")
 Q_R_RULES = ("ceil", "ideal", "paper")  # as flow_control.Q_R_RULES, spelled here to keep the solver lazy
 
 # Solver parameter -> the option that set it, so a solver's InputError names what was typed.
+# (Link quantities are checked here, with the text as typed, before any solver sees them.)
 _OPTION_OF = {"n_ports": "--ports", "rtt_slots": "--rtt-slots", "priorities": "--priorities", "rtts": "--rtts",
-              "q_r": "--crosspoint-cells", "buffers_per_link": "--vcs", "links": "--ports",
-              "rule": "--qr-rule", "link_rate_bps": "--link-rate", "rtt_s": "--rtt", "cell_bits": "--cell"}
+              "q_r": "--crosspoint-cells", "rule": "--qr-rule"}
 
 
 @contextmanager
@@ -81,15 +82,14 @@ class Link:
     link_rate_bps : float
     rtt_s : float
         Given, or 2 cable / speed + fixed delay.
-    cell_bits : int or None
-        None when no --cell was given (``sfc``/``cicq`` with --rtt-slots).
+    cell_bits : int
     cable_m, fixed_delay_s, propagation_speed : float or None
         Set only when the RTT came from --cable.
     """
 
     link_rate_bps: float
     rtt_s: float
-    cell_bits: int | None
+    cell_bits: int
     cable_m: float | None = None
     fixed_delay_s: float | None = None
     propagation_speed: float | None = None
@@ -104,8 +104,6 @@ class Link:
 
 
 def _quantity(option: str, text: str, kind: str, allow_zero: bool = False) -> float:
-    from .units import KINDS, parse_quantity
-
     value = parse_quantity(text, kind, option)
     if value < 0 or (value == 0 and not allow_zero):
         raise InputError(option, text, f"a {kind} {'>= 0' if allow_zero else '> 0'} with a unit, "
@@ -120,9 +118,10 @@ def _cell_bits(text: str) -> int:
     return int(bits)
 
 
-def resolve_link(link_rate: str | None, rtt: str | None, cable: str | None, fixed_delay: str | None,
-                 propagation_speed: str | None, cell: str | None, cell_required: bool = True) -> Link:
-    """Parse and check the link options; exactly one of ``rtt`` and ``cable``.
+def resolve_link(link_rate: str | None = None, rtt: str | None = None, cable: str | None = None,
+                 fixed_delay: str | None = None, propagation_speed: str | None = None,
+                 cell: str | None = None) -> Link:
+    """Parse and check the link options: a rate, exactly one of ``rtt`` and ``cable``, and a cell.
 
     Examples
     --------
@@ -134,8 +133,6 @@ def resolve_link(link_rate: str | None, rtt: str | None, cable: str | None, fixe
     ...
     switchq.errors.InputError: --cable: got '20m'; allowed: either --rtt or --cable, not both
     """
-    from .units import DEFAULT_PROPAGATION_SPEED
-
     if link_rate is None:
         raise InputError("--link-rate", None, "a rate with a unit, e.g. 10Gb/s (required)")
     rate = _quantity("--link-rate", link_rate, "rate")
@@ -157,9 +154,9 @@ def resolve_link(link_rate: str | None, rtt: str | None, cable: str | None, fixe
         if total <= 0:
             raise InputError("--cable", cable, "a cable or --fixed-delay > 0 (the RTT must be > 0)")
         link = {"rtt_s": total, "cable_m": length, "fixed_delay_s": delay, "propagation_speed": speed}
-    if cell is None and cell_required:
+    if cell is None:
         raise InputError("--cell", None, "a size with a unit, e.g. 256B (required)")
-    return Link(link_rate_bps=rate, cell_bits=None if cell is None else _cell_bits(cell), **link)
+    return Link(link_rate_bps=rate, cell_bits=_cell_bits(cell), **link)
 
 
 def _buffer_cells(text: str, cell_bits: int) -> int:
@@ -256,6 +253,17 @@ def _rtt_source(rtt_slots, link_options: dict, cell: str | None) -> tuple[int, L
     return tau, link, trip
 
 
+def _crossbar_inputs(ports, rtt_slots, crosspoint_cells, qr_rule, cell, link_options, **extra):
+    """tau, the link (or None), the cell (or None), the round-trip results and the input part of the payload."""
+    tau, link, trip = _rtt_source(rtt_slots, link_options, cell)
+    cell_bits = link.cell_bits if link else (None if cell is None else _cell_bits(cell))
+    payload = {"n_ports": ports, **({"rtt_slots": rtt_slots} if link is None else link.inputs()),
+               **_cell_inputs(cell_bits), **extra, "q_r_rule": "given" if crosspoint_cells is not None else qr_rule}
+    if crosspoint_cells is not None:
+        payload["crosspoint_cells"] = crosspoint_cells
+    return tau, link, cell_bits, trip, payload
+
+
 def _sfc(ports, tau, priorities, rtts, crosspoint_cells, qr_rule):
     from .solvers import flow_control as fc
 
@@ -273,12 +281,8 @@ def sfc_payload(ports: int, rtt_slots: int | None = None, crosspoint_cells: int 
     >>> p["q_r"], p["q_rtx"], p["total_cells_sfc"], p["total_cells_credit"], p["reduction_factor"]
     (4, 64, 2048, 16384, 8.0)
     """
-    tau, link, trip = _rtt_source(rtt_slots, link_options, cell)
-    cell_bits = link.cell_bits if link else (None if cell is None else _cell_bits(cell))
-    payload = {"n_ports": ports, **({"rtt_slots": rtt_slots} if link is None else link.inputs()),
-               **_cell_inputs(cell_bits), "q_r_rule": "given" if crosspoint_cells is not None else qr_rule}
-    if crosspoint_cells is not None:
-        payload["crosspoint_cells"] = crosspoint_cells
+    tau, _, cell_bits, trip, payload = _crossbar_inputs(ports, rtt_slots, crosspoint_cells, qr_rule, cell,
+                                                        link_options)
     inputs = list(payload)
     s = _sfc(ports, tau, 1, 1, crosspoint_cells, qr_rule)
     payload.update(trip, q_r=s.q_r, q_rtx=s.q_rtx, row_cells_sfc=s.row_cells, crossbar_cells_sfc=s.crossbar_cells,
@@ -305,13 +309,8 @@ def cicq_payload(ports: int, rtt_slots: int | None = None, priorities: int = 1, 
     """
     from .solvers import flow_control as fc
 
-    tau, link, trip = _rtt_source(rtt_slots, link_options, cell)
-    cell_bits = link.cell_bits if link else (None if cell is None else _cell_bits(cell))
-    payload = {"n_ports": ports, **({"rtt_slots": rtt_slots} if link is None else link.inputs()),
-               **_cell_inputs(cell_bits), "priorities": priorities, "rtts": rtts,
-               "q_r_rule": "given" if crosspoint_cells is not None else qr_rule}
-    if crosspoint_cells is not None:
-        payload["crosspoint_cells"] = crosspoint_cells
+    tau, link, cell_bits, trip, payload = _crossbar_inputs(ports, rtt_slots, crosspoint_cells, qr_rule, cell,
+                                                           link_options, priorities=priorities, rtts=rtts)
     inputs = list(payload)
     with _named_by_option():
         c = fc.credit_cicq(ports, tau, priorities, rtts)

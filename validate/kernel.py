@@ -56,7 +56,8 @@ STAT_CREDIT_MIN = 26       # smallest and largest credit count seen
 STAT_CREDIT_MAX = 27
 STAT_RTX_MAX = 28          # largest retransmission-buffer occupancy seen
 STAT_CREDITED_DROPS = 29   # credited cells dropped for lack of room (must stay 0)
-N_STATS = 30
+STAT_CREDITS_OUT = 30      # credits not back at the end (0 once a run has drained)
+N_STATS = 31
 
 # Destination pattern kinds understood by draw_destination.
 DEST_UNIFORM = 0

@@ -6,13 +6,14 @@ was made (command, seed, slots, replications) next to every simulated figure.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 from switchq.models import _check
 
 __all__ = ["build_report", "REPORTS"]
 
-REPORTS = ("hol",)
+REPORTS = ("hol", "sfc")
 
 
 def build_report(name: str, out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> list[Path]:
@@ -22,8 +23,6 @@ def build_report(name: str, out: Path, quick: bool = False, workers: int = 0, se
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for n in (REPORTS if name == "all" else (name,)):
-        if n == "hol":
-            from .report_hol import build
-
-            written += build(out, quick=quick, workers=workers, seed=seed)
+        builder = importlib.import_module(f"switchq.validate.report_{n}")
+        written += builder.build(out, quick=quick, workers=workers, seed=seed)
     return written

@@ -30,8 +30,10 @@ SFC, rules R1-R7 (§3.1):
 - R7 with credits, speculative and NAKed cells go before unsent cells
   (lowest sequence number first); credited unacknowledged cells are never
   resent (no transmission errors are modelled, so they never expire);
-- §6.2 after a NAK no cell is speculated to that crosspoint until the NAKed
-  cell has been resent credited;
+- §6.2 after a NAK no cell of that flow is speculated until the NAKed cell
+  has been resent credited (with one priority a flow is a crosspoint, the
+  paper's "downstream buffer"; with several, the flows sharing a crosspoint
+  keep separate sequence numbers, so a NAK says nothing about the others);
 - §3.2 replacement: a cell arriving at a full crosspoint replaces the newest
   cell of the lowest priority present below its own, which is NAKed.
 
@@ -66,8 +68,9 @@ NAKED = 3    # negatively acknowledged, waiting for a credited retransmission
 
 # Message kinds on the NAK lane.
 NO_MSG = 0
-NAK = 1
-DUP_CREDIT = 2
+NAK = 1          # the cell was dropped on arrival (full or out of order)
+DUP_CREDIT = 2   # a duplicate was dropped silently; only its credit comes back
+REPLACED = 3     # the cell, once accepted, was replaced by a higher-priority one
 
 NEVER = 1 << 62  # a warm-up that never ends: nothing is measured while draining
 
@@ -92,10 +95,9 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
     retx_ptr = np.zeros(F, dtype=np.int64)   # no seq below can need a credited resend
     rtx_count = np.zeros(n, dtype=np.int64)
     rr_in = np.zeros(n, dtype=np.int64)
-    # Crossbar: credits and §6.2 speculation blocks per crosspoint; per-priority rings.
+    # Crossbar: credits per crosspoint, §6.2 speculation blocks per flow (-1: none), per-priority rings.
     credits = np.full(X, q_r, dtype=np.int64)
-    block_flow = np.full(X, -1, dtype=np.int64)
-    block_seq = np.zeros(X, dtype=np.int64)
+    block_seq = np.full(F, -1, dtype=np.int64)
     qc = 1
     while qc < q_r:
         qc *= 2
@@ -159,13 +161,15 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
                 credits[x] += 1
                 credit_max = max(credit_max, credits[x])
                 s = nak_seq[i, lane]
-                # A NAK about an older copy is stale: a later (credited) copy is on its way.
-                if k == NAK and s >= acked[f] and nak_copy[i, lane] == c_copy[f, s & mask]:
+                # A NAK about an older copy is stale: a later copy is on its way, or one was
+                # accepted (a later copy can only be dropped as a duplicate of an accepted one).
+                # A replacement is never stale: the crosspoint no longer holds the cell at all.
+                stale = k == NAK and nak_copy[i, lane] != c_copy[f, s & mask]
+                if k != DUP_CREDIT and s >= acked[f] and not stale:
                     c_state[f, s & mask] = NAKED
                     if s < retx_ptr[f]:
                         retx_ptr[f] = s
-                    block_flow[x] = f
-                    block_seq[x] = s
+                    block_seq[f] = s
         # 2. Cells arrive at the line cards.
         if t < end:
             prev_burst[:] = burst
@@ -227,12 +231,12 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
                     if j >= n:
                         j -= n
                     x = i * n + j
-                    if block_flow[x] >= 0 or rtx_count[i] >= rtx_limit:
+                    if rtx_count[i] >= rtx_limit:
                         continue
                     for p in range(P):
                         f = x * P + p
                         backlog = tail[f] - sent_hw[f]
-                        if backlog <= 0:
+                        if backlog <= 0 or block_seq[f] >= 0:
                             continue
                         key = p * (1 << 40) - (backlog if lqf else 0)
                         if best < 0 or key < best_key:
@@ -249,8 +253,8 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
                 s = retx_ptr[f]
                 retx_ptr[f] += 1
                 stats[K.STAT_RETRANSMISSIONS] += 1
-                if block_flow[x] == f and block_seq[x] == s:
-                    block_flow[x] = -1
+                if block_seq[f] == s:
+                    block_seq[f] = -1
             else:
                 s = sent_hw[f]
                 sent_hw[f] += 1
@@ -306,7 +310,7 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
                         xp_len[victim] -= 1
                         slot_v = (xp_head[victim] + xp_len[victim]) & (qc - 1)
                         xp_total[x] -= 1
-                        msg = NAK
+                        msg = REPLACED
                         msg_f = victim
                         msg_s = xp_seq[victim, slot_v]
                         msg_c = xp_copy[victim, slot_v]
@@ -391,6 +395,7 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
     for f in range(F):
         queued += tail[f] - deliv_next[f]
     stats[K.STAT_QUEUED] = queued
+    stats[K.STAT_CREDITS_OUT] = X * q_r - credits.sum()
     stats[K.STAT_CREDIT_MIN] = credit_min
     stats[K.STAT_CREDIT_MAX] = credit_max
     stats[K.STAT_RTX_MAX] = rtx_max

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from . import _check
 
 __all__ = ["Traffic", "PATTERNS", "ARRIVALS", "PERMUTATIONS"]
@@ -113,8 +111,10 @@ class Traffic:
             raise _check.InputError("hotspot_port", self.hotspot_port,
                                     f"an integer in [0, {n_ports - 1}]")
 
-    def permutation(self, n_ports: int) -> np.ndarray:
-        """Destination of each input under a permutation pattern."""
+    def permutation(self, n_ports: int):
+        """Destination of each input under a permutation pattern (a NumPy array)."""
+        import numpy as np  # lazily: the CLI's analytic paths never need it
+
         self.check_ports(n_ports)
         src = np.arange(n_ports)
         bits = n_ports.bit_length() - 1
@@ -128,8 +128,10 @@ class Traffic:
             return ((src & low) << half) | (src >> half)
         raise _check.InputError("pattern", self.pattern, "one of " + ", ".join(PERMUTATIONS))
 
-    def destination_matrix(self, n_ports: int) -> np.ndarray:
-        """P[i, j]: probability that a cell from input i is for output j (rows sum to 1)."""
+    def destination_matrix(self, n_ports: int):
+        """P[i, j]: probability that a cell from input i is for output j (rows sum to 1; a NumPy array)."""
+        import numpy as np
+
         self.check_ports(n_ports)
         n = n_ports
         if self.pattern in PERMUTATIONS:
@@ -145,6 +147,6 @@ class Traffic:
             p[np.arange(n), np.arange(n)] += self.unbalanced_w
         return p
 
-    def output_loads(self, n_ports: int) -> np.ndarray:
+    def output_loads(self, n_ports: int):
         """Offered load at each output in cells per slot (column sums of load * P)."""
         return self.load * self.destination_matrix(n_ports).sum(axis=0)

@@ -89,7 +89,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from switchq.errors import InputError
 from switchq.models import _check
 
 __all__ = [
@@ -393,7 +392,9 @@ class BurstLatency:
     latency_rtts : float
         latency_slots / tau.
     round_trips : int
-        The paper's count ceil(B / Q_R) (meaningful when Q_R < tau).
+        The paper's count ceil(B / Q_R) (meaningful when Q_R < tau). Section 5
+        typesets floor(B / Q_R), but every value it quotes (5, 4, 3, 2 for
+        B = 10 and Q_R = 2, 3, 4, 6) is the ceiling.
     mean_cell_latency_slots : float
         Mean over cells of (end of departure slot - own arrival slot).
     formula, source : str

@@ -53,6 +53,12 @@ def app():
     """
 
 
+def _register_size():
+    from .cli_size import size_group
+
+    app.add_command(size_group)
+
+
 @app.group("solve", context_settings=CONTEXT)
 def solve_app():
     """Analytic answers (closed forms, Markov chains); no simulation, no compilation."""
@@ -467,6 +473,9 @@ def bench(out, quick, as_json):
     from .bench import run_bench
 
     run_bench(out=out, quick=quick, as_json=as_json)
+
+
+_register_size()
 
 
 def main(argv=None) -> None:

@@ -150,7 +150,10 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
     fig.tight_layout()
     fig.savefig(out / "sfc_fig4_latency.png", dpi=110)
     plt.close(fig)
-    lines += ["", "![Fig. 4 latency](sfc_fig4_latency.png)", ""]
+    lines += ["", "Without SFC the latency at 10 % load is the paper's ceil(B/Q_R) round trips within 0.5 RTT "
+              "(the mean over geometric bursts is a little below the ceiling of the mean), and the "
+              "isolated-burst formula predicts it to within a few percent. SFC removes 55-75 % of it, "
+              "more as tau and N grow, as §5 reports.", "", "![Fig. 4 latency](sfc_fig4_latency.png)", ""]
 
     # --- Fig. 4 e, f: throughput vs w
     ws = [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0]
@@ -180,7 +183,12 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
     fig.tight_layout()
     fig.savefig(out / "sfc_fig4_throughput.png", dpi=110)
     plt.close(fig)
-    lines += ["", "![Fig. 4 throughput](sfc_fig4_throughput.png)", ""]
+    lines += ["", "At w = 1 the simulation meets both bounds. In between, SFC's gain shrinks where N·Q_R is "
+              "small against tau (N = 64, tau = 32: Q_R = 2): with saturated inputs some lightly loaded VOQ "
+              "almost always holds a credited cell, and rule R1 allows a speculative transmission only when "
+              "none is eligible, so the heavy diagonal flow is held near its credit rate. The paper's "
+              "figure does not show intermediate w in its text, so this is our reading of the rules, not a "
+              "confirmed match.", "", "![Fig. 4 throughput](sfc_fig4_throughput.png)", ""]
 
     # --- Fig. 5: two priorities
     p_loads = [0.1, 0.3, 0.5, 0.7, 0.8, 0.9]
@@ -220,7 +228,9 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
     fig.tight_layout()
     fig.savefig(out / "sfc_fig5.png", dpi=110)
     plt.close(fig)
-    lines += ["", "![Fig. 5](sfc_fig5.png)", "", f"_Built in {time.time() - started:.0f} s._", ""]
+    lines += ["", "As in §5: speculation cuts the latency of both priorities; replacement cuts P0's a little "
+              "further near saturation and leaves P1's where it was.", "",
+              "![Fig. 5](sfc_fig5.png)", "", f"_Built in {time.time() - started:.0f} s._", ""]
     path = out / "sfc.md"
     path.write_text("\n".join(lines))
     return [path, out / "sfc_fig3.png", out / "sfc_fig4_latency.png", out / "sfc_fig4_throughput.png",

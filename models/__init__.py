@@ -5,7 +5,8 @@ solvers (``switchq.solvers``) and the simulator (``switchq.validate``) read.
 """
 
 from .flow_control import PROTOCOLS, FlowControl
+from .network import FatTree
 from .switch import ARBITRATIONS, ARCHITECTURES, MATCHINGS, WINDOW_POLICIES, Switch
 from .traffic import ARRIVALS, PATTERNS, Traffic
 
-__all__ = ["Switch", "Traffic", "FlowControl", "PROTOCOLS", "ARBITRATIONS", "ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "PATTERNS", "ARRIVALS"]
+__all__ = ["Switch", "Traffic", "FlowControl", "FatTree", "PROTOCOLS", "ARBITRATIONS", "ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "PATTERNS", "ARRIVALS"]

@@ -23,6 +23,11 @@ Architectures (paper 000 §2; Karol, Hluchyj & Morgan 1987):
 ``voq``
     Virtual output queues at each input matched each slot by PIM
     (Anderson et al. 1993) or iSLIP (McKeown 1999) with ``iterations`` rounds.
+``oq-crosspoint``, ``iq-split``, ``iq-nosplit``
+    Multicast switches (paper 003 §2, §3.1): output queuing with a crosspoint
+    buffer of ``crosspoint_cells`` per (input, output) and credits that come
+    back only when a packet's last copy has left (the packet crosses the
+    crossbar once); or FIFO input queuing with and without fanout splitting.
 ``cicq``
     Combined input- and crosspoint-queued buffered crossbar (paper 002 §4):
     VOQs at the line cards feed N x N crosspoint buffers over links governed
@@ -38,10 +43,13 @@ from dataclasses import dataclass, replace
 from . import _check
 from .flow_control import FlowControl
 
-__all__ = ["Switch", "ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "ARBITRATIONS", "MAX_PORTS",
+__all__ = ["Switch", "ARCHITECTURES", "MULTICAST_ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "ARBITRATIONS", "MAX_PORTS",
            "MAX_PRIORITIES"]
 
-ARCHITECTURES = ("fifo", "oq", "voq", "cicq")
+ARCHITECTURES = ("fifo", "oq", "voq", "cicq", "oq-crosspoint", "iq-split", "iq-nosplit")
+MULTICAST_ARCHITECTURES = ("oq-crosspoint", "iq-split", "iq-nosplit")
+# Multicast destination sets are 64-bit masks in the simulator.
+MAX_MULTICAST_PORTS = 64
 ARBITRATIONS = ("lqf", "rr")
 MAX_PRIORITIES = 4
 MATCHINGS = ("pim", "islip")
@@ -80,6 +88,8 @@ class Switch:
         Strict-priority classes (1..4); ``cicq`` only for more than one.
     arbitration : {"lqf", "rr"}
         ``cicq`` VOQ and output arbitration: longest queue first or round robin.
+    crosspoint_cells : int
+        ``oq-crosspoint``: cells per crosspoint buffer (the paper uses 2 and 4).
 
     Examples
     --------
@@ -102,6 +112,7 @@ class Switch:
     flow_control: FlowControl | None = None
     priorities: int = 1
     arbitration: str = "lqf"
+    crosspoint_cells: int = 4
 
     def __post_init__(self):
         n = _check.integer("n_ports", self.n_ports, 1, MAX_PORTS)
@@ -123,6 +134,13 @@ class Switch:
         if self.window > 1 and self.architecture != "fifo":
             raise _check.InputError("window", self.window, "1 unless architecture is fifo")
         object.__setattr__(self, "priorities", _check.integer("priorities", self.priorities, 1, MAX_PRIORITIES))
+        object.__setattr__(self, "crosspoint_cells",
+                           _check.integer("crosspoint_cells", self.crosspoint_cells, 1, 1 << 16))
+        if self.architecture in MULTICAST_ARCHITECTURES:
+            _check.integer("n_ports", n, 1, MAX_MULTICAST_PORTS)
+            if self.input_buffer_cells is not None:
+                raise _check.InputError("input_buffer_cells", self.input_buffer_cells,
+                                        "None for multicast switches (input queues are unbounded)")
         _check.choice("arbitration", self.arbitration, ARBITRATIONS)
         if self.architecture == "cicq":
             if not isinstance(self.flow_control, FlowControl):
@@ -146,7 +164,8 @@ class Switch:
         relevant = {"fifo": ("window", "window_policy", "input_buffer_cells"),
                     "oq": ("output_buffer_cells",),
                     "voq": ("matching", "iterations", "input_buffer_cells"),
-                    "cicq": ("priorities", "arbitration")}[self.architecture]
+                    "cicq": ("priorities", "arbitration"),
+                    "oq-crosspoint": ("crosspoint_cells",), "iq-split": (), "iq-nosplit": ()}[self.architecture]
         out = {"architecture": self.architecture, "n_ports": self.n_ports}
         out.update({k: getattr(self, k) for k in relevant})
         if self.flow_control is not None:

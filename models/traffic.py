@@ -14,6 +14,13 @@ Arrival processes
 Bursts (or single cells) belong to priority p with probability
 ``priority_shares[p]``; priority 0 is the highest (paper 002 §5, Fig. 5).
 
+Multicast (paper 003 §3.1): a packet goes to a set of ``fanout`` outputs on
+average; the set's size follows ``fanout_distribution`` (``fixed``: exactly
+F; ``binomial``: every output independently, conditioned on at least one;
+``uniform``: a size uniform on 1..2F-1) and, given its size, the set is
+uniform. Only ``active_inputs`` inputs (default all) offer traffic, as in the
+paper's 2 x 8 experiments.
+
 Destination patterns (paper 000 §5.5, paper 003 §4)
 ---------------------------------------------------
 ``uniform``       every output with probability 1/N (the input's own index included).
@@ -32,11 +39,12 @@ from dataclasses import dataclass
 
 from . import _check
 
-__all__ = ["Traffic", "PATTERNS", "ARRIVALS", "PERMUTATIONS"]
+__all__ = ["Traffic", "PATTERNS", "ARRIVALS", "PERMUTATIONS", "FANOUT_DISTRIBUTIONS"]
 
 PATTERNS = ("uniform", "transpose", "bitrev", "complement", "hotspot", "unbalanced")
 PERMUTATIONS = ("transpose", "bitrev", "complement")
 ARRIVALS = ("bernoulli", "onoff")
+FANOUT_DISTRIBUTIONS = ("fixed", "binomial", "uniform")
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,9 @@ class Traffic:
     hotspot_fraction: float = 0.0
     hotspot_port: int = 0
     priority_shares: tuple = (1.0,)
+    fanout: float = 1.0
+    fanout_distribution: str = "fixed"
+    active_inputs: int | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "load", _check.real("load", self.load, 0.0, 1.0))
@@ -83,6 +94,13 @@ class Traffic:
             raise _check.InputError("priority_shares", self.priority_shares,
                                     "1 to 4 shares in [0, 1] summing to 1 (share of bursts per priority, 0 highest)")
         object.__setattr__(self, "priority_shares", shares)
+        object.__setattr__(self, "fanout", _check.real("fanout", self.fanout, 1.0, 64.0))
+        _check.choice("fanout_distribution", self.fanout_distribution, FANOUT_DISTRIBUTIONS)
+        if self.fanout_distribution in ("fixed", "uniform") and not float(self.fanout).is_integer():
+            raise _check.InputError("fanout", self.fanout,
+                                    f"a whole number for fanout_distribution {self.fanout_distribution}")
+        if self.active_inputs is not None:
+            object.__setattr__(self, "active_inputs", _check.integer("active_inputs", self.active_inputs, 1))
 
     def describe(self) -> dict:
         """The fields that matter for this pattern and arrival process."""
@@ -95,6 +113,10 @@ class Traffic:
             out.update(hotspot_fraction=self.hotspot_fraction, hotspot_port=self.hotspot_port)
         if len(self.priority_shares) > 1:
             out["priority_shares"] = list(self.priority_shares)
+        if self.fanout != 1.0:
+            out.update(fanout=self.fanout, fanout_distribution=self.fanout_distribution)
+        if self.active_inputs is not None:
+            out["active_inputs"] = self.active_inputs
         return out
 
     def check_ports(self, n_ports: int) -> None:
@@ -107,6 +129,12 @@ class Traffic:
             if self.pattern == "transpose" and bits % 2:
                 raise _check.InputError("n_ports", n_ports,
                                         "an even power of two (4, 16, 64, ...) for pattern transpose")
+        if self.active_inputs is not None and self.active_inputs > n_ports:
+            raise _check.InputError("active_inputs", self.active_inputs, f"an integer in [1, {n_ports}]")
+        top = {"fixed": n_ports, "binomial": n_ports, "uniform": (n_ports + 1) / 2}[self.fanout_distribution]
+        if self.fanout > top:
+            raise _check.InputError("fanout", self.fanout, f"a mean fanout in [1, {top:g}] for {n_ports} outputs "
+                                    f"and fanout_distribution {self.fanout_distribution}")
         if self.pattern == "hotspot" and self.hotspot_port >= n_ports:
             raise _check.InputError("hotspot_port", self.hotspot_port,
                                     f"an integer in [0, {n_ports - 1}]")

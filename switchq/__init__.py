@@ -24,7 +24,7 @@ try:
 except PackageNotFoundError:  # running from a source tree without install
     __version__ = "0.0.0+local"
 
-__all__ = ["models", "solvers", "validate", "simulate", "RunSettings", "Switch", "Traffic", "InputError",
+__all__ = ["models", "solvers", "validate", "simulate", "RunSettings", "sweep", "Switch", "Traffic", "InputError",
            "__version__"]
 
 
@@ -34,4 +34,6 @@ def __getattr__(name):
         return importlib.import_module(f"switchq.{name}")
     if name in ("simulate", "RunSettings"):
         return getattr(importlib.import_module("switchq.validate.harness"), name)
+    if name == "sweep":
+        return importlib.import_module("switchq.sweeps").sweep
     raise AttributeError(f"module 'switchq' has no attribute {name!r}")

@@ -82,10 +82,18 @@ def run_bench(out: Path | None = None, quick: bool = False, as_json: bool = Fals
         capture_output=True, text=True, check=True).stdout)
     rows.append({"case": "exact HOL chain N=16 (cold)", "value": chain, "unit": "s", "target": 5.0,
                  "booksim2": None, "met": chain < 5.0})
-    wall, numba = _cli_wall(["solve", "hol", "--ports", "8", "--json"])
-    rows.append({"case": "`switchq solve hol --ports 8` wall (median of 5)", "value": wall, "unit": "s",
-                 "target": 0.5, "booksim2": None, "met": wall < 0.5 and not numba,
-                 "numba_imported": numba})
+    for args in (["solve", "hol", "--ports", "8", "--json"],
+                 ["size", "credit", "--link-rate", "10Gb/s", "--cable", "20m", "--cell", "256B", "--json"],
+                 ["size", "sfc", "--ports", "64", "--rtt-slots", "64", "--json"],
+                 ["size", "cicq", "--ports", "32", "--link-rate", "10Gb/s", "--rtt", "200ns", "--cell", "64B",
+                  "--rtts", "4", "--json"]):
+        wall, numba = _cli_wall(args)
+        rows.append({"case": f"`switchq {' '.join(args[:-1])}` wall (median of 5)", "value": wall, "unit": "s",
+                     "target": 0.5, "booksim2": None, "met": wall < 0.5 and not numba,
+                     "numba_imported": numba})
+    from .sweeps import sweep_bench
+
+    rows += sweep_bench(quick)
     result = {"machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
                          f"Python {platform.python_version()}",
               "slots_per_run": slots, "rows": rows}

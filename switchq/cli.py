@@ -32,7 +32,8 @@ CLI_NAMES = {"n_ports": "--ports", "load": "--load", "window": "--window", "iter
              "rtt_slots": "--rtt-slots", "crosspoint_cells": "--crosspoint-cells", "priorities": "--priorities",
              "priority_shares": "--priority-shares", "replacement": "--replacement",
              "retransmission_cells": "--retransmission-cells", "data_delay_slots": "--data-delay",
-             "arbitration": "--arbitration"}
+             "arbitration": "--arbitration", "active_inputs": "--inputs", "fanout": "--fanout",
+             "fanout_distribution": "--fanout-distribution", "architecture": "--arch"}
 
 PATTERNS = ("uniform", "transpose", "bitrev", "complement", "hotspot", "unbalanced")
 ARRIVALS = ("bernoulli", "onoff")
@@ -57,6 +58,13 @@ def _register_size():
     from .cli_size import size_group
 
     app.add_command(size_group)
+
+
+def _register_sweep():
+    from .cli_sweep import results_command, sweep_group
+
+    app.add_command(sweep_group)
+    app.add_command(results_command)
 
 
 @app.group("solve", context_settings=CONTEXT)
@@ -399,6 +407,40 @@ def _shares(text, priorities):
         raise InputError("--priority-shares", text, "comma-separated numbers, e.g. 0.5,0.5") from None
 
 
+@simulate_app.command("multicast", context_settings=CONTEXT)
+@click.option("--arch", "architecture", type=click.Choice(("oq-crosspoint", "iq-split", "iq-nosplit")),
+              default="oq-crosspoint", show_default=True,
+              help="Output queuing with crosspoint buffers and credits, or FIFO input queuing with/without "
+                   "fanout splitting.")
+@ports_option
+@click.option("--inputs", "active_inputs", type=int, default=None,
+              help="Active inputs M offering traffic [default: all N].")
+@click.option("--fanout", type=float, required=True, help="Mean number of destinations per packet.")
+@click.option("--fanout-distribution", type=click.Choice(("fixed", "binomial", "uniform")), default="fixed",
+              show_default=True, help="Law of the destination-set size (sets uniform given the size).")
+@load_option
+@click.option("--crosspoint-cells", type=int, default=4, show_default=True,
+              help="oq-crosspoint: cells per crosspoint buffer.")
+@run_options
+@json_option
+def simulate_multicast(architecture, ports, active_inputs, fanout, fanout_distribution, load, crosspoint_cells,
+                       slots, warmup, replications, workers, seed, as_json):
+    """Multicast on a single switch; load and throughput in packets per active input per slot.
+
+    A packet is delivered when its last copy leaves; output_utilization is copies per output per slot.
+
+    \b
+    Example:
+      switchq simulate multicast --arch oq-crosspoint --ports 8 --fanout 4 --load 0.2 --json
+      switchq simulate multicast --arch iq-split --ports 8 --inputs 2 --fanout 4 --load 1.0
+    """
+    from .models import Switch, Traffic
+
+    sw = Switch(ports, architecture, crosspoint_cells=crosspoint_cells)
+    tr = Traffic(load=load, fanout=fanout, fanout_distribution=fanout_distribution, active_inputs=active_inputs)
+    _simulate(sw, tr, slots, warmup, replications, workers, seed, as_json, f"Multicast {architecture} (simulated)")
+
+
 # --------------------------------------------------------------------------- validate, report, bench
 
 SUITE_NAMES = ("all", "hol", "window", "oq", "iq", "voq", "sfc")
@@ -476,6 +518,7 @@ def bench(out, quick, as_json):
 
 
 _register_size()
+_register_sweep()
 
 
 def main(argv=None) -> None:

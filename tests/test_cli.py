@@ -76,8 +76,9 @@ def test_analytic_commands_do_not_import_numba():
 
 def test_every_verb_has_help_with_an_example():
     for verb in (["solve", "hol"], ["solve", "oq"], ["solve", "window"], ["solve", "iq"], ["solve", "voq"],
-                 ["simulate", "fifo"], ["simulate", "oq"], ["simulate", "voq"], ["validate"], ["report"],
-                 ["bench"]):
+                 ["simulate", "fifo"], ["simulate", "oq"], ["simulate", "voq"], ["simulate", "cicq"],
+                 ["simulate", "multicast"], ["size", "credit"], ["size", "sfc"], ["sweep"], ["results"],
+                 ["validate"], ["report"], ["bench"]):
         p = run(*verb, "--help")
         assert p.returncode == 0 and "Example" in p.stdout, verb
 

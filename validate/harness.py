@@ -65,8 +65,9 @@ class RunSettings:
 class SimResult:
     """One simulated answer: figures with 95 % intervals, and what reproduces them.
 
-    Throughput is cells leaving per output per slot (so it is comparable to
-    the load per input under uniform traffic). Waits and latencies are in
+    Throughput is cells (multicast: packets, counted when their last copy
+    leaves) delivered per offering input per slot, so it compares with the
+    load; ``output_utilization`` is cells or copies sent per output per slot. Waits and latencies are in
     slots. ``latency_per`` says what a latency is measured on: a ``cell``
     (latency = wait + 1) or a ``burst`` (first cell in to last cell out,
     buffered crossbars, paper 002 §5). ``latency_by_priority`` holds
@@ -93,6 +94,8 @@ class SimResult:
     wall_seconds: float
     per_replication: dict = field(repr=False)
     latency_per: str = "cell"
+    output_utilization: float = math.nan
+    output_utilization_ci95: tuple = (math.nan, math.nan)
     latency_by_priority: tuple = ()
     counters: dict = field(default_factory=dict)
 
@@ -101,7 +104,8 @@ class SimResult:
         out = self.switch.describe()
         out.update(self.traffic.describe())
         out.update(asdict(self.settings))
-        for name in ("throughput", "throughput_ci95", "mean_latency", "mean_latency_ci95", "latency_per",
+        for name in ("throughput", "throughput_ci95", "output_utilization", "output_utilization_ci95",
+                     "mean_latency", "mean_latency_ci95", "latency_per",
                      "mean_wait", "mean_wait_ci95", "loss_probability", "loss_probability_ci95",
                      "arrived", "delivered", "dropped", "queued", "unstable", "wall_seconds"):
             v = getattr(self, name)
@@ -138,7 +142,9 @@ def confidence_interval(samples) -> tuple[float, float, float]:
 
 
 def _replicate(architecture, switch, traffic, slots, warmup, seed):
-    mod = importlib.import_module(f"switchq.validate.arch.{architecture}")
+    from .arch import ARCH_MODULES
+
+    mod = importlib.import_module(f"switchq.validate.arch.{ARCH_MODULES[architecture]}")
     return mod.replicate(switch, traffic, slots, warmup, seed)
 
 
@@ -155,6 +161,7 @@ def simulate(switch: Switch, traffic: Traffic, settings: RunSettings = RunSettin
     True
     """
     traffic.check_ports(switch.n_ports)
+    _check_combination(switch, traffic)
     if len(traffic.priority_shares) > switch.priorities:
         raise _check.InputError("priority_shares", traffic.priority_shares,
                                 f"at most {switch.priorities} share(s) for a switch with {switch.priorities} "
@@ -167,6 +174,24 @@ def simulate(switch: Switch, traffic: Traffic, settings: RunSettings = RunSettin
                     f"{switch.architecture} {switch.n_ports}x{switch.n_ports} load {traffic.load:g}")
     wall = time.perf_counter() - t0
     return _summarise(switch, traffic, settings, np.array(rows), wall)
+
+
+def _check_combination(switch, traffic):
+    """Reject traffic features the chosen architecture does not model (one line, before any work)."""
+    from switchq.models.switch import MULTICAST_ARCHITECTURES
+
+    if switch.architecture in MULTICAST_ARCHITECTURES:
+        if traffic.pattern != "uniform":
+            raise _check.InputError("pattern", traffic.pattern, "uniform for multicast switches")
+        if traffic.arrivals != "bernoulli":
+            raise _check.InputError("arrivals", traffic.arrivals, "bernoulli for multicast switches")
+    else:
+        if traffic.fanout != 1.0:
+            raise _check.InputError("fanout", traffic.fanout,
+                                    "1 unless architecture is oq-crosspoint, iq-split or iq-nosplit")
+        if traffic.active_inputs is not None:
+            raise _check.InputError("active_inputs", traffic.active_inputs,
+                                    "None unless architecture is oq-crosspoint, iq-split or iq-nosplit")
 
 
 def _run_all(args, workers, progress, label):
@@ -194,11 +219,18 @@ def _run_all(args, workers, progress, label):
 
 
 def _summarise(switch, traffic, settings, rows, wall) -> SimResult:
+    from switchq.models.switch import MULTICAST_ARCHITECTURES
+
     from . import kernel as K
 
     n = switch.n_ports
     measured = settings.slots
-    throughput = rows[:, K.STAT_M_DELIVERED] / (n * measured)
+    # Throughput is per offering input: cells (or multicast packets) per input per slot.
+    inputs = traffic.active_inputs or n
+    throughput = rows[:, K.STAT_M_DELIVERED] / (inputs * measured)
+    multicast = switch.architecture in MULTICAST_ARCHITECTURES
+    sent = rows[:, K.STAT_M_COPIES if multicast else K.STAT_M_DELIVERED]
+    utilization = confidence_interval(sent / (n * measured))
     with np.errstate(invalid="ignore", divide="ignore"):
         wait = rows[:, K.STAT_M_WAIT_SUM] / rows[:, K.STAT_M_WAIT_COUNT]
         latency = rows[:, K.STAT_M_LATENCY_SUM] / rows[:, K.STAT_M_LATENCY_COUNT]
@@ -227,7 +259,8 @@ def _summarise(switch, traffic, settings, rows, wall) -> SimResult:
         per_replication={"throughput": throughput.tolist(), "mean_wait": wait.tolist(),
                          "mean_latency": latency.tolist(),
                          "seeds": replication_seeds(settings.seed, settings.replications)},
-        latency_per="burst" if switch.architecture == "cicq" else "cell",
+        latency_per="burst" if switch.architecture == "cicq" else "packet" if multicast else "cell",
+        output_utilization=utilization[0], output_utilization_ci95=utilization[1:],
         latency_by_priority=tuple((m, (lo, hi)) for m, lo, hi in by_prio),
         counters=_flow_control_counters(switch, rows),
     )

@@ -57,7 +57,10 @@ STAT_CREDIT_MAX = 27
 STAT_RTX_MAX = 28          # largest retransmission-buffer occupancy seen
 STAT_CREDITED_DROPS = 29   # credited cells dropped for lack of room (must stay 0)
 STAT_CREDITS_OUT = 30      # credits not back at the end (0 once a run has drained)
-N_STATS = 31
+STAT_M_COPIES = 31         # multicast copies sent to outputs in measured slots
+STAT_COPIES = 32           # multicast copies sent, all slots
+STAT_COPIES_OWED = 33      # destinations of every accepted multicast packet, all slots
+N_STATS = 34
 
 # Destination pattern kinds understood by draw_destination.
 DEST_UNIFORM = 0

@@ -4,4 +4,6 @@ Each module exposes ``replicate(switch, traffic, slots, warmup_slots, seed) -> s
 (an int64 vector laid out as ``kernel.STAT_*``); the harness does the rest.
 """
 
-ARCH_MODULES = {"fifo": "fifo", "oq": "oq", "voq": "voq"}
+# Architecture name -> module; the multicast switches share one kernel.
+ARCH_MODULES = {"fifo": "fifo", "oq": "oq", "voq": "voq", "cicq": "cicq", "oq-crosspoint": "multicast",
+                "iq-split": "multicast", "iq-nosplit": "multicast"}

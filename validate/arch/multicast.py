@@ -1,0 +1,249 @@
+"""Multicast switches: output queuing with crosspoint buffers, and FIFO input queuing.
+
+Paper 003 (Kumar, Kale & Stunkel) §2 and §3.1. Each slot each of the M
+active inputs gets a packet with probability ``load``; its destination set
+has a size drawn from the fanout law and is uniform given its size (a 64-bit
+mask). A packet counts as delivered when its last copy leaves.
+
+``oq-crosspoint``
+    The head-of-line packet leaves its input queue, crossing the crossbar
+    once, only when every destination crosspoint has a credit (Q cells per
+    crosspoint); each crosspoint gets a copy. Each output sends one copy per
+    slot, the oldest at its crosspoints first (ties at random). The credits
+    of all of a packet's copies come back together when its last copy leaves
+    ("credits ... are only sent back after all multicast packets have been
+    sent out"), usable from the next slot.
+``iq-split``
+    FIFO input queues with fanout splitting: every output picks one of the
+    head-of-line packets that still need it, at random; a packet keeps the
+    destinations it did not get and leaves when none remain.
+``iq-nosplit``
+    FIFO input queues without fanout splitting: the inputs in a random order
+    each send their head-of-line packet whole if all its destinations are
+    still free this slot.
+
+Order in a slot: arrivals, then sending, then (crosspoint switch) outputs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import kernel as K
+
+OQ_CROSSPOINT = 0
+IQ_SPLIT = 1
+IQ_NOSPLIT = 2
+MODES = {"oq-crosspoint": OQ_CROSSPOINT, "iq-split": IQ_SPLIT, "iq-nosplit": IQ_NOSPLIT}
+
+
+@njit(cache=True)
+def _draw_set(n, size_cdf, scratch):
+    """A destination mask: a size from the fanout law, then a uniform subset (partial shuffle)."""
+    u = np.random.random()
+    k = 0
+    while k < n and size_cdf[k] <= u:
+        k += 1
+    for a in range(n):
+        scratch[a] = a
+    mask = np.int64(0)
+    for a in range(k):
+        b = a + int(np.random.random() * (n - a))
+        scratch[a], scratch[b] = scratch[b], scratch[a]
+        mask |= np.int64(1) << scratch[a]
+    return mask
+
+
+@njit(cache=True)
+def _popcount(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _run_multicast(n, m_in, mode, q, load, size_cdf, storage, slots, warmup, drain, seed, stats):
+    K.seed_rng(seed)
+    mask_ring = storage - 1
+    # Input FIFOs of packets: arrival slot, destination mask, destinations still to serve.
+    f_arr = np.zeros((m_in, storage), dtype=np.int64)
+    f_set = np.zeros((m_in, storage), dtype=np.int64)
+    f_left = np.zeros((m_in, storage), dtype=np.int64)
+    f_head = np.zeros(m_in, dtype=np.int64)
+    f_len = np.zeros(m_in, dtype=np.int64)
+    scratch = np.zeros(n, dtype=np.int64)
+    order = np.arange(m_in)
+    picks = np.full(n, -1, dtype=np.int64)
+    offers = np.zeros(n, dtype=np.int64)
+    # Crosspoint switch: credits, copies (packet slot in the input's pool, time sent) per crosspoint.
+    credits = np.full((m_in, n), q, dtype=np.int64)
+    qc = 1
+    while qc < q:
+        qc *= 2
+    xp_pkt = np.zeros((m_in * n, qc), dtype=np.int64)
+    xp_time = np.zeros((m_in * n, qc), dtype=np.int64)
+    xp_head = np.zeros(m_in * n, dtype=np.int64)
+    xp_len = np.zeros(m_in * n, dtype=np.int64)
+    # A sent packet waits in its input's pool until its last copy leaves (at most Q per crosspoint).
+    pool = q * n + 1
+    p_arr = np.zeros((m_in, pool), dtype=np.int64)
+    p_set = np.zeros((m_in, pool), dtype=np.int64)
+    p_left = np.zeros((m_in, pool), dtype=np.int64)
+    p_free = np.zeros((m_in, pool), dtype=np.int64)
+    p_nfree = np.full(m_in, pool, dtype=np.int64)
+    for i in range(m_in):
+        for k in range(pool):
+            p_free[i, k] = k
+    in_pool = 0
+    end = warmup + slots
+    for t in range(end + drain):
+        measured_from = warmup if t < end else 1 << 62
+        # Arrivals.
+        if t < end:
+            for i in range(m_in):
+                if load < 1.0 and np.random.random() >= load:
+                    continue
+                if K.admit(stats, t, warmup, f_len[i] < storage, True):
+                    s = (f_head[i] + f_len[i]) & mask_ring
+                    f_arr[i, s] = t
+                    f_set[i, s] = _draw_set(n, size_cdf, scratch)
+                    f_left[i, s] = f_set[i, s]
+                    f_len[i] += 1
+                    stats[K.STAT_COPIES_OWED] += _popcount(f_set[i, s])
+        if mode == OQ_CROSSPOINT:
+            # Each input sends its HOL packet if every destination crosspoint has a credit.
+            for i in range(m_in):
+                if f_len[i] == 0:
+                    continue
+                h = f_head[i]
+                dest = f_set[i, h]
+                ok = True
+                for j in range(n):
+                    if (dest >> j) & 1 and credits[i, j] < 1:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                p_nfree[i] -= 1
+                slot = p_free[i, p_nfree[i]]
+                p_arr[i, slot] = f_arr[i, h]
+                p_set[i, slot] = dest
+                p_left[i, slot] = _popcount(dest)
+                in_pool += 1
+                for j in range(n):
+                    if (dest >> j) & 1:
+                        credits[i, j] -= 1
+                        x = i * n + j
+                        e = (xp_head[x] + xp_len[x]) & (qc - 1)
+                        xp_pkt[x, e] = slot
+                        xp_time[x, e] = t
+                        xp_len[x] += 1
+                f_head[i] = (h + 1) & mask_ring
+                f_len[i] -= 1
+            # Each output sends the oldest copy at its crosspoints.
+            for j in range(n):
+                best = -1
+                best_t = 0
+                ties = 0
+                for i in range(m_in):
+                    x = i * n + j
+                    if xp_len[x] == 0:
+                        continue
+                    tt = xp_time[x, xp_head[x]]
+                    if best < 0 or tt < best_t:
+                        best, best_t, ties = i, tt, 1
+                    elif tt == best_t:
+                        ties += 1
+                        if np.random.random() * ties < 1.0:
+                            best = i
+                if best < 0:
+                    continue
+                i = best
+                x = i * n + j
+                slot = xp_pkt[x, xp_head[x]]
+                xp_head[x] = (xp_head[x] + 1) & (qc - 1)
+                xp_len[x] -= 1
+                stats[K.STAT_COPIES] += 1
+                if t >= measured_from:
+                    stats[K.STAT_M_COPIES] += 1
+                p_left[i, slot] -= 1
+                if p_left[i, slot] == 0:
+                    dest = p_set[i, slot]
+                    # The last copy is out: every credit of the packet comes back (usable next slot).
+                    for jj in range(n):
+                        if (dest >> jj) & 1:
+                            credits[i, jj] += 1
+                    K.count_departure(stats, t, p_arr[i, slot], measured_from)
+                    p_free[i, p_nfree[i]] = slot
+                    p_nfree[i] += 1
+                    in_pool -= 1
+        elif mode == IQ_SPLIT:
+            # Every output picks at random one HOL packet that still needs it (reservoir sampling).
+            for j in range(n):
+                picks[j] = -1
+                offers[j] = 0
+            for i in range(m_in):
+                if f_len[i] == 0:
+                    continue
+                left = f_left[i, f_head[i]]
+                for j in range(n):
+                    if (left >> j) & 1:
+                        offers[j] += 1
+                        if np.random.random() * offers[j] < 1.0:
+                            picks[j] = i
+            for j in range(n):
+                i = picks[j]
+                if i < 0:
+                    continue
+                h = f_head[i]
+                f_left[i, h] &= ~(np.int64(1) << j)
+                stats[K.STAT_COPIES] += 1
+                if t >= measured_from:
+                    stats[K.STAT_M_COPIES] += 1
+            for i in range(m_in):
+                if f_len[i] > 0 and f_left[i, f_head[i]] == 0:
+                    K.count_departure(stats, t, f_arr[i, f_head[i]], measured_from)
+                    f_head[i] = (f_head[i] + 1) & mask_ring
+                    f_len[i] -= 1
+        else:
+            # Inputs in random order; a HOL packet goes whole if all its outputs are still free.
+            for a in range(m_in - 1, 0, -1):
+                b = int(np.random.random() * (a + 1))
+                order[a], order[b] = order[b], order[a]
+            taken = np.int64(0)
+            for a in range(m_in):
+                i = order[a]
+                if f_len[i] == 0:
+                    continue
+                h = f_head[i]
+                dest = f_set[i, h]
+                if dest & taken:
+                    continue
+                taken |= dest
+                stats[K.STAT_COPIES] += _popcount(dest)
+                if t >= measured_from:
+                    stats[K.STAT_M_COPIES] += _popcount(dest)
+                K.count_departure(stats, t, f_arr[i, h], measured_from)
+                f_head[i] = (h + 1) & mask_ring
+                f_len[i] -= 1
+    stats[K.STAT_QUEUED] = f_len.sum() + in_pool
+
+
+def replicate(switch, traffic, slots, warmup_slots, seed, drain_slots=0):
+    """Run one replication; return the int64 counter vector (``kernel.STAT_*``).
+
+    Counters count packets; ``STAT_M_COPIES`` counts the copies sent.
+    """
+    from switchq.solvers.multicast import fanout_pmf
+
+    n = switch.n_ports
+    m_in = traffic.active_inputs or n
+    size_cdf = np.cumsum(fanout_pmf(n, traffic.fanout, traffic.fanout_distribution))
+    size_cdf[-1] = 1.0  # guard the last bin against rounding
+    stats = np.zeros(K.N_STATS, dtype=np.int64)
+    _run_multicast(n, m_in, MODES[switch.architecture], switch.crosspoint_cells, traffic.load, size_cdf,
+                   K.UNBOUNDED_CELLS, slots, warmup_slots, drain_slots, seed, stats)
+    return stats

@@ -73,6 +73,8 @@ UNITS = {
     "seed": "1",
     "workers": "processes",
     "saturation_throughput": "cells/slot/output",
+    "saturation_load": "packets/slot/input",
+    "admissible_load": "packets/slot/input",
     "throughput": "cells/slot/input",
     "throughput_ci95": "cells/slot/input",
     "output_utilization": "cells/slot/output",

@@ -149,8 +149,23 @@ def sfc_suite(seed=1, workers=1, scale=1.0, progress=False):
     return rows
 
 
+def multicast_suite(seed=1, workers=1, scale=1.0, progress=False):
+    """Multicast saturation (paper 003 §3.1): the exact saturated chains vs saturated simulation, 2 x 8, fanout 4."""
+    from switchq.solvers import multicast
+
+    rows = []
+    for arch, q in (("iq-split", 4), ("iq-nosplit", 4), ("oq-crosspoint", 1)):
+        a = multicast.saturation_load(arch, 8, 2, 4, crosspoint_cells=q)
+        sim = simulate(Switch(8, arch, crosspoint_cells=q), Traffic(1.0, fanout=4, active_inputs=2),
+                       _settings(20_000, seed, workers, scale), progress)
+        label = f"{arch}{f', Q={q}' if arch == 'oq-crosspoint' else ''}, 2x8, fanout 4, saturated"
+        rows.append(compare("multicast", label, "throughput", "packets/slot/input", a.saturation_load,
+                            a.method, sim))
+    return rows
+
+
 SUITES = {"hol": hol_suite, "window": window_suite, "oq": oq_suite, "iq": iq_suite, "voq": voq_suite,
-          "sfc": sfc_suite}
+          "sfc": sfc_suite, "multicast": multicast_suite}
 
 
 def run_suite(name: str, seed: int = 1, workers: int = 1, scale: float = 1.0, progress: bool = False):

@@ -1,0 +1,75 @@
+"""Multicast switches (paper 003 §2, §3.1): copies, credits and the saturation the laws predict."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from switchq.errors import InputError
+from switchq.models import Switch, Traffic
+from switchq.validate import kernel as K
+from switchq.validate.arch import multicast
+from switchq.validate.harness import RunSettings, simulate
+
+ARCHS = ("oq-crosspoint", "iq-split", "iq-nosplit")
+
+
+@settings(max_examples=30)
+@given(arch=st.sampled_from(ARCHS), n=st.integers(1, 12), m=st.integers(1, 12), f=st.integers(1, 6),
+       dist=st.sampled_from(["fixed", "binomial", "uniform"]), load=st.floats(0.01, 1.0),
+       q=st.integers(1, 4), seed=st.integers(0, 2**31))
+def test_every_copy_delivered_exactly_once(arch, n, m, f, dist, load, q, seed):
+    m = min(m, n)
+    top = n if dist != "uniform" else (n + 1) // 2
+    f = min(f, top)
+    tr = Traffic(load, fanout=f, fanout_distribution=dist, active_inputs=m)
+    s = multicast.replicate(Switch(n, arch, crosspoint_cells=q), tr, 200, 0, seed, drain_slots=200 * n * 4 + 50)
+    assert s[K.STAT_OVERFLOW] == 0
+    assert s[K.STAT_QUEUED] == 0 and s[K.STAT_ARRIVED] == s[K.STAT_DELIVERED]
+    assert s[K.STAT_COPIES] == s[K.STAT_COPIES_OWED]
+
+
+@pytest.mark.parametrize("arch", ["iq-split", "iq-nosplit"])
+def test_fanout_one_is_karols_hol_blocking(arch):
+    # With one destination per packet both input-queued rules are FIFO input queuing:
+    # Karol et al. 1987, N = 4: 325/496 = 0.65524.
+    r = simulate(Switch(4, arch), Traffic(1.0, fanout=1), RunSettings(slots=40_000, replications=8, seed=2))
+    assert r.throughput_ci95[0] <= 325 / 496 <= r.throughput_ci95[1]
+
+
+def test_crosspoint_switch_saturates_at_the_output_bound_for_8x8_fanout_4():
+    # Paper 003 §3.1: mean fanout 4 on 8 x 8 saturates near load 0.25, the admissible bound
+    # N / (M F) = 8 / 32; credit coupling keeps it a little below.
+    r = simulate(Switch(8, "oq-crosspoint", crosspoint_cells=4), Traffic(1.0, fanout=4),
+                 RunSettings(slots=20_000, replications=4))
+    assert 0.22 < r.throughput < 0.25 and r.output_utilization > 0.9
+
+
+def test_no_split_broadcast_serves_one_packet_per_slot():
+    # Fanout N: every packet needs every output, so exactly one packet leaves per slot: 1/M each.
+    r = simulate(Switch(4, "iq-nosplit"), Traffic(1.0, fanout=4, active_inputs=3),
+                 RunSettings(slots=10_000, replications=4))
+    assert r.throughput == pytest.approx(1 / 3, abs=2e-3) and r.output_utilization == pytest.approx(1.0, abs=1e-3)
+
+
+def test_output_utilisation_is_copies_per_output():
+    # Below saturation every packet leaves, so copies per output per slot = M load F / N.
+    r = simulate(Switch(8, "oq-crosspoint"), Traffic(0.1, fanout=4, active_inputs=2),
+                 RunSettings(slots=40_000, replications=6))
+    expected = 2 * 0.1 * 4 / 8
+    assert r.output_utilization_ci95[0] - 1e-3 <= expected <= r.output_utilization_ci95[1] + 1e-3
+    assert r.latency_per == "packet"
+
+
+@pytest.mark.parametrize("kwargs, param", [
+    ({"fanout": 9}, "fanout"), ({"fanout": 2, "active_inputs": 9}, "active_inputs"),
+    ({"fanout": 2.5}, "fanout"), ({"fanout": 5, "fanout_distribution": "uniform"}, "fanout"),
+])
+def test_bad_multicast_traffic_rejected(kwargs, param):
+    with pytest.raises(InputError) as e:
+        simulate(Switch(8, "iq-split"), Traffic(0.1, **kwargs), RunSettings(slots=200, replications=2))
+    assert e.value.parameter == param
+
+
+def test_unicast_architectures_refuse_multicast_traffic():
+    with pytest.raises(InputError, match="fanout"):
+        simulate(Switch(8, "voq"), Traffic(0.1, fanout=2), RunSettings(slots=200, replications=2))

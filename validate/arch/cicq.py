@@ -209,6 +209,8 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
                     continue
                 for p in range(P):
                     f = x * P + p
+                    if tail[f] == retx_ptr[f]:
+                        continue  # nothing unsent and nothing to resend: the common case, checked first
                     # R7: a speculative or NAKed cell (lowest seq) before an unsent one.
                     while retx_ptr[f] < sent_hw[f] and c_state[f, retx_ptr[f] & mask] == CRED:
                         retx_ptr[f] += 1

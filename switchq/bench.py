@@ -35,6 +35,9 @@ CASES = [
     ("CICQ 16x16 SFC tau 32, uniform load 0.9", "cicq", 16, {"load": 0.9}, lambda: _sfc(32, 4), 5e6, None),
     ("CICQ 16x16 SFC tau 32, bursts of 10, load 0.5", "cicq", 16,
      {"load": 0.5, "arrivals": "onoff", "mean_burst": 10.0}, lambda: _sfc(32, 4), 5e6, None),
+    ("Multicast 8x8 oq-crosspoint, fanout 4, load 0.2", "oq-crosspoint", 8, {"load": 0.2, "fanout": 4},
+     {"crosspoint_cells": 4}, 5e6, None),
+    ("Multicast 8x8 iq-split, fanout 4, load 0.2", "iq-split", 8, {"load": 0.2, "fanout": 4}, {}, None, None),
 ]
 
 
@@ -43,7 +46,9 @@ def _sim_rate(architecture, n, traffic, options, slots):
 
     from switchq.models import Switch, Traffic
 
-    mod = importlib.import_module(f"switchq.validate.arch.{architecture}")
+    from switchq.validate.arch import ARCH_MODULES
+
+    mod = importlib.import_module(f"switchq.validate.arch.{ARCH_MODULES[architecture]}")
     options = options() if callable(options) else options
     sw, tr = Switch(n, architecture, **options), Traffic(**traffic)
     mod.replicate(sw, tr, 200, 10, 1)  # compile or load from cache before timing

@@ -2,122 +2,101 @@
 
 Paper 003 (Kumar, Kale & Stunkel, hardware collectives in output-queued
 high-radix routers) §2 proposes an output-queued switch with a crosspoint
-buffer per (input, output) and credits, in which a multicast packet crosses
-the crossbar once and "credits for this multicast packet are only sent back
-after all multicast packets have been sent out"; it compares it (§2, §3.1) with
-FIFO input queuing with and without fanout splitting (its refs. [12], [19]).
-This module gives the analytic side: the fanout laws, the admissibility bound
-and the saturation load of each architecture.
+buffer per (input, output) and credits, where a multicast packet crosses the
+crossbar once and "credits for this multicast packet are only sent back after
+all multicast packets have been sent out"; §2 and §3.1 compare it with FIFO
+input queuing with and without fanout splitting (its refs. [12], [19]). This
+module gives the analytic side: fanout laws, the admissibility bound and the
+saturation load of each architecture.
 
 Slotted model
 -------------
-``M = active_inputs`` of the ``N = n_outputs`` inputs offer traffic. Each slot
-each active input receives a new packet with probability ``load`` (Bernoulli;
-paper 003 uses Poisson arrivals). A packet's destination set D is drawn by
-*size from* :func:`fanout_pmf` *, then a uniform subset of that size*:
-
-- ``fixed``: |D| = F;
-- ``binomial``: every output independently with probability q, conditioned on
-  D non-empty, with q solving ``N q / (1 - (1 - q)**N) = F`` (the conditional
-  mean; :func:`binomial_probability`). Given its size, such a set is uniform,
-  so it fits the "size, then subset" rule;
-- ``uniform``: |D| uniform on 1..2F-1.
-
-Load and throughput are packets per active input per slot; an output carries
-``M * load * E|D| / N`` copies per slot (:func:`output_utilization`).
-
-Architectures (every input queue is FIFO and unbounded):
+M = ``active_inputs`` of the N = ``n_outputs`` inputs offer traffic: each slot
+each receives a packet with probability ``load`` (Bernoulli; paper 003 uses
+Poisson). A destination set D is drawn as a size from :func:`fanout_pmf`, then
+a uniform subset of that size: ``fixed`` |D| = F; ``binomial`` each output
+with probability q, conditioned on D non-empty, q solving
+``N q / (1 - (1 - q)**N) = F`` (:func:`binomial_probability`; given its size
+such a set is uniform); ``uniform`` |D| uniform on 1..2F-1. Load is packets per
+active input per slot; an output carries ``M load E|D| / N`` copies per slot
+(:func:`output_utilization`). Input queues are FIFO and unbounded.
 
 ``oq-crosspoint``
-    Crosspoint buffers of Q cells with one credit counter each. The head (HOL)
-    packet of an input leaves it in one slot only if each of its destination
-    crosspoints has a credit; each gets a copy. Each output sends one cell per
-    slot, oldest copy first (copies that crossed in the same slot: one chosen
-    uniformly at random, independently at each output and slot). The credits
-    of all copies come back together when the last copy leaves, usable from
-    the next slot; the packet is delivered then. Order in a slot: HOL packets
-    cross; each output sends (with ``cut_through=True``, the default and the
-    simulator's convention, a copy may leave in the slot it crossed; with
-    False, from the next slot); completed packets return their credits.
+    Q cells and a credit counter per crosspoint. The head-of-line (HOL) packet
+    crosses in one slot only if every destination crosspoint of its input has
+    a credit, leaving a copy in each. Each output sends one copy per slot,
+    oldest first; copies that crossed in the same slot are tied and one is
+    chosen uniformly, independently per output and slot. All the credits of a
+    packet return when its last copy leaves (it is delivered then), usable
+    from the next slot. Order in a slot: HOL packets cross; outputs send (with
+    ``cut_through=True``, the simulator's convention, a copy may leave in the
+    slot it crossed; with False only later); finished packets free credits.
 ``iq-split``
-    Fanout splitting: each output picks uniformly one of the HOL packets that
-    still need it; a HOL packet leaves when no destination remains.
+    Each output picks uniformly one of the HOL packets still needing it; a
+    packet leaves when no destination is left.
 ``iq-nosplit``
-    No splitting: inputs are visited in a uniformly random order; a HOL packet
-    goes (all copies at once) only if all its outputs are still free.
+    Inputs are visited in a uniformly random order; a HOL packet goes, all
+    copies at once, only if all its outputs are still free.
 
 Method
 ------
-*Saturation load.* With every active input always backlogged (Karol's
-saturation argument), the HOL process is a finite Markov chain and the largest
-stable ``load`` is its rate of completed packets per input per slot.
+With every active input backlogged (Karol et al.'s saturation argument) the
+HOL process is a finite Markov chain; the saturation load is its rate of
+finished packets per input per slot.
 
-- iq-split / iq-nosplit: the state is the M x N incidence matrix of the HOL
-  packets' (residual) destination sets. It is lumped by output relabelling (a
-  state is the count of outputs per column pattern, a vector over the 2**M
-  subsets of inputs) and input relabelling (canonical form: minimum over the
-  input orders that sort the inputs by an invariant signature). Departing
-  packets are replaced by fresh ones, dealt into the column classes with
-  multivariate hypergeometric weights; splitting outcomes are dealt with
-  multinomial weights; the no-split random order is a random sequential
-  greedy independent set of the conflict graph, computed by recursion.
-- oq-crosspoint: the state is the HOL set of every input plus the list of
-  packets in the crossbar in crossing order (ties = same slot), each with a
-  code per output: not a destination, copy sent (credit still held), copy
-  waiting. Credits, output queues and ties follow from it. Lumped by output
-  relabelling (columns as a multiset of signatures) and input relabelling.
+- iq: state = the M x N incidence matrix of the HOL (residual) sets, lumped by
+  output relabelling (outputs counted per column pattern, a vector over the
+  2**M subsets of inputs) and input relabelling (minimum over the input orders
+  sorted by an invariant signature, twins not permuted). Fresh sets are dealt
+  into the column classes with multivariate hypergeometric weights, split
+  choices with multinomial ones; the no-split random order is a random
+  sequential greedy independent set of the conflict graph (a recursion).
+- oq-crosspoint: state = every input's HOL set plus the packets in the
+  crossbar in crossing order (slot ties kept), each with a code per output
+  (not a destination / copy sent, credit held / copy waiting); credits,
+  output queues and ties follow. Lumped by output and input relabelling.
 
-The chains are built by breadth-first search from an empty switch, solved in
-floating point (dense below ``_DENSE_STATES`` states, SciPy sparse above),
-and, for rational fanout laws and at most ``RATIONAL_STATES`` states, also in
-exact rational arithmetic. Where a chain has several closed classes (it can,
-e.g. with broadcast and Q >= 2) each is solved; they are weighted by the
-probability of reaching them from an empty switch, and the method says so.
+Chains are built by breadth-first search from an empty switch and solved in
+floating point (SciPy sparse above 3000 states, imported only then); with a
+rational fanout law and at most ``RATIONAL_STATES`` states also exactly, in
+fractions. A chain with several closed classes (broadcast with Q = 2 has two)
+is solved per class; classes with different rates would be weighted by the
+chance of reaching them from an empty switch (the method says which).
 
-Where exactness stops (state counts grow super-exponentially):
+Where exactness stops: ``IQ_EXACT_OUTPUTS`` and ``OQ_EXACT`` give the largest
+N per M (and Q), for the fixed law and for the others, where a chain stays
+under ~6 s in pure Python; beyond them states explode (8 x 8 no-split with
+F = 4 has at least 70**8 / 8!**2 = 3.5e5 lumped states; oq-crosspoint 2 x 8,
+F = 4 has 10,314 with Q = 1 but 2 x 4, F = 2 already exceeds 5e4 with Q = 2,
+and variable fanout laws multiply the states). Exact in any size: M = 1
+(load 1, except oq-crosspoint store-and-forward with Q = 1, a chain);
+fanout 1 with M = N (Karol's chain, :mod:`.hol`); no-split when any two sets
+overlap (smallest |D| > N/2): one packet per slot, ``1 / M``.
 
-- iq (both): M <= ``IQ_EXACT_OUTPUTS`` keys, N up to the value: M = 1 any N;
-  M = 2: N <= 16; M = 3: N <= 8; M = 4: N <= 6; M = 5, 6: N <= M. The 8 x 8
-  switch with F = 4 would need about 3.5e5 lumped states for no-split alone
-  (70**8 labelled / 8!**2) and more with residual sets, beyond pure Python.
-- oq-crosspoint: see ``OQ_EXACT``: Q = 1 with M = 2, N <= 8 (2 x 8 with
-  F = 4 is 10,314 states) or M = 3, N <= 4; Q = 2 with M = 2, N <= 3; and
-  M = 1 with cut-through (saturation load 1 for any N and Q: each copy
-  finds its output idle). Q = 2 already has more than 5e4 states at 2 x 4
-  with F = 2: each credit held by a packet whose other copies wait multiplies
-  the states.
+Beyond the exact range: **iq-split** uses an *independence approximation*,
+the N -> infinity limit of Karol's argument, never marked exact: an output's
+waiting copies form a random-order discrete M/D/1 queue with Poisson arrivals
+of mean ``load M E|D| / N``, a packet's copies see independent queues, so it
+holds the head for the maximum of |D| independent sojourn times and
+``load E[max] = 1``. For F = 1 it is 2 - sqrt(2). It is low at finite N
+(:data:`SPLIT_APPROXIMATION_NOTE`). Hui & Renner (1994) analyse multicast HOL
+queuing under a similar independence assumption; we could not read their
+numbers in a stored copy and quote none. **iq-nosplit and oq-crosspoint**
+have no analytic answer here: ``saturation_load`` is None, with the
+admissible bound as an upper bound; the simulator answers them.
 
-*Beyond the exact range.*
+Closed forms checked against the chains: broadcast (fixed F = N) gives
+``1 / M`` for all three architectures (no-split: one packet per slot; split
+and oq-crosspoint: every output busy every slot, observed in every exact
+case, not proven here). Two inputs, no split, fixed F: the sets are disjoint
+with probability ``d = C(N-F, F) / C(N, F)`` afresh each slot (the loser of a
+conflict meets a fresh set), so ``load = (1 + d) / 2``.
 
-- iq-split: ``independence approximation (N -> infinity)``, labelled as such
-  and never ``exact``. Karol's argument applied per output: the pending copies
-  of one output form a random-order-of-service discrete M/D/1 queue with
-  Poisson(lambda) arrivals, lambda = load * M * E|D| / N; the copies of a
-  packet see independent queues, so a packet stays at the head for the
-  maximum of |D| independent sojourn times T, and one packet per input per
-  E[T] slots gives ``load * E[max] = 1``. For F = 1 it reduces to Karol's
-  ``2 - sqrt(2)``. Its error against the exact chains is stated in
-  :data:`SPLIT_APPROXIMATION_NOTE`. The assumption of independent service
-  from slot to slot is the one Hui & Renner (1994) analyse for multicast
-  HOL queuing; we could not read their numbers in a stored copy, so none of
-  theirs is quoted or tested here.
-- iq-nosplit and oq-crosspoint: no analytic form here. The result carries
-  ``saturation_load = None``, the admissible bound (an upper bound), and a
-  method saying that the simulator answers it.
-
-*Closed forms* (tested against the chains): broadcast (fixed F = N) with
-no-split and M inputs sends exactly one packet per slot: ``1 / M``; the same
-holds with splitting and for oq-crosspoint with cut-through (tested for
-small cases). Two inputs without splitting and fixed F: the two HOL sets are
-disjoint with probability ``d = C(N-F, F) / C(N, F)`` afresh every slot (the
-loser of a conflict keeps a uniform set), so ``load = (1 + d) / 2``.
-
-Paper 003 §3.1 (its simulation: Poisson arrivals, crosspoint buffers of 2 or
-4 packets, its own timing): 8 x 8 with mean fanout 4 saturates near 0.25,
-which is :func:`admissible_load` (8 / (8 * 4)); 2 x 8 near 0.8. Our exact
-chain for 2 x 8, fixed F = 4, Q = 1 gives 0.6029 (oq-crosspoint), 0.5943
-(iq-split) and 0.5071 (iq-nosplit); Q = 2 and 4 and the 8 x 8 switch are
-outside the exact range.
+Paper 003 §3.1 (Poisson arrivals, 2 or 4 cells per crosspoint, its own
+timing) saturates 8 x 8 with mean fanout 4 near 0.25, the admissible bound
+8 / (8 * 4), and 2 x 8 near 0.8. Exact chains here, 2 x 8, fixed F = 4:
+0.6029 (oq-crosspoint, Q = 1, cut-through; 0.4948 store-and-forward),
+0.5943 (iq-split), 0.5071 (iq-nosplit). Q = 2, 4 and 8 x 8 are beyond them.
 
 References
 ----------
@@ -135,19 +114,20 @@ Examples
 --------
 >>> admissible_load(8, 8, 4)
 0.25
->>> [round(x, 4) for x in fanout_pmf(4, 2, "uniform")]
+>>> fanout_pmf(4, 2, "uniform").round(4).tolist()
 [0.0, 0.3333, 0.3333, 0.3333, 0.0]
 >>> r = saturation_load("iq-nosplit", 3, 3, 1)
 >>> r.rational, r.exact
 ('43/63', True)
->>> round(saturation_load("oq-crosspoint", 8, 2, 4, crosspoint_cells=1).saturation_load, 4)
-0.6029
+>>> round(saturation_load("iq-split", 8, 2, 4).saturation_load, 4)
+0.5943
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -180,19 +160,21 @@ SOURCE = ("Kumar, Kale & Stunkel, hardware collectives in output-queued high-rad
           "(paper 003) §2, §3.1; saturation argument of Karol, Hluchyj & Morgan, IEEE Trans. "
           "Commun. 35(12), 1987")
 MAX_OUTPUTS = 1024  # pmfs and bounds only; the chains stop far below (IQ_EXACT_OUTPUTS, OQ_EXACT)
-# Largest N with an exact iq chain, per number of active inputs M (M = 1 is trivial: load 1).
-IQ_EXACT_OUTPUTS = {1: MAX_OUTPUTS, 2: 16, 3: 8, 4: 6, 5: 5, 6: 6}
-# (M, Q) -> largest N with an exact oq-crosspoint chain (cut-through or not); M = 1 with
-# cut-through is handled in closed form for any N and Q.
-OQ_EXACT = {(1, 1): 8, (1, 2): 6, (2, 1): 8, (2, 2): 3, (3, 1): 4}
+# Largest N with an exact iq chain per number of active inputs M: (fixed law, other laws).
+# Chains at these edges take up to ~6 s in pure Python; one step further, 15 s to minutes.
+# M = 1 is a closed form.
+IQ_EXACT_OUTPUTS = {2: (16, 16), 3: (8, 8), 4: (6, 5), 5: (5, 0)}
+# The same for oq-crosspoint per (M, Q). M = 1 is closed form except store-and-forward Q = 1.
+OQ_EXACT = {(1, 1): (8, 8), (2, 1): (8, 4), (2, 2): (3, 2), (3, 1): (3, 0)}
 RATIONAL_STATES = 60     # exact rationals by Fraction elimination up to here (~0.1 s)
 _DENSE_STATES = 3000     # dense numpy solve below, SciPy sparse above
 _STATE_CAP = 200_000     # safety net: a chain this large is abandoned, not solved
 SPLIT_APPROXIMATION_NOTE = (
-    "independence approximation (N -> infinity), not exact: each output a random-order "
-    "discrete M/D/1 queue with Poisson copy arrivals, a packet's copies independent; "
-    "it reduces to 2 - sqrt(2) for F = 1; against the exact chains it is low by "
-    "0.7-8 % for M = N = 4..6 (finite switches saturate later)")
+    "independence approximation (N -> infinity limit), not exact: each output a random-order "
+    "discrete M/D/1 queue with Poisson copy arrivals, a packet's copies independent; 2 - sqrt(2) "
+    "for F = 1. Low at finite N: by 10-25 % against the exact chains for M, N <= 8; against a "
+    "saturated simulation (M = N, F = 4, 2e4 slots) by 11 % at N = 8, 5.6 % at 16, 2.7 % at 32, "
+    "1.2 % at 64, 0.6 % at 128 (the gap shrinks about like 1/N)")
 
 
 @dataclass(frozen=True)
@@ -252,12 +234,15 @@ class MulticastSaturation:
 def _check_fanout(n_outputs, fanout, distribution) -> tuple[int, float, str]:
     n = _check.integer("n_outputs", n_outputs, 1, MAX_OUTPUTS)
     _check.choice("distribution", distribution, DISTRIBUTIONS)
-    top = {"fixed": n, "binomial": n, "uniform": (n + 1) / 2}[distribution]
-    f = _check.real("fanout", fanout, 1.0, float(top))
-    if distribution != "binomial" and not f.is_integer():
-        raise _check.InputError("fanout", fanout, f"a whole number in [1, {top:g}] for "
-                                f"distribution {distribution}")
-    return n, f, distribution
+    if distribution == "binomial":
+        return n, _check.real("fanout", fanout, 1.0, float(n)), distribution
+    top = n if distribution == "fixed" else (n + 1) // 2  # uniform: 2F - 1 <= N
+    allowed = f"a whole number in [1, {top}] for distribution {distribution} and {n} outputs"
+    whole = (isinstance(fanout, numbers.Real) and not isinstance(fanout, bool)
+             and math.isfinite(fanout) and float(fanout).is_integer())
+    if not whole or not 1 <= fanout <= top:
+        raise _check.InputError("fanout", fanout, allowed)
+    return n, float(fanout), distribution
 
 
 def binomial_probability(n_outputs, fanout) -> float:
@@ -433,29 +418,35 @@ def output_utilization(n_outputs, active_inputs, fanout, load) -> float:
 
 # ---------------------------------------------------------------- the public solver
 
-def is_exact(architecture, n_outputs, active_inputs, crosspoint_cells=1, cut_through=True) -> bool:
-    """Whether :func:`saturation_load` solves an exact chain for these sizes.
+def is_exact(architecture, n_outputs, active_inputs, distribution="fixed", crosspoint_cells=4,
+             cut_through=True) -> bool:
+    """Whether :func:`saturation_load` has an exact chain or closed form for these sizes.
+
+    Special cases outside these ranges are still exact (fanout 1 with M = N is
+    Karol's chain; no-split with every two sets overlapping gives 1 / M);
+    :func:`saturation_load` reports them.
 
     Examples
     --------
     >>> is_exact("iq-split", 8, 2), is_exact("iq-split", 8, 8)
     (True, False)
-    >>> is_exact("oq-crosspoint", 8, 2, crosspoint_cells=1), is_exact("oq-crosspoint", 8, 2, 2)
+    >>> is_exact("oq-crosspoint", 8, 2, crosspoint_cells=1), is_exact("oq-crosspoint", 8, 2)
     (True, False)
     """
     arch = _check.choice("architecture", architecture, ARCHITECTURES)
     n = _check.integer("n_outputs", n_outputs, 1, MAX_OUTPUTS)
     m = _check.integer("active_inputs", active_inputs, 1, n)
+    _check.choice("distribution", distribution, DISTRIBUTIONS)
     q = _check.integer("crosspoint_cells", crosspoint_cells, 1, 1 << 16)
-    return _tractable(arch, n, m, q, bool(cut_through))
+    return _tractable(arch, n, m, q, bool(cut_through), distribution)
 
 
-def _tractable(arch: str, n: int, m: int, q: int, cut_through: bool) -> bool:
-    if arch != "oq-crosspoint":
-        return n <= IQ_EXACT_OUTPUTS.get(m, 0)
-    if m == 1 and cut_through:
-        return True
-    return n <= OQ_EXACT.get((m, q), 0)
+def _tractable(arch: str, n: int, m: int, q: int, cut_through: bool, dist: str = "fixed") -> bool:
+    limits = IQ_EXACT_OUTPUTS.get(m) if arch != "oq-crosspoint" else OQ_EXACT.get((m, q))
+    if arch != "oq-crosspoint" and m == 1 or arch == "oq-crosspoint" and m == 1 and (
+            cut_through or q > 1):
+        return True  # closed forms
+    return limits is not None and n <= limits[dist != "fixed"]
 
 
 def saturation_load(architecture, n_outputs, active_inputs, fanout, distribution="fixed",
@@ -492,9 +483,11 @@ def saturation_load(architecture, n_outputs, active_inputs, fanout, distribution
 
     Notes
     -----
-    Cost: iq chains up to 3,368 states (4 x 8, split) take seconds; the
-    oq-crosspoint 2 x 8 chain (10,314 states) about 10 s; results are cached
-    per process. Everything else is milliseconds.
+    Cost: most exact cases take milliseconds to a second; the edges of the
+    exact range take longer (oq-crosspoint 2 x 8 with F = 4, 10,314 states,
+    about 2 s; iq 4 x 6 binomial, 2,864 states, about 15 s; 5 x 5 split with
+    F = 4, 3,488 states, about 6 s). The approximation takes milliseconds.
+    Results are cached per process.
 
     Examples
     --------
@@ -505,9 +498,11 @@ def saturation_load(architecture, n_outputs, active_inputs, fanout, distribution
     >>> r = saturation_load("iq-nosplit", 8, 8, 4)
     >>> r.saturation_load is None, r.admissible_bound
     (True, 0.25)
-    >>> r = saturation_load("iq-split", 32, 32, 1)
-    >>> r.exact, round(r.saturation_load, 4)
-    (False, 0.5858)
+    >>> r = saturation_load("iq-split", 8, 8, 4)
+    >>> r.exact, round(r.saturation_load, 4), r.method[:38]
+    (False, 0.1891, 'independence approximation (N -> infin')
+    >>> round(saturation_load("iq-split", 32, 32, 1).saturation_load, 4)  # Karol's chain, hol
+    0.5936
     """
     arch = _check.choice("architecture", architecture, ARCHITECTURES)
     n, f, dist = _check_fanout(n_outputs, fanout, distribution)
@@ -528,12 +523,25 @@ def _saturation(arch, n, m, f, dist, q, cut_through) -> MulticastSaturation:
         return MulticastSaturation(arch, n, m, f, dist, q, load, bound, util, exact,
                                    rational, states, method, source)
 
+    if m == 1 and arch != "oq-crosspoint":
+        return result(1.0, True, "1", None, "closed form: a lone HOL packet gets all its "
+                      "outputs every slot")
     if arch == "oq-crosspoint" and m == 1 and cut_through:
         return result(1.0, True, "1", None,
                       "closed form: one active input with cut-through; every copy finds its "
                       "output idle (earlier packets left in their own slot), so a packet "
                       "crosses and completes each slot")
-    if arch != "oq-crosspoint" and f == 1 and m == n and n > IQ_EXACT_OUTPUTS[m]:
+    if arch == "oq-crosspoint" and m == 1 and q > 1:
+        return result(1.0, True, "1", None,
+                      "closed form: one active input, store-and-forward, Q >= 2; a packet's "
+                      "copies leave the slot after crossing, so at most two packets hold "
+                      "credits and a packet crosses every slot")
+    smallest = next(k for k, p in enumerate(pmf) if p)
+    if arch == "iq-nosplit" and 2 * smallest > n and m > 1:
+        return result(1 / m, True, str(Fraction(1, m)), None,
+                      f"closed form: every two destination sets overlap (|D| >= {smallest} > "
+                      "N/2), so exactly one HOL packet goes per slot: 1 / M")
+    if arch != "oq-crosspoint" and f == 1 and m == n and not _tractable(arch, n, m, 1, True):
         # One destination per packet: splitting or not, this is Karol's unicast HOL switch,
         # which hol solves exactly to N = 20 and within 1e-10 beyond.
         from . import hol
@@ -541,14 +549,13 @@ def _saturation(arch, n, m, f, dist, q, cut_through) -> MulticastSaturation:
         h = hol.saturation_throughput(n)
         return result(h.saturation_throughput, h.states is not None, h.exact, h.states,
                       "fanout 1 is unicast FIFO input queuing: " + h.method, h.source)
-    if not _tractable(arch, n, m, q or 1, cut_through):
+    if not _tractable(arch, n, m, q or 1, cut_through, dist):
         if arch == "iq-split":
             load = _split_independence(n, m, pmf)
             return result(load, False, None, None, SPLIT_APPROXIMATION_NOTE,
                           SOURCE + "; independence assumption as in Hui & Renner, IEEE Trans. "
                           "Commun. 42(2/3/4):723-731, 1994 (numbers not checked)")
-        where = (f"N <= {IQ_EXACT_OUTPUTS.get(m, 0)} for M = {m}" if arch != "oq-crosspoint"
-                 else "the sizes in OQ_EXACT")
+        where = "the sizes in " + ("OQ_EXACT" if arch == "oq-crosspoint" else "IQ_EXACT_OUTPUTS")
         return result(None, False, None, None,
                       f"no analytic form here: the exact chain stops at {where} (state "
                       "explosion); admissible_bound is an upper bound; the simulator answers it")
@@ -566,11 +573,13 @@ def _saturation(arch, n, m, f, dist, q, cut_through) -> MulticastSaturation:
         return result(None, False, None, None,
                       f"no analytic form here: the chain exceeded {_STATE_CAP} states; "
                       "admissible_bound is an upper bound; the simulator answers it")
-    load, rational, states, classes = sol
+    load, rational, states, (classes, same) = sol
     method = f"{what}, {states} states"
-    if classes > 1:
-        method += (f"; {classes} closed classes, weighted by the probability of reaching each "
-                   "from an empty switch")
+    if classes > 1 and same:
+        method += f"; {classes} closed classes, all with this rate"
+    elif classes > 1:
+        method += (f"; {classes} closed classes with different rates, weighted by the "
+                   "probability of reaching each from an empty switch")
     if rational is not None:
         method += ", rational arithmetic"
     # min: the stationary sum can land an ulp above the admissible bound (e.g. broadcast).
@@ -585,7 +594,7 @@ def _solve(chain):
     if built is None:
         return None
     states, rows, rates, start = built
-    load, classes = _stationary_rate(rows, rates, start)
+    load, classes, same = _stationary_rate(rows, rates, start)
     rational = None
     if chain.rational_ok and len(states) <= RATIONAL_STATES and classes == 1:
         exact_rows = _build(chain, Fraction)
@@ -593,7 +602,7 @@ def _solve(chain):
         load, rational = float(value), str(value)
     else:
         load /= chain.m
-    return load, rational, len(states), classes
+    return load, rational, len(states), (classes, same)
 
 
 def _build(chain, numeric):
@@ -624,124 +633,58 @@ def _build(chain, numeric):
     return order, rows, rates, start_vec
 
 
-def _closed_classes(rows):
-    """Strongly connected components with no exit (Tarjan, iterative)."""
-    n = len(rows)
-    index = [-1] * n
-    low = [0] * n
-    on_stack = [False] * n
-    stack, comps = [], []
-    counter = 0
-    succ = [list(r) for r in rows]
-    for root in range(n):
-        if index[root] >= 0:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = True
-        while work:
-            v, k = work[-1]
-            if k < len(succ[v]):
-                work[-1] = (v, k + 1)
-                w = succ[v][k]
-                if index[w] < 0:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack[w] = True
-                    work.append((w, 0))
-                elif on_stack[w]:
-                    low[v] = min(low[v], index[w])
-            else:
-                work.pop()
-                if work:
-                    u = work[-1][0]
-                    low[u] = min(low[u], low[v])
-                if low[v] == index[v]:
-                    comp = []
-                    while True:
-                        w = stack.pop()
-                        on_stack[w] = False
-                        comp.append(w)
-                        if w == v:
-                            break
-                    comps.append(comp)
-    label = [0] * n
-    for c, comp in enumerate(comps):
-        for v in comp:
-            label[v] = c
-    closed = [comp for c, comp in enumerate(comps)
-              if all(label[w] == c for v in comp for w in rows[v])]
-    return closed, label
-
-
 def _stationary_rate(rows, rates, start):
-    """Long-run rate of completions per slot from the start distribution."""
-    closed, label = _closed_classes(rows)
-    values = []
-    for comp in closed:
-        local = {v: i for i, v in enumerate(comp)}
-        sub = [{local[w]: p for w, p in rows[v].items()} for v in comp]
-        pi = _stationary(sub)
-        values.append(float(pi @ np.array([rates[v] for v in comp])))
-    if len(closed) == 1 or max(values) - min(values) < 1e-12:
-        return values[0], len(closed)
-    # Several closed classes with different rates: weight them by the probability of
-    # absorption from the start distribution (power iteration on the transient part).
-    n = len(rows)
-    in_closed = {v: c for c, comp in enumerate(closed) for v in comp}
-    mass = np.zeros(n)
-    for v, p in start.items():
-        mass[v] = p
-    absorbed = np.zeros(len(closed))
-    for _ in range(100_000):
-        nxt = np.zeros(n)
-        for v in np.nonzero(mass)[0]:
-            if v in in_closed:
-                absorbed[in_closed[v]] += mass[v]
-                continue
-            for w, p in rows[v].items():
-                nxt[w] += mass[v] * p
-        mass = nxt
+    """Long-run completions per slot from the start distribution: (rate, classes, all equal)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    k = len(rows)
+    src = [i for i, row in enumerate(rows) for _ in row]
+    dst = [j for row in rows for j in row]
+    prob = [float(x) for row in rows for x in row.values()]
+    matrix = csr_matrix((prob, (src, dst)), shape=(k, k))
+    _, label = connected_components(matrix, directed=True, connection="strong")
+    closed = np.ones(label.max() + 1, dtype=bool)
+    leaving = label[src] != label[dst]
+    closed[label[np.array(src)[leaving]]] = False  # a class with an exit is transient
+    classes = [np.nonzero(label == c)[0] for c in np.nonzero(closed)[0]]
+    rates = np.array([float(x) for x in rates])
+    values = [float(_stationary(matrix[idx][:, idx]) @ rates[idx]) for idx in classes]
+    if len(classes) == 1 or max(values) - min(values) < 1e-12:
+        return values[0], len(classes), True
+    # Classes with different rates: weight each by the chance of ending in it from the
+    # start distribution (power iteration, removing mass as it reaches a closed class).
+    mass = np.zeros(k)
+    for v, x in start.items():
+        mass[v] = float(x)
+    absorbed = np.zeros(len(classes))
+    for _ in range(1_000_000):
+        for c, idx in enumerate(classes):
+            absorbed[c] += mass[idx].sum()
+            mass[idx] = 0.0
         if mass.sum() < 1e-15:
             break
-    absorbed /= absorbed.sum()
-    return float(absorbed @ np.array(values)), len(closed)
+        mass = matrix.T @ mass
+    return float(absorbed @ np.array(values) / absorbed.sum()), len(classes), False
 
 
-def _stationary(rows):
-    """Stationary distribution of an irreducible chain given as rows of {column: p}."""
-    k = len(rows)
+def _stationary(matrix):
+    """Stationary distribution of an irreducible chain (SciPy sparse transition matrix)."""
+    k = matrix.shape[0]
     if k == 1:
         return np.ones(1)
-    if k <= _DENSE_STATES:
-        a = np.zeros((k, k))
-        for i, row in enumerate(rows):
-            for j, p in row.items():
-                a[j, i] += p
-        a -= np.eye(k)
-        a[-1] = 1.0  # pi (P - I) = 0 has rank k - 1: one balance equation becomes sum(pi) = 1
-        b = np.zeros(k)
-        b[-1] = 1.0
-        return np.linalg.solve(a, b)
-    import scipy.sparse as sparse
-    import scipy.sparse.linalg as splinalg
-
-    r, c, v = [], [], []
-    for i, row in enumerate(rows):
-        for j, p in row.items():
-            if j != k - 1:
-                r.append(j)
-                c.append(i)
-                v.append(p)
-    a = sparse.coo_matrix((v, (r, c)), shape=(k, k)).tocsr() - sparse.eye(k, format="csr")
-    a = a.tolil()
-    a[k - 1, :] = np.ones(k)
     b = np.zeros(k)
     b[-1] = 1.0
-    return splinalg.spsolve(a.tocsc(), b)
+    if k <= _DENSE_STATES:
+        a = matrix.toarray().T - np.eye(k)
+        a[-1] = 1.0  # pi (P - I) = 0 has rank k - 1: one balance equation becomes sum(pi) = 1
+        return np.linalg.solve(a, b)
+    from scipy.sparse import eye, vstack
+    from scipy.sparse.linalg import spsolve
+
+    a = (matrix.T - eye(k, format="csr")).tocsr()
+    a = vstack([a[:-1], np.ones((1, k))]).tocsc()
+    return spsolve(a, b)
 
 
 def _rational_rate(rows, rates) -> Fraction:
@@ -802,7 +745,7 @@ def _compositions(total: int, parts: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _multinomial_outcomes(total: int, parts: int, numeric):
-    """Each way to split ``total`` outputs among ``parts`` equally likely choices, with its probability."""
+    """Each split of ``total`` outputs over ``parts`` equally likely choices, with its probability."""
     return [(js, numeric(math.factorial(total) // math.prod(math.factorial(j) for j in js))
              / parts ** total) for js in _compositions(total, parts)]
 
@@ -856,7 +799,8 @@ class _IqChain:
             new_pos = [0] * self.m
             for j, r in enumerate(order):
                 new_pos[r] = j
-            t = [sum(1 << new_pos[r] for r in range(self.m) if p >> r & 1) for p in range(1 << self.m)]
+            t = [sum(1 << new_pos[r] for r in range(self.m) if p >> r & 1)
+                 for p in range(1 << self.m)]
             self._tables[order] = t
         return t
 
@@ -1045,12 +989,20 @@ class _OqChain:
         self._outcomes = {}
 
     def initial(self):
+        self._canon = {}
         dist = {(((0,), self.n),): self.numeric(1)}
         for i in range(self.m):
             dist = self._add_hol(dist, i)
         return self._canon_dist((), dist)
 
     def canon(self, packets, columns):
+        key = (packets, columns)
+        got = self._canon.get(key)
+        if got is None:
+            got = self._canon[key] = self._canonical(packets, columns)
+        return got
+
+    def _canonical(self, packets, columns):
         best = None
         for perm in self.perms:
             order = sorted(range(len(packets)), key=lambda x: (packets[x][0], perm[packets[x][1]]))
@@ -1177,7 +1129,7 @@ class _OqChain:
 # ---------------------------------------------------------------- large-N iq-split
 
 def _split_independence(n: int, m: int, pmf) -> float:
-    """Solve load * E[max of |D| iid ROS sojourns] = 1, copies Poisson(load M E|D| / N) per output."""
+    """Solve load E[max of |D| iid ROS sojourns] = 1, Poisson(load M E|D| / N) copies per output."""
     sizes = np.array([float(x) for x in pmf])
     scale = m * float(sizes @ np.arange(n + 1)) / n  # copies per output per unit of load
 

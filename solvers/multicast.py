@@ -228,6 +228,19 @@ class MulticastSaturation:
     method: str
     source: str
 
+    @property
+    def answer(self) -> tuple[float, str]:
+        """The number to report and what it is: exact, an approximation, or the admissible upper bound.
+
+        Examples
+        --------
+        >>> saturation_load("iq-nosplit", 8, 8, 4).answer[1]
+        'upper bound (admissible load min(1, N/(M F)); simulate for the value)'
+        """
+        if self.saturation_load is not None:
+            return self.saturation_load, "exact" if self.exact else "approximation"
+        return self.admissible_bound, "upper bound (admissible load min(1, N/(M F)); simulate for the value)"
+
 
 # ---------------------------------------------------------------- fanout laws
 

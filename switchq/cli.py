@@ -280,10 +280,7 @@ def solve_multicast(architecture, ports, active_inputs, fanout, fanout_distribut
     from .solvers import multicast
 
     r = multicast.saturation_load(architecture, ports, active_inputs, fanout, fanout_distribution, crosspoint_cells)
-    if r.saturation_load is not None:
-        value, kind = r.saturation_load, "exact" if r.exact else "approximation"
-    else:
-        value, kind = r.admissible_bound, "upper bound (admissible load min(1, N/(M F)); simulate for the value)"
+    value, kind = r.answer
     payload = {"model": "multicast", "architecture": r.architecture, "n_ports": r.n_outputs,
                "active_inputs": r.active_inputs, "fanout": r.fanout, "fanout_distribution": r.distribution,
                "crosspoint_cells": r.crosspoint_cells, "saturation_load": value, "saturation_load_kind": kind,

@@ -488,6 +488,37 @@ def _voq_build(p):
     return sw, _traffic(p)
 
 
+# multicast ------------------------------------------------------------
+
+MULTICAST_ARCH = _p("arch", "architecture", "choice", "oq-crosspoint",
+                    choices=("oq-crosspoint", "iq-split", "iq-nosplit"), help="multicast switch architecture")
+
+
+def _multicast(p):
+    from .solvers import multicast
+
+    r = multicast.saturation_load(p["arch"], p["ports"], p["inputs"], p["fanout"], p["fanout_distribution"],
+                                  p["crosspoint_cells"])
+    value, kind = r.answer
+    return {"saturation_load": value, "saturation_load_kind": kind, "admissible_load": r.admissible_bound,
+            "exact": r.exact, "method": r.method, "source": r.source}
+
+
+def _multicast_build(p):
+    from .models import Switch, Traffic
+
+    sw = Switch(p["ports"], p["arch"], crosspoint_cells=p["crosspoint_cells"])
+    return sw, Traffic(p["load"], fanout=p["fanout"], fanout_distribution=p["fanout_distribution"],
+                       active_inputs=p["inputs"])
+
+
+def _multicast_check(p):
+    from .models import Traffic
+
+    Traffic(1.0, fanout=p["fanout"], fanout_distribution=p["fanout_distribution"],
+            active_inputs=p["inputs"]).check_ports(p["ports"])
+
+
 # cicq -----------------------------------------------------------------
 
 def _flow_control(p, simulated: bool):
@@ -643,6 +674,22 @@ _MODELS = (
           table={"analytic": ("saturation_throughput",), "simulated": ("throughput", "mean_latency", "unstable")},
           results={"analytic": ("saturation_throughput", "method", "source"), **_SIM_RESULTS},
           note="VOQ with PIM or iSLIP: saturation throughput; simulated at any load (default 1: saturated)"),
+    Model("multicast", "Multicast switch: saturation load",
+          (MULTICAST_ARCH, replace(PORTS, high=64),
+           _p("inputs", "active_inputs", "int", None, low=1, unit="ports", help="active inputs M (none: all N)"),
+           _p("fanout", "fanout", "float", low=1, high=64, unit="outputs/packet", help="mean fanout F"),
+           _p("fanout_distribution", "fanout_distribution", "choice", "fixed",
+              choices=("fixed", "binomial", "uniform"), help="law of the destination-set size"),
+           replace(CROSSPOINT, default=4, help="oq-crosspoint: cells per crosspoint"),
+           replace(LOAD, default=1.0, modes=SIM, unit="packets/slot/input")),
+          analytic=_multicast, check=_multicast_check, build=_multicast_build,
+          main={"analytic": "saturation_load", **_SIM},
+          table={"analytic": ("saturation_load", "saturation_load_kind"),
+                 "simulated": ("throughput", "output_utilization", "mean_latency")},
+          results={"analytic": ("saturation_load", "saturation_load_kind", "admissible_load", "exact", "method",
+                                "source"), **_SIM_RESULTS},
+          note="multicast on one switch (paper 003): exact saturated chains where small, else the admissible "
+               "bound; simulated at any load (default 1: saturated)"),
     Model("fifo", "FIFO input queuing", (PORTS, LOAD, WINDOW, WINDOW_POLICY, INPUT_BUFFER, *TRAFFIC),
           build=_fifo_build, main=_SIM, table={"simulated": ("throughput", "mean_wait", "unstable")},
           results=_SIM_RESULTS,
@@ -706,7 +753,7 @@ def get(name: str) -> Model:
     >>> get("mesh")
     Traceback (most recent call last):
     ...
-    switchq.errors.InputError: MODEL: got 'mesh'; allowed: one of hol, window, oq, iq, voq, fifo, cicq, size-credit, size-grant, size-acknak, size-sfc, size-cicq
+    switchq.errors.InputError: MODEL: got 'mesh'; allowed: one of hol, window, oq, iq, voq, multicast, fifo, cicq, size-credit, size-grant, size-acknak, size-sfc, size-cicq
     """
     try:
         return MODELS[name]

@@ -133,6 +133,13 @@ def draw_arrivals(arrivals, burst_dest, p_start, p_end, kind, perm, cdf, n_ports
         arrivals[i] = d
 
 
+def queue_limit(buffer_cells):
+    """``(unbounded, limit, storage)`` of a queue configured with ``buffer_cells`` (None: unbounded)."""
+    unbounded = buffer_cells is None
+    limit = UNBOUNDED_CELLS if unbounded else buffer_cells
+    return unbounded, limit, ring_storage(limit)
+
+
 def ring_storage(limit):
     """Ring size for a queue of at most ``limit`` cells: a power of two, so
     positions wrap with a mask (``& (size - 1)``) instead of a division."""

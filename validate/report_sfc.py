@@ -34,10 +34,18 @@ def _switch(n, tau, protocol, priorities=1, replacement=False):
     return Switch(n, "cicq", flow_control=fc, priorities=priorities)
 
 
-def _ci(r, name="mean_latency"):
-    lo, hi = getattr(r, name + "_ci95")
-    return f"{getattr(r, name):.1f} ± {(hi - lo) / 2:.1f}" if name == "mean_latency" else \
-        f"{getattr(r, name):.4f} ± {(hi - lo) / 2:.4f}"
+def _ci(r):
+    lo, hi = r.mean_latency_ci95
+    return f"{r.mean_latency:.1f} ± {(hi - lo) / 2:.1f}"
+
+
+def _save(fig, path, title):
+    import matplotlib.pyplot as plt
+
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> list[Path]:
@@ -100,10 +108,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
         ax.grid(alpha=0.3, which="both")
     axes[0].set_ylabel("mean latency (slots)")
     axes[0].legend()
-    fig.suptitle("Uniform Bernoulli traffic, N = 16 (paper 002 Fig. 3)")
-    fig.tight_layout()
-    fig.savefig(out / "sfc_fig3.png", dpi=110)
-    plt.close(fig)
+    _save(fig, out / "sfc_fig3.png", "Uniform Bernoulli traffic, N = 16 (paper 002 Fig. 3)")
     lines += ["", "SFC changes nothing visible here: there is a round trip of buffer per row and single-cell "
               "bursts almost always find a credited cell to send (§5).", "", "![Fig. 3](sfc_fig3.png)", ""]
 
@@ -146,10 +151,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
             ax.set_yscale("log")
             ax.grid(alpha=0.3, which="both")
     axes[0, 0].legend(fontsize=7, ncol=2)
-    fig.suptitle("Bursty uniform traffic (paper 002 Fig. 4 a, b, g, h)")
-    fig.tight_layout()
-    fig.savefig(out / "sfc_fig4_latency.png", dpi=110)
-    plt.close(fig)
+    _save(fig, out / "sfc_fig4_latency.png", "Bursty uniform traffic (paper 002 Fig. 4 a, b, g, h)")
     lines += ["", "Without SFC the latency at 10 % load is the paper's ceil(B/Q_R) round trips within 0.5 RTT "
               "(the mean over geometric bursts is a little below the ceiling of the mean), and the "
               "isolated-burst formula predicts it to within a few percent. SFC removes 55-75 % of it, "
@@ -179,10 +181,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("saturation throughput")
     axes[0].legend(fontsize=7, ncol=2)
-    fig.suptitle("Throughput vs non-uniformity (paper 002 Fig. 4 e, f)")
-    fig.tight_layout()
-    fig.savefig(out / "sfc_fig4_throughput.png", dpi=110)
-    plt.close(fig)
+    _save(fig, out / "sfc_fig4_throughput.png", "Throughput vs non-uniformity (paper 002 Fig. 4 e, f)")
     lines += ["", "At w = 1 the simulation meets both bounds. In between, SFC's gain shrinks where N·Q_R is "
               "small against tau (N = 64, tau = 32: Q_R = 2): with saturated inputs some lightly loaded VOQ "
               "almost always holds a credited cell, and rule R1 allows a speculative transmission only when "
@@ -224,10 +223,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
             ax.set_yscale("log")
             ax.grid(alpha=0.3, which="both")
     axes[0, 0].legend(fontsize=7)
-    fig.suptitle("Two priorities (paper 002 Fig. 5)")
-    fig.tight_layout()
-    fig.savefig(out / "sfc_fig5.png", dpi=110)
-    plt.close(fig)
+    _save(fig, out / "sfc_fig5.png", "Two priorities (paper 002 Fig. 5)")
     lines += ["", "As in §5: speculation cuts the latency of both priorities; replacement cuts P0's a little "
               "further near saturation and leaves P1's where it was.", "",
               "![Fig. 5](sfc_fig5.png)", "", f"_Built in {time.time() - started:.0f} s._", ""]

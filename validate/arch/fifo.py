@@ -159,11 +159,10 @@ def _match_random(q, q_head, q_len, mask, n, window, t, in_mark, winner, winner_
 def replicate(switch, traffic, slots, warmup_slots, seed):
     """Run one replication; return the int64 counter vector (``kernel.STAT_*``)."""
     n = switch.n_ports
-    unbounded = switch.input_buffer_cells is None
-    limit = K.UNBOUNDED_CELLS if unbounded else switch.input_buffer_cells
+    unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
     policy = RANDOM if switch.window_policy == "random" else ROUNDS
     p_start, p_end, kind, perm, cdf = K.traffic_arrays(traffic, n)
     stats = np.zeros(K.N_STATS, dtype=np.int64)
-    _run_fifo(n, switch.window, policy, limit, unbounded, K.ring_storage(limit), slots, warmup_slots,
+    _run_fifo(n, switch.window, policy, limit, unbounded, storage, slots, warmup_slots,
               seed, p_start, p_end, kind, perm, cdf, stats)
     return stats

@@ -47,10 +47,9 @@ def _run_oq(n_ports, limit, unbounded, storage, slots, warmup, seed,
 def replicate(switch, traffic, slots, warmup_slots, seed):
     """Run one replication; return the int64 counter vector (``kernel.STAT_*``)."""
     n = switch.n_ports
-    unbounded = switch.output_buffer_cells is None
-    limit = K.UNBOUNDED_CELLS if unbounded else switch.output_buffer_cells
+    unbounded, limit, storage = K.queue_limit(switch.output_buffer_cells)
     p_start, p_end, kind, perm, cdf = K.traffic_arrays(traffic, n)
     stats = np.zeros(K.N_STATS, dtype=np.int64)
-    _run_oq(n, limit, unbounded, K.ring_storage(limit), slots, warmup_slots, seed,
+    _run_oq(n, limit, unbounded, storage, slots, warmup_slots, seed,
             p_start, p_end, kind, perm, cdf, stats)
     return stats

@@ -122,10 +122,8 @@ def _run_voq(n_ports, matching, iterations, limit, unbounded, storage, slots, wa
 def replicate(switch, traffic, slots, warmup_slots, seed):
     """Run one replication; return the int64 counter vector (``kernel.STAT_*``)."""
     n = switch.n_ports
-    unbounded = switch.input_buffer_cells is None
-    limit = K.UNBOUNDED_CELLS if unbounded else switch.input_buffer_cells
     # An unbounded input keeps up to UNBOUNDED_CELLS per VOQ; a bounded one may put all B in one VOQ.
-    storage = K.ring_storage(limit)
+    unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
     p_start, p_end, kind, perm, cdf = K.traffic_arrays(traffic, n)
     stats = np.zeros(K.N_STATS, dtype=np.int64)
     matching = ISLIP if switch.matching == "islip" else PIM

@@ -23,11 +23,14 @@ Architectures (paper 000 §2; Karol, Hluchyj & Morgan 1987):
 ``voq``
     Virtual output queues at each input matched each slot by PIM
     (Anderson et al. 1993) or iSLIP (McKeown 1999) with ``iterations`` rounds.
-``oq-crosspoint``, ``iq-split``, ``iq-nosplit``
+``oq-crosspoint``, ``iq-split``, ``iq-nosplit``, ``iq-wba``
     Multicast switches (paper 003 §2, §3.1): output queuing with a crosspoint
     buffer of ``crosspoint_cells`` per (input, output) and credits that come
     back only when a packet's last copy has left (the packet crosses the
-    crossbar once); or FIFO input queuing with and without fanout splitting.
+    crossbar once); or FIFO input queuing with and without fanout splitting,
+    the outputs of a split switch choosing at random (``iq-split``) or by
+    the weight based algorithm (``iq-wba``, Prabhakar, McKeown & Ahuja 1997:
+    HOL age minus residue, simulated only).
 ``cicq``
     Combined input- and crosspoint-queued buffered crossbar (paper 002 §4):
     VOQs at the line cards feed N x N crosspoint buffers over links governed
@@ -46,8 +49,8 @@ from .flow_control import FlowControl
 __all__ = ["Switch", "ARCHITECTURES", "MULTICAST_ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "ARBITRATIONS", "MAX_PORTS",
            "MAX_PRIORITIES"]
 
-ARCHITECTURES = ("fifo", "oq", "voq", "cicq", "oq-crosspoint", "iq-split", "iq-nosplit")
-MULTICAST_ARCHITECTURES = ("oq-crosspoint", "iq-split", "iq-nosplit")
+ARCHITECTURES = ("fifo", "oq", "voq", "cicq", "oq-crosspoint", "iq-split", "iq-nosplit", "iq-wba")
+MULTICAST_ARCHITECTURES = ("oq-crosspoint", "iq-split", "iq-nosplit", "iq-wba")
 # Multicast destination sets are 64-bit masks in the simulator.
 MAX_MULTICAST_PORTS = 64
 ARBITRATIONS = ("lqf", "rr")
@@ -67,7 +70,8 @@ class Switch:
     ----------
     n_ports : int
         Inputs = outputs = N, in [1, 1024].
-    architecture : {"fifo", "oq", "voq"}
+    architecture : str
+        One of ``ARCHITECTURES`` (see above).
     window : int
         Look-ahead depth of FIFO input queues (1 = plain FIFO).
     window_policy : {"rounds", "random"}
@@ -165,7 +169,8 @@ class Switch:
                     "oq": ("output_buffer_cells",),
                     "voq": ("matching", "iterations", "input_buffer_cells"),
                     "cicq": ("priorities", "arbitration"),
-                    "oq-crosspoint": ("crosspoint_cells",), "iq-split": (), "iq-nosplit": ()}[self.architecture]
+                    "oq-crosspoint": ("crosspoint_cells",), "iq-split": (), "iq-nosplit": (),
+                    "iq-wba": ()}[self.architecture]
         out = {"architecture": self.architecture, "n_ports": self.n_ports}
         out.update({k: getattr(self, k) for k in relevant})
         if self.flow_control is not None:

@@ -84,6 +84,9 @@ queuing under a similar independence assumption; we could not read their
 numbers in a stored copy and quote none. **iq-nosplit and oq-crosspoint**
 have no analytic answer here: ``saturation_load`` is None, with the
 admissible bound as an upper bound; the simulator answers them.
+**iq-wba** (split, outputs grant by HOL age minus residue; the simulator's
+WBA baseline) has no model here at all: both public functions refuse it
+with an InputError that says to simulate it.
 
 Closed forms checked against the chains: broadcast (fixed F = N) gives
 ``1 / M`` for all three architectures (no-split: one packet per slot; split
@@ -152,9 +155,12 @@ __all__ = [
     "RATIONAL_STATES",
     "SPLIT_APPROXIMATION_NOTE",
     "SOURCE",
+    "SIMULATED_ONLY",
 ]
 
 ARCHITECTURES = ("oq-crosspoint", "iq-split", "iq-nosplit")
+# Multicast architectures the simulator has and this module has no model of.
+SIMULATED_ONLY = ("iq-wba",)
 DISTRIBUTIONS = ("fixed", "binomial", "uniform")
 SOURCE = ("Kumar, Kale & Stunkel, hardware collectives in output-queued high-radix routers "
           "(paper 003) §2, §3.1; saturation argument of Karol, Hluchyj & Morgan, IEEE Trans. "
@@ -431,6 +437,14 @@ def output_utilization(n_outputs, active_inputs, fanout, load) -> float:
 
 # ---------------------------------------------------------------- the public solver
 
+def _architecture(value) -> str:
+    """One of ``ARCHITECTURES``; a simulated-only architecture is told to simulate (one-line InputError)."""
+    if isinstance(value, str) and value in SIMULATED_ONLY:
+        raise _check.InputError("architecture", value, "one of " + ", ".join(ARCHITECTURES)
+                                + f" ({value} has no analytic model here; simulate it)")
+    return _check.choice("architecture", value, ARCHITECTURES)
+
+
 def is_exact(architecture, n_outputs, active_inputs, distribution="fixed", crosspoint_cells=4,
              cut_through=True) -> bool:
     """Whether :func:`saturation_load` has an exact chain or closed form for these sizes.
@@ -445,8 +459,12 @@ def is_exact(architecture, n_outputs, active_inputs, distribution="fixed", cross
     (True, False)
     >>> is_exact("oq-crosspoint", 8, 2, crosspoint_cells=1), is_exact("oq-crosspoint", 8, 2)
     (True, False)
+    >>> is_exact("iq-wba", 8, 2)
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: architecture: got 'iq-wba'; allowed: ... (iq-wba has no analytic model here; simulate it)
     """
-    arch = _check.choice("architecture", architecture, ARCHITECTURES)
+    arch = _architecture(architecture)
     n = _check.integer("n_outputs", n_outputs, 1, MAX_OUTPUTS)
     m = _check.integer("active_inputs", active_inputs, 1, n)
     _check.choice("distribution", distribution, DISTRIBUTIONS)
@@ -492,7 +510,7 @@ def saturation_load(architecture, n_outputs, active_inputs, fanout, distribution
     Raises
     ------
     switchq.errors.InputError
-        Naming the bad parameter.
+        Naming the bad parameter; for ``iq-wba`` (simulator only), saying so.
 
     Notes
     -----
@@ -517,7 +535,7 @@ def saturation_load(architecture, n_outputs, active_inputs, fanout, distribution
     >>> round(saturation_load("iq-split", 32, 32, 1).saturation_load, 4)  # Karol's chain, hol
     0.5936
     """
-    arch = _check.choice("architecture", architecture, ARCHITECTURES)
+    arch = _architecture(architecture)
     n, f, dist = _check_fanout(n_outputs, fanout, distribution)
     m = n if active_inputs is None else _check.integer("active_inputs", active_inputs, 1, n)
     q = _check.integer("crosspoint_cells", crosspoint_cells, 1, 1 << 16)

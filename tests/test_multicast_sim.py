@@ -28,6 +28,40 @@ def test_every_copy_delivered_exactly_once(arch, n, m, f, dist, load, q, seed):
     assert s[K.STAT_COPIES] == s[K.STAT_COPIES_OWED]
 
 
+@settings(max_examples=30)
+@given(n=st.integers(1, 12), m=st.integers(1, 12), f=st.integers(1, 6),
+       dist=st.sampled_from(["fixed", "binomial", "uniform"]), load=st.floats(0.01, 1.0),
+       seed=st.integers(0, 2**31))
+def test_wba_delivers_every_copy_exactly_once(n, m, f, dist, load, seed):
+    # WBA grants by weight (HOL age minus residue); the ages and ties must not lose or repeat copies.
+    m = min(m, n)
+    f = min(f, n if dist != "uniform" else (n + 1) // 2)
+    tr = Traffic(load, fanout=f, fanout_distribution=dist, active_inputs=m)
+    s = multicast.replicate(Switch(n, "iq-wba"), tr, 200, 0, seed, drain_slots=200 * n * 4 + 50)
+    assert s[K.STAT_OVERFLOW] == 0
+    assert s[K.STAT_QUEUED] == 0 and s[K.STAT_ARRIVED] == s[K.STAT_DELIVERED]
+    assert s[K.STAT_COPIES] == s[K.STAT_COPIES_OWED]
+
+
+@pytest.mark.parametrize("inputs, paper", [(2, 0.65), (8, 0.22)])
+@pytest.mark.parametrize("dist", ["binomial", "uniform"])
+def test_wba_saturation_matches_prabhakar_mckeown_ahuja(inputs, paper, dist):
+    # Paper 003 §3.1 quotes its ref. [19] (Prabhakar, McKeown & Ahuja 1997): uncorrelated traffic,
+    # mean fanout 4, saturates 2 x 8 at 0.65 and 8 x 8 at 0.22 (packets per active input per slot).
+    # Measured (seed 1, 8 x 5e4 slots): binomial 0.6395 and 0.2223, uniform 0.6528 and 0.2257;
+    # fixed fanout 4 gives 0.600 on 2 x 8, so the paper's law varies. Tolerance 0.015: the quoted
+    # figures have two digits (+-0.005), and [19]'s fanout law and weight factors are unknown here
+    # (the law alone moves 2 x 8 by 0.013). The 95 % CI half-widths of these runs are <= 0.003.
+    tr = Traffic(1.0, fanout=4, fanout_distribution=dist, active_inputs=inputs)
+    run = RunSettings(slots=20_000, replications=4, seed=1)
+    wba = simulate(Switch(8, "iq-wba"), tr, run)
+    assert wba.unstable and wba.throughput == pytest.approx(paper, abs=0.015)
+    # Weighting should not lose to random selection (iq-split): not worse beyond the CI noise.
+    rnd = simulate(Switch(8, "iq-split"), tr, run)
+    noise = (wba.throughput_ci95[1] - wba.throughput_ci95[0] + rnd.throughput_ci95[1] - rnd.throughput_ci95[0]) / 2
+    assert wba.throughput >= rnd.throughput - noise
+
+
 @pytest.mark.parametrize("arch", ["iq-split", "iq-nosplit"])
 def test_fanout_one_is_karols_hol_blocking(arch):
     # With one destination per packet both input-queued rules are FIFO input queuing:

@@ -6,4 +6,4 @@ Each module exposes ``replicate(switch, traffic, slots, warmup_slots, seed) -> s
 
 # Architecture name -> module; the multicast switches share one kernel.
 ARCH_MODULES = {"fifo": "fifo", "oq": "oq", "voq": "voq", "cicq": "cicq", "oq-crosspoint": "multicast",
-                "iq-split": "multicast", "iq-nosplit": "multicast"}
+                "iq-split": "multicast", "iq-nosplit": "multicast", "iq-wba": "multicast"}

@@ -20,14 +20,17 @@ No mathematics here beyond validation: the description is plain data.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from . import _check
 
-__all__ = ["FatTree", "MAX_NODES", "MAX_SWITCH_PORTS"]
+__all__ = ["FatTree", "FatTreeNetwork", "NetworkTiming", "UP_ROUTINGS", "MAX_NODES", "MAX_SWITCH_PORTS"]
 
 # Same radix ceiling as a single switch (models.switch.MAX_PORTS): k <= 512.
 MAX_SWITCH_PORTS = 1024
+# How a packet picks its up port: most credits, or at random among those with a credit.
+UP_ROUTINGS = ("adaptive", "random")
 # A million nodes: larger than any machine studied here, and graph() stays buildable.
 MAX_NODES = 1 << 20
 
@@ -151,3 +154,115 @@ class FatTree:
         return {"topology": self.name, "k": self.k, "n": self.n, "switch_ports": self.switch_ports,
                 "nodes": self.nodes, "levels": self.levels, "switches_per_level": self.switches_per_level,
                 "switches": self.switches, "links": self.links}
+
+
+@dataclass(frozen=True)
+class NetworkTiming:
+    """Link and switch timing of a network (paper 003 Table 1, InfiniBand 4X, by default).
+
+    All times in ns, the bandwidth in bit/s. ``packet_ns`` (the time a
+    packet takes on a link, 204.8 ns by default) is the simulator's slot.
+
+    Examples
+    --------
+    >>> t = NetworkTiming()
+    >>> t.packet_ns, t.link_delay_slots, t.credit_delay_slots
+    (204.8, 1, 1)
+    >>> NetworkTiming(bandwidth_bps=-1)
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: bandwidth_bps: got -1.0; allowed: a number in [1000000.0, 10000000000000.0]
+    """
+
+    bandwidth_bps: float = 10e9
+    packet_bytes: int = 256
+    channel_delay_ns: float = 20.0
+    switch_delay_ns: float = 90.0
+    asic_hz: float = 250e6
+    nic_send_ns: float = 1300.0
+    nic_recv_ns: float = 1300.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "bandwidth_bps", _check.real("bandwidth_bps", self.bandwidth_bps, 1e6, 1e13))
+        object.__setattr__(self, "packet_bytes", _check.integer("packet_bytes", self.packet_bytes, 1, 1 << 20))
+        for name in ("channel_delay_ns", "switch_delay_ns", "nic_send_ns", "nic_recv_ns"):
+            object.__setattr__(self, name, _check.real(name, getattr(self, name), 0.0, 1e9))
+        object.__setattr__(self, "asic_hz", _check.real("asic_hz", self.asic_hz, 1e6, 1e11))
+
+    @property
+    def packet_ns(self) -> float:
+        """Time of one packet on a link: packet_bytes * 8 / bandwidth, in ns (the slot)."""
+        return self.packet_bytes * 8e9 / self.bandwidth_bps
+
+    @property
+    def link_delay_slots(self) -> int:
+        """Slots from a packet leaving an output to being eligible at the next switch's output.
+
+        Cut-through: the header crosses the channel and the switch pipeline
+        (channel + switch delay) while the packet streams, so the next
+        output can start at the first slot boundary after that; at least 1.
+        """
+        return max(1, math.ceil((self.channel_delay_ns + self.switch_delay_ns) / self.packet_ns - 1e-9))
+
+    @property
+    def credit_delay_slots(self) -> int:
+        """Slots for a freed crosspoint slot's credit to cross the channel back; at least 1."""
+        return max(1, math.ceil(self.channel_delay_ns / self.packet_ns - 1e-9))
+
+    def describe(self) -> dict:
+        return {"bandwidth_bps": self.bandwidth_bps, "packet_bytes": self.packet_bytes,
+                "channel_delay_ns": self.channel_delay_ns, "switch_delay_ns": self.switch_delay_ns,
+                "asic_hz": self.asic_hz, "nic_send_ns": self.nic_send_ns, "nic_recv_ns": self.nic_recv_ns,
+                "packet_ns": self.packet_ns}
+
+
+@dataclass(frozen=True)
+class FatTreeNetwork:
+    """A fat tree of crosspoint-buffered output-queued switches with credit flow control (paper 003 §3).
+
+    Every switch input has ``crosspoint_cells`` packet buffers at every
+    output; the sender upstream (a switch output or a node's NIC) holds one
+    credit per buffer, so a packet is sent only into room. Upward ports are
+    chosen adaptively (``up_routing="adaptive"``: the up port with the most
+    credits; ``"random"``: any up port with a credit, at random), downward paths are fixed; multicast packets are
+    replicated in the switches along the paper's spanning tree (§2.2).
+
+    Examples
+    --------
+    >>> net = FatTreeNetwork.for_nodes(256, switch_ports=32, crosspoint_cells=4)
+    >>> net.tree.name, net.tree.switches, net.crosspoint_cells
+    ('16-ary 2-tree', 32, 4)
+    >>> FatTreeNetwork(FatTree(4, 2), crosspoint_cells=0)
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: crosspoint_cells: got 0; allowed: an integer in [1, 64]
+    """
+
+    tree: FatTree
+    crosspoint_cells: int = 4
+    timing: NetworkTiming = NetworkTiming()
+    up_routing: str = "adaptive"
+
+    def __post_init__(self):
+        _check.choice("up_routing", self.up_routing, UP_ROUTINGS)
+        if not isinstance(self.tree, FatTree):
+            raise _check.InputError("tree", self.tree, "a switchq.models.network.FatTree")
+        if self.tree.switch_ports > 64:
+            raise _check.InputError("switch_ports", self.tree.switch_ports,
+                                    "at most 64 for the network simulator (port sets are 64-bit masks)")
+        object.__setattr__(self, "crosspoint_cells", _check.integer("crosspoint_cells", self.crosspoint_cells, 1, 64))
+        if not isinstance(self.timing, NetworkTiming):
+            raise _check.InputError("timing", self.timing, "a switchq.models.network.NetworkTiming")
+
+    @classmethod
+    def for_nodes(cls, nodes: int, switch_ports: int, crosspoint_cells: int = 4,
+                  timing: NetworkTiming = NetworkTiming(), up_routing: str = "adaptive") -> "FatTreeNetwork":
+        """The network of ``nodes`` nodes built from ``switch_ports``-port switches."""
+        return cls(FatTree.for_nodes(nodes, switch_ports), crosspoint_cells, timing, up_routing)
+
+    def describe(self) -> dict:
+        out = {"switch_ports": self.tree.switch_ports, "nodes": self.tree.nodes, "topology": self.tree.name,
+               "levels": self.tree.levels, "switches": self.tree.switches,
+               "crosspoint_cells": self.crosspoint_cells, "up_routing": self.up_routing}
+        out.update(self.timing.describe())
+        return out

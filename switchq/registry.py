@@ -491,7 +491,8 @@ def _voq_build(p):
 # multicast ------------------------------------------------------------
 
 MULTICAST_ARCH = _p("arch", "architecture", "choice", "oq-crosspoint",
-                    choices=("oq-crosspoint", "iq-split", "iq-nosplit"), help="multicast switch architecture")
+                    choices=("oq-crosspoint", "iq-split", "iq-nosplit", "iq-wba"),
+                    help="multicast switch architecture (iq-wba: simulated only)")
 
 
 def _multicast(p):

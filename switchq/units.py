@@ -135,6 +135,21 @@ UNITS = {
     "crosspoint_bytes_sfc": "B",
     "sequence_bits": "bits",
     "acknak_bits": "bits",
+    # fat-tree networks (switchq simulate fattree)
+    "switch_ports": "ports",
+    "nodes": "nodes",
+    "levels": "levels",
+    "switches": "switches",
+    "bandwidth_bps": "bit/s",
+    "packet_bytes": "B",
+    "channel_delay_ns": "ns",
+    "switch_delay_ns": "ns",
+    "asic_hz": "Hz",
+    "nic_send_ns": "ns",
+    "nic_recv_ns": "ns",
+    "packet_ns": "ns",
+    "mean_latency_ns": "ns",
+    "mean_latency_ns_ci95": "ns",
 }
 
 

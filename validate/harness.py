@@ -188,24 +188,26 @@ def _check_combination(switch, traffic):
     else:
         if traffic.fanout != 1.0:
             raise _check.InputError("fanout", traffic.fanout,
-                                    "1 unless architecture is oq-crosspoint, iq-split or iq-nosplit")
+                                    "1 unless architecture is one of " + ", ".join(MULTICAST_ARCHITECTURES))
         if traffic.active_inputs is not None:
             raise _check.InputError("active_inputs", traffic.active_inputs,
-                                    "None unless architecture is oq-crosspoint, iq-split or iq-nosplit")
+                                    "None unless architecture is one of " + ", ".join(MULTICAST_ARCHITECTURES))
 
 
-def _run_all(args, workers, progress, label):
-    """Run replications, in this process or over ``workers`` processes (0 = all cores)."""
+def _run_all(args, workers, progress, label, replicate=None):
+    """Run ``replicate(*a)`` for each ``a`` in ``args`` (default: a switch replication),
+    in this process or over ``workers`` processes (0 = all cores)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+    replicate = replicate or _replicate
     if workers == 1 or len(args) == 1:
-        results = (_replicate(*a) for a in args)
+        results = (replicate(*a) for a in args)
     else:
         from joblib import Parallel, delayed
 
         n_jobs = -1 if workers == 0 else workers
         # Ordered generator: row r is replication r whatever finishes first.
-        results = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(_replicate)(*a) for a in args)
+        results = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(replicate)(*a) for a in args)
     if not progress:
         return list(results)
     rows = []

@@ -1,0 +1,142 @@
+"""Fat-tree network simulation (paper 003 §3-§4): wiring, conservation, minimal delays, the 256-node numbers."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from switchq.errors import InputError
+from switchq.models import Traffic
+from switchq.models.network import FatTree, FatTreeNetwork
+from switchq.solvers import fattree
+from switchq.validate import kernel as K
+from switchq.validate import network
+from switchq.validate.harness import RunSettings
+
+TREES = [(2, 1), (2, 2), (2, 3), (4, 1), (4, 2), (3, 2), (2, 4)]
+
+
+@pytest.mark.parametrize("k, n", TREES + [(4, 4), (16, 2)])
+def test_integer_wiring_matches_the_graph_wiring(k, n):
+    # The kernel's arithmetic wiring must be the wiring of solvers.fattree, port for port.
+    tree = FatTree(k, n)
+    out_sw, out_in, reach, level, kpow = network.tables(tree)
+    width = tree.switches_per_level
+    for lv in range(n):
+        for w in range(width):
+            s = lv * width + w
+            for p in range(2 * k):
+                there = fattree.neighbour(tree, ("switch", lv, w), p)
+                g = s * 2 * k + p
+                if there is None:
+                    assert out_sw[g] == -2
+                elif there[0][0] == "node":
+                    assert (out_sw[g], out_in[g]) == (-1, there[0][1])
+                else:
+                    (_, lv2, w2), port2 = there
+                    assert (out_sw[g], out_in[g]) == (lv2 * width + w2, port2)
+            reached = [d for d in range(tree.nodes) if d // kpow[lv + 1] == reach[s]]
+            assert len(reached) == k ** (lv + 1)
+
+
+@settings(max_examples=25)
+@given(tree=st.sampled_from(TREES), q=st.integers(1, 4), load=st.floats(0.02, 1.0),
+       pattern=st.sampled_from(["uniform", "complement", "bitrev"]), fanout=st.sampled_from([1, 1, 2, 3]),
+       routing=st.sampled_from(["adaptive", "random"]), seed=st.integers(0, 2**31))
+def test_every_packet_and_copy_delivered_exactly_once(tree, q, load, pattern, fanout, routing, seed):
+    # Conservation with a drain: all accepted packets delivered once, every copy once, every credit back.
+    net = FatTreeNetwork(FatTree(*tree), crosspoint_cells=q, up_routing=routing)
+    nodes = net.tree.nodes
+    if fanout > 1 or nodes & (nodes - 1):
+        pattern = "uniform"  # multicast sets are uniform; complement and bit reversal need 2^m nodes
+        fanout = min(fanout, nodes - 1)
+    tr = Traffic(load, pattern=pattern, fanout=fanout, fanout_distribution="fixed")
+    s = network.replicate_network(net, tr, 300, 0, seed, drain_slots=300 * nodes + 100)
+    assert s[K.STAT_OVERFLOW] == 0
+    assert s[K.STAT_QUEUED] == 0 and s[K.STAT_ARRIVED] == s[K.STAT_DELIVERED]
+    assert s[K.STAT_COPIES] == s[K.STAT_COPIES_OWED]
+    assert s[K.STAT_CREDITS_OUT] == 0
+
+
+@settings(max_examples=25)
+@given(tree=st.sampled_from(TREES + [(4, 3)]), data=st.data())
+def test_an_isolated_packet_takes_the_minimal_route(tree, data):
+    # Idle network: a packet crosses 2 (L + 1) links (L = LCA level of source and destinations, the
+    # shortest path), each costing link_delay_slots; a multicast reaches every member at that time.
+    t = FatTree(*tree)
+    net = FatTreeNetwork(t)
+    src = data.draw(st.integers(0, t.nodes - 1))
+    others = [v for v in range(t.nodes) if v != src]
+    dests = data.draw(st.lists(st.sampled_from(others), min_size=1, max_size=min(6, len(others)), unique=True))
+    deliveries, stats = network.run_batch(net, [src], [5], [dests])
+    top = fattree.lca_level(t, [src, *dests])
+    assert deliveries[0] - 5 == 2 * (top + 1) * net.timing.link_delay_slots
+    assert stats[K.STAT_COPIES] == len(dests)
+
+
+def test_same_seed_same_numbers_whatever_the_workers():
+    net = FatTreeNetwork.for_nodes(16, 8, crosspoint_cells=2)
+    tr = Traffic(0.8, pattern="uniform")
+    one = network.simulate_network(net, tr, RunSettings(slots=1000, replications=3, seed=5, workers=1))
+    two = network.simulate_network(net, tr, RunSettings(slots=1000, replications=3, seed=5, workers=2))
+    assert one.per_replication == two.per_replication
+
+
+def test_bad_traffic_is_one_line():
+    net = FatTreeNetwork.for_nodes(16, 8)
+    with pytest.raises(InputError, match="pattern"):
+        network.simulate_network(net, Traffic(0.5, pattern="hotspot"))
+    with pytest.raises(InputError, match="fanout"):
+        network.simulate_network(net, Traffic(0.5, fanout=15, fanout_distribution="uniform"))
+
+
+RUN = RunSettings(slots=3000, warmup_slots=1000, replications=2, seed=1)
+
+
+def test_complement_is_contention_free_on_256_nodes():
+    # Paper 003 §3: complement is contention free [17, 6], 100 % at full load with 32-port switches.
+    # Deterministic up to the NIC's Bernoulli arrivals: accepted = offered within noise (2 x 3000 slots
+    # of 256 nodes: SE of the load ~ 0.0005; 0.005 is 10 SE).
+    net = FatTreeNetwork.for_nodes(256, 32, crosspoint_cells=4)
+    r = network.simulate_network(net, Traffic(1.0, pattern="complement"), RUN)
+    assert r.throughput > 0.995
+    # An unloaded packet crosses 4 links (L = 1, 4 slots); at half load the adaptive up-port choices
+    # rarely collide: measured 4.60 slots (seed 1), so under 5 leaves 0.4 slot (~20 CI half-widths).
+    half = network.simulate_network(net, Traffic(0.5, pattern="complement"), RUN)
+    assert 4 <= half.mean_latency < 5
+
+
+@pytest.mark.parametrize("pattern", ["uniform", "transpose", "bitrev"])
+def test_32_port_4_buffer_network_carries_about_93_percent_or_more(pattern):
+    # Paper 003 §3: "Uniform, Transpose and Reversal also have good throughput of about 93%" with
+    # 32-port switches and 4-packet crosspoints. Measured here (seed 1, 2 x 4000 slots): uniform
+    # 0.983, transpose and bit reversal 0.9997: credit-driven adaptive up-routing does better than the
+    # paper's 93 %. The floor 0.93 is the paper's figure: the network must not fall below it.
+    net = FatTreeNetwork.for_nodes(256, 32, crosspoint_cells=4)
+    r = network.simulate_network(net, Traffic(1.0, pattern=pattern), RUN)
+    assert r.throughput > 0.93
+
+
+def test_more_ports_and_more_buffers_carry_more_uniform_traffic():
+    # Paper 003 §3: "Performance is best with 32 ports and 4 packets for each crosspoint."
+    # Measured (seed 1): 8-port 2 buffers 0.831, 8-port 4 buffers 0.904, 32-port 2 buffers 0.966,
+    # 32-port 4 buffers 0.983; the steps are 10-70 CI half-widths apart.
+    tp = {}
+    for ports, q in [(8, 2), (8, 4), (32, 4)]:
+        net = FatTreeNetwork.for_nodes(256, ports, crosspoint_cells=q)
+        tp[ports, q] = network.simulate_network(net, Traffic(1.0), RUN).throughput
+    assert tp[8, 2] < tp[8, 4] < tp[32, 4]
+
+
+def test_multicast_latency_is_stable_below_the_fanout_8_bound():
+    # Paper 003 §3.1, Figure 15: fanout 8 on 256 nodes, latency stable for load factors under 0.125
+    # (= 1 / fanout: every node receives 8 load copies per slot). Measured (seed 1, 2 x 8000 slots):
+    # latency 12.3 slots at 0.08, 25.3 at 0.11; the network saturates at 0.1145 packets per node per
+    # slot (0.916 copies per node per slot, 92 % of the bound), after which NIC queues grow (latency
+    # 256 at 0.12, 1500 at 0.16, rising with the run length).
+    net = FatTreeNetwork.for_nodes(256, 8, crosspoint_cells=4)
+    low = network.simulate_network(net, Traffic(0.08, fanout=8, fanout_distribution="uniform"), RUN)
+    assert not low.unstable and low.mean_latency < 40
+    assert low.output_utilization == pytest.approx(8 * 0.08, rel=0.03)
+    over = network.simulate_network(net, Traffic(0.16, fanout=8, fanout_distribution="uniform"), RUN)
+    assert over.throughput < 0.125 and over.mean_latency > 20 * low.mean_latency

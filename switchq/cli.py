@@ -33,7 +33,9 @@ CLI_NAMES = {"n_ports": "--ports", "load": "--load", "window": "--window", "iter
              "priority_shares": "--priority-shares", "replacement": "--replacement",
              "retransmission_cells": "--retransmission-cells", "data_delay_slots": "--data-delay",
              "arbitration": "--arbitration", "active_inputs": "--inputs", "fanout": "--fanout",
-             "fanout_distribution": "--fanout-distribution", "architecture": "--arch"}
+             "fanout_distribution": "--fanout-distribution", "architecture": "--arch",
+             "switch_ports": "--ports", "nodes": "--nodes", "message_bytes": "--message", "senders": "--senders",
+             "up_routing": "--up-routing"}
 
 PATTERNS = ("uniform", "transpose", "bitrev", "complement", "hotspot", "unbalanced")
 ARRIVALS = ("bernoulli", "onoff")
@@ -525,6 +527,72 @@ def simulate_fattree(switch_ports, nodes, pattern, load, crosspoint_cells, fanou
                      "is the saturation throughput.[/yellow]")
     results = set(r.__dataclass_fields__) | {"seeds"}
     show(payload, [k for k in payload if k not in results], f"Fat tree {net.tree.name} (simulated)", as_json, notes)
+
+
+@simulate_app.command("namd", context_settings=CONTEXT)
+@click.option("--ports", "-k", "switch_ports", type=int, required=True, help="Ports per switch (8 or 32 in paper 003).")
+@click.option("--nodes", "-P", "nodes", type=int, default=256, show_default=True, help="Nodes: a power of ports/2.")
+@click.option("--message", "message", default="1KiB", show_default=True,
+              help="Bytes per multicast message, with a unit (256B, 4KiB); a comma list gives one row each.")
+@click.option("--multicast", type=click.Choice(("hardware", "software", "both")), default="both", show_default=True,
+              help="hardware: switches replicate along the spanning tree; software: one message per destination.")
+@click.option("--senders", type=int, default=None, help="Sending nodes [default: nodes/16].")
+@click.option("--fanout", type=float, default=16.0, show_default=True, help="Mean destinations per message.")
+@click.option("--fanout-distribution", type=click.Choice(("fixed", "binomial", "uniform")), default="uniform",
+              show_default=True, help="Law of the destination-set size.")
+@click.option("--crosspoint-cells", type=int, default=4, show_default=True, help="Packet buffers per crosspoint.")
+@click.option("--replications", "-r", type=int, default=8, show_default=True, help="Rounds (new senders and sets each).")
+@click.option("--workers", "-j", type=int, default=1, show_default=True, help="Worker processes (0 = all cores).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")
+@json_option
+def simulate_namd_command(switch_ports, nodes, message, multicast, senders, fanout, fanout_distribution,
+                          crosspoint_cells, replications, workers, seed, as_json):
+    """The NAMD-like benchmark (paper 003 §4): P/16 senders multicast to ~16 random nodes each.
+
+    Completion time of one round in ns, with NIC send and receive overheads (Table 1), hardware
+    multicast against point-to-point messages.
+
+    \b
+    Example:
+      switchq simulate namd --ports 8 --nodes 256 --message 256B,4KiB
+      switchq simulate namd --ports 32 --message 1KiB --multicast hardware --json
+    """
+    import json as _json
+
+    from .models.network import FatTreeNetwork
+    from .render import show, to_json
+    from .units import parse_quantity
+    from .validate.namd import simulate_namd
+
+    sizes = []
+    for text in message.split(","):
+        bits = parse_quantity(text.strip(), "size", "--message")
+        if bits < 8 or bits % 8:
+            raise InputError("message_bytes", text.strip(), "a whole number of bytes >= 1 B")
+        sizes.append(int(bits // 8))
+    net = FatTreeNetwork.for_nodes(nodes, switch_ports, crosspoint_cells=crosspoint_cells)
+    modes = ("hardware", "software") if multicast == "both" else (multicast,)
+    results = [simulate_namd(net, b, m, senders, fanout, fanout_distribution, replications, seed, workers,
+                             progress=not as_json and sys.stderr.isatty()) for b in sizes for m in modes]
+    if len(results) == 1:
+        payload = results[0].to_dict()
+        show(payload, [k for k in payload if k not in ("completion_ns", "completion_ns_ci95", "wall_seconds", "seeds")],
+             "NAMD-like multicast round (simulated)", as_json)
+        return
+    if as_json:
+        sys.stdout.write(_json.dumps({"rows": [_json.loads(to_json(r.to_dict())) for r in results]}) + "\n")
+        return
+    from rich.table import Table
+
+    from .render import _console, fmt
+
+    table = Table(title=f"NAMD-like round on {net.tree.nodes} nodes, {switch_ports}-port switches "
+                        f"({results[0].senders} senders, mean fanout {fanout:g}, seed {seed})")
+    for col in ("message (B)", "multicast", "completion (ns)", "95% CI (ns)"):
+        table.add_column(col)
+    for r in results:
+        table.add_row(str(r.message_bytes), r.multicast, fmt(r.completion_ns), fmt(list(r.completion_ns_ci95)))
+    _console().print(table)
 
 
 # --------------------------------------------------------------------------- validate, report, bench

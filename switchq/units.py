@@ -150,6 +150,10 @@ UNITS = {
     "packet_ns": "ns",
     "mean_latency_ns": "ns",
     "mean_latency_ns_ci95": "ns",
+    "message_bytes": "B",
+    "senders": "nodes",
+    "completion_ns": "ns",
+    "completion_ns_ci95": "ns",
 }
 
 

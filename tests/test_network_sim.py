@@ -68,10 +68,11 @@ def test_an_isolated_packet_takes_the_minimal_route(tree, data):
     src = data.draw(st.integers(0, t.nodes - 1))
     others = [v for v in range(t.nodes) if v != src]
     dests = data.draw(st.lists(st.sampled_from(others), min_size=1, max_size=min(6, len(others)), unique=True))
-    deliveries, stats = network.run_batch(net, [src], [5], [dests])
+    deliveries, log, stats = network.run_batch(net, [src], [5], [dests])
     top = fattree.lca_level(t, [src, *dests])
     assert deliveries[0] - 5 == 2 * (top + 1) * net.timing.link_delay_slots
     assert stats[K.STAT_COPIES] == len(dests)
+    assert sorted(log[:, 1]) == sorted(dests) and set(log[:, 2]) == {deliveries[0]}
 
 
 def test_same_seed_same_numbers_whatever_the_workers():
@@ -140,3 +141,42 @@ def test_multicast_latency_is_stable_below_the_fanout_8_bound():
     assert low.output_utilization == pytest.approx(8 * 0.08, rel=0.03)
     over = network.simulate_network(net, Traffic(0.16, fanout=8, fanout_distribution="uniform"), RUN)
     assert over.throughput < 0.125 and over.mean_latency > 20 * low.mean_latency
+
+
+# ---------------------------------------------------------------- NAMD-like benchmark (paper 003 §4)
+
+@pytest.mark.parametrize("k, n, packets", [(4, 2, 1), (4, 3, 5), (2, 4, 12)])
+def test_one_sender_one_receiver_round_is_the_pipeline_formula(k, n, packets):
+    # One message of m packets between two nodes on an idle tree: the send overhead (rounded up to
+    # slots), 2 (L + 1) links for the first packet, m - 1 more slots for the rest, then the receive
+    # overhead. Exact: nothing else is in the network.
+    from switchq.validate.namd import namd_round
+
+    net = FatTreeNetwork(FatTree(k, n))
+    tm = net.timing
+    seed = 7
+    rng = np.random.default_rng(seed)
+    v = int(rng.choice(net.tree.nodes, size=1, replace=False)[0])
+    others = np.delete(np.arange(net.tree.nodes), v)
+    d = int(rng.choice(others, size=rng.choice(net.tree.nodes, p=np.eye(net.tree.nodes)[1]), replace=False)[0])
+    top = fattree.lca_level(net.tree, [v, d])
+    send = -(-tm.nic_send_ns // tm.packet_ns)
+    expect = (send + 2 * (top + 1) * tm.link_delay_slots + packets - 1) * tm.packet_ns + tm.nic_recv_ns
+    got = namd_round(net, packets * tm.packet_bytes, "hardware", 1, 1, "fixed", seed)
+    assert got == pytest.approx(expect)
+    assert namd_round(net, packets * tm.packet_bytes, "software", 1, 1, "fixed", seed) == pytest.approx(expect)
+
+
+@pytest.mark.parametrize("ports", [8, 32])
+def test_hardware_multicast_beats_point_to_point_on_256_nodes(ports):
+    # Paper 003 §4, Figures 17-18: hardware multicast is clearly faster. Measured (seed 1, 4 rounds,
+    # 1 KiB): 8-port 11.6 us vs 44.0 us, 32-port 11.0 us vs 43.2 us; point-to-point pays 16 send
+    # overheads of 1.3 us and sends every packet 16 times over the sender's link. Require the
+    # intervals to be disjoint and at least a factor 2.
+    from switchq.validate.namd import simulate_namd
+
+    net = FatTreeNetwork.for_nodes(256, ports)
+    hw = simulate_namd(net, 1024, "hardware", replications=4, seed=1)
+    sw = simulate_namd(net, 1024, "software", replications=4, seed=1)
+    assert hw.completion_ns_ci95[1] < sw.completion_ns_ci95[0]
+    assert sw.completion_ns > 2 * hw.completion_ns

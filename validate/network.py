@@ -174,12 +174,13 @@ def _grant(x0, need, k, credits, oblivious):
 def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
          load, kind, perm, size_cdf, f_cap,
          batch_src, batch_ready, batch_n, batch_dest,
-         slots, warmup, drain, seed, stats, deliveries):
+         slots, warmup, drain, seed, stats, deliveries, log):
     """One replication. ``batch_src`` non-empty: no random arrivals, run the batch until it drains.
 
     ``kind``: 0 uniform unicast (any other node), 1 permutation ``perm``,
     2 multicast (sizes from ``size_cdf``, uniform subsets of the other nodes).
-    ``deliveries[b]`` gets the slot the last copy of batch packet ``b`` arrived.
+    ``deliveries[b]`` gets the slot the last copy of batch packet ``b`` arrived,
+    and row ``c`` of ``log`` the packet, node and slot of the c-th copy delivered.
     """
     K.seed_rng(seed)
     ports = 2 * k
@@ -469,6 +470,11 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
             stats[K.STAT_COPIES] += 1
             if t >= measured_from:
                 stats[K.STAT_M_COPIES] += 1
+            if batch:
+                c = stats[K.STAT_COPIES] - 1
+                log[c, 0] = mid
+                log[c, 1] = m_dest[mid, c_lo[cid]]
+                log[c, 2] = t + ld
             m_left[mid] -= 1
             if m_left[mid] == 0:
                 done = t + ld
@@ -532,7 +538,8 @@ def replicate_network(net: FatTreeNetwork, traffic: Traffic, slots: int, warmup_
     stats = np.zeros(K.N_STATS, dtype=np.int64)
     _run(net.tree.k, net.tree.n, net.crosspoint_cells, net.timing.link_delay_slots, net.timing.credit_delay_slots,
          net.up_routing == "random", out_sw, out_in, reach, level, kpow, float(traffic.load), kind, perm, size_cdf, f_cap,
-         *_NO_BATCH, slots, warmup_slots, drain_slots, seed, stats, np.zeros(1, dtype=np.int64))
+         *_NO_BATCH, slots, warmup_slots, drain_slots, seed, stats, np.zeros(1, dtype=np.int64),
+         np.zeros((1, 3), dtype=np.int64))
     return stats
 
 
@@ -541,8 +548,8 @@ def run_batch(net: FatTreeNetwork, src, ready, dests, seed: int = 1, max_slots: 
 
     ``src[b]`` sends packet b (to the sorted destination list ``dests[b]``) no
     earlier than slot ``ready[b]``; packets of one NIC go in list order.
-    Returns ``(deliveries, stats)``; ``deliveries[b]`` is -1 if the batch did
-    not drain within ``max_slots``.
+    Returns ``(deliveries, log, stats)``; ``deliveries[b]`` is -1 if the batch did
+    not drain within ``max_slots``; ``log`` has one row (packet, node, slot) per copy delivered.
     """
     n_batch = len(src)
     f_cap = max(1, max(len(d) for d in dests))
@@ -554,11 +561,12 @@ def run_batch(net: FatTreeNetwork, src, ready, dests, seed: int = 1, max_slots: 
     out_sw, out_in, reach, level, kpow = tables(net.tree)
     stats = np.zeros(K.N_STATS, dtype=np.int64)
     deliveries = np.full(n_batch, -1, dtype=np.int64)
+    log = np.full((int(batch_n.sum()), 3), -1, dtype=np.int64)
     _run(net.tree.k, net.tree.n, net.crosspoint_cells, net.timing.link_delay_slots, net.timing.credit_delay_slots,
          net.up_routing == "random", out_sw, out_in, reach, level, kpow, 0.0, 0, np.zeros(1, dtype=np.int64), np.ones(1), f_cap,
          np.asarray(src, dtype=np.int64), np.asarray(ready, dtype=np.int64), batch_n, batch_dest,
-         max_slots, 0, 0, seed, stats, deliveries)
-    return deliveries, stats
+         max_slots, 0, 0, seed, stats, deliveries, log)
+    return deliveries, log, stats
 
 
 @dataclass(frozen=True)
@@ -610,12 +618,18 @@ def check_traffic(net: FatTreeNetwork, traffic: Traffic) -> None:
         raise _check.InputError("arrivals", traffic.arrivals, "bernoulli on a network")
     if traffic.active_inputs is not None:
         raise _check.InputError("active_inputs", traffic.active_inputs, "None on a network (every node sends)")
-    if traffic.fanout != 1.0:
-        if traffic.pattern != "uniform":
-            raise _check.InputError("pattern", traffic.pattern, "uniform for multicast traffic")
-        traffic.check_ports(nodes - 1)
-    elif traffic.pattern in PERMUTATIONS:
-        traffic.check_ports(nodes)
+    try:
+        if traffic.fanout != 1.0:
+            if traffic.pattern != "uniform":
+                raise _check.InputError("pattern", traffic.pattern, "uniform for multicast traffic")
+            traffic.check_ports(nodes - 1)
+        elif traffic.pattern in PERMUTATIONS:
+            traffic.check_ports(nodes)
+    except _check.InputError as e:
+        if e.parameter != "n_ports":
+            raise
+        # The pattern is laid on the nodes, not on a switch's ports.
+        raise _check.InputError("nodes", nodes, e.allowed) from None
 
 
 def simulate_network(net: FatTreeNetwork, traffic: Traffic, settings: RunSettings = RunSettings(),

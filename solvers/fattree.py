@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     import networkx as nx
 
 __all__ = ["Hop", "LevelLoad", "POLICIES", "SOURCE", "graph", "neighbour", "lca_level",
-           "lowest_common_ancestors", "route", "build_tree", "build_trees", "routing_table",
+           "lowest_common_ancestors", "route", "mean_route_links", "build_tree", "build_trees", "routing_table",
            "tree_load_stats", "tree_links", "unicast_links"]
 
 SOURCE = ("Petrini & Vanneschi, 'k-ary n-trees: high performance networks for massively parallel "
@@ -287,6 +287,24 @@ def route(tree: FatTree, src: int, dst: int,
         if level:
             w, in_port = _with_digit(w, level - 1, k, out), k + _digit(w, level - 1, k)
     return hops
+
+
+def mean_route_links(tree: FatTree) -> float:
+    """Mean links crossed by a packet to a uniformly random other node: E[2 (L + 1)].
+
+    From a node, k^(L+1) - k^L of the other k^n - 1 nodes have LCA level L,
+    so the mean is sum_L (k^(L+1) - k^L) 2 (L + 1) / (k^n - 1). With one
+    slot per link it is the zero-load latency of uniform traffic in slots.
+
+    Examples
+    --------
+    >>> mean_route_links(FatTree(4, 2))       # 3 nodes at 2 links, 12 at 4
+    3.6
+    >>> round(mean_route_links(FatTree(4, 4)), 4), round(mean_route_links(FatTree(16, 2)), 4)
+    (7.3647, 3.8824)
+    """
+    k, n = _check_tree(tree).k, tree.n
+    return sum((k ** (lv + 1) - k ** lv) * 2 * (lv + 1) for lv in range(n)) / (k ** n - 1)
 
 
 def _choose(tree: FatTree, switch: tuple, choose_up: Callable) -> int:

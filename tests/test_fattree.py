@@ -363,3 +363,14 @@ def test_importing_the_solver_does_not_import_networkx():
     code = "import sys, switchq.solvers.fattree; print('networkx' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("k, n", [(2, 3), (4, 2), (3, 2), (4, 3)])
+def test_mean_route_links_is_the_mean_shortest_path(k, n):
+    # Independent: NetworkX shortest paths between every ordered pair of distinct nodes.
+    t = FatTree(k, n)
+    g = ft.graph(t)
+    total = sum(d for src in range(t.nodes)
+                for dst, d in nx.single_source_shortest_path_length(g, ("node", src)).items()
+                if dst[0] == "node" and dst[1] != src)
+    assert ft.mean_route_links(t) == pytest.approx(total / (t.nodes * (t.nodes - 1)))

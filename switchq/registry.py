@@ -600,6 +600,37 @@ _SIM = {"simulated": "throughput"}
 _SIM_TABLE = {"simulated": SIM_TABLE}
 _SIM_RESULTS = {"simulated": SIM_RESULTS}
 
+
+# fattree ---------------------------------------------------------------
+
+def _fattree_build(p):
+    from .models import Traffic
+    from .models.network import FatTreeNetwork
+
+    net = FatTreeNetwork.for_nodes(p["nodes"], p["ports"], crosspoint_cells=p["crosspoint_cells"],
+                                   up_routing=p["up_routing"])
+    multicast = p["fanout"] != 1.0
+    return net, Traffic(p["load"], pattern=p["traffic"], fanout=p["fanout"],
+                        fanout_distribution=p["fanout_distribution"] if multicast else "fixed")
+
+
+FATTREE_PARAMS = _sim_only(
+    _p("ports", "switch_ports", "int", 32, low=4, high=64, unit="ports", help="ports per switch (half down, half up)",
+       aliases=("switch_ports",)),
+    _p("nodes", "nodes", "int", 256, low=2, unit="nodes", help="nodes: a power of ports/2"),
+    _p("traffic", "pattern", "choice", "uniform", choices=("uniform", "transpose", "bitrev", "complement"),
+       help="point-to-point destination pattern", aliases=("pattern",)),
+    replace(LOAD, unit="packets/slot/node"),
+    _p("crosspoint_cells", "crosspoint_cells", "int", 4, low=1, high=64, unit="packets",
+       help="packet buffers per crosspoint"),
+    _p("fanout", "fanout", "float", 1.0, low=1, unit="nodes/packet", help="mean destinations per packet (>1: multicast)"),
+    _p("fanout_distribution", "fanout_distribution", "choice", "uniform", choices=("fixed", "binomial", "uniform"),
+       help="law of the destination-set size"),
+    _p("up_routing", "up_routing", "choice", "adaptive", choices=("adaptive", "random"),
+       help="up port: most credits, or random among those with a credit"),
+)
+
+
 _PER = _p("per", "per", "choice", "crosspoint", choices=("crosspoint", "port", "switch"),
           help="crosspoint: P buffers behind one link; port: N x P; switch: N links, N^2 x P buffers")
 _VCS = _p("vcs", "vcs", "int", 1, low=1, unit="buffers/crosspoint", help="P: virtual channels")
@@ -695,6 +726,12 @@ _MODELS = (
           build=_fifo_build, main=_SIM, table={"simulated": ("throughput", "mean_wait", "unstable")},
           results=_SIM_RESULTS,
           note="simulated FIFO input queuing or window scheduling at a load (no analytic form: see hol, window, iq)"),
+    Model("fattree", "Fat tree of crosspoint-buffered OQ switches", FATTREE_PARAMS, build=_fattree_build,
+          main=_SIM, table={"simulated": ("throughput", "mean_latency", "mean_latency_ns", "unstable")},
+          results={"simulated": ("throughput", "throughput_ci95", "output_utilization", "output_utilization_ci95",
+                                 "mean_latency", "mean_latency_ci95", "mean_latency_ns", "mean_latency_ns_ci95",
+                                 "unstable")},
+          note="packet-level fat-tree network (paper 003 §3, Table 1 timing): permutations or multicast"),
     Model("cicq", "Buffered crossbar (CICQ)",
           (RTT_SLOTS, CROSSPOINT,
            _p("protocol", "protocol", "choice", "credit", choices=("credit", "sfc"), help="credit or SFC"),
@@ -754,7 +791,7 @@ def get(name: str) -> Model:
     >>> get("mesh")
     Traceback (most recent call last):
     ...
-    switchq.errors.InputError: MODEL: got 'mesh'; allowed: one of hol, window, oq, iq, voq, multicast, fifo, cicq, size-credit, size-grant, size-acknak, size-sfc, size-cicq
+    switchq.errors.InputError: MODEL: got 'mesh'; allowed: one of hol, window, oq, iq, voq, multicast, fifo, fattree, cicq, size-credit, size-grant, size-acknak, size-sfc, size-cicq
     """
     try:
         return MODELS[name]

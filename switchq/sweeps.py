@@ -440,10 +440,15 @@ def _point_error(model: Model, e: InputError, params: dict, varied: list) -> Inp
 
 
 def _build(model: Model, params: dict):
-    """(Switch, Traffic) of a simulated point, checked as ``simulate`` would check them."""
-    from .models import _check
+    """(Switch or FatTreeNetwork, Traffic) of a simulated point, checked as ``simulate`` would check them."""
+    from .models import Switch, _check
 
     switch, traffic = model.build(params)
+    if not isinstance(switch, Switch):     # a network: the simulator checks its own traffic
+        from .validate.network import check_traffic
+
+        check_traffic(switch, traffic)
+        return switch, traffic
     traffic.check_ports(switch.n_ports)
     if len(traffic.priority_shares) > switch.priorities:
         raise _check.InputError("priority_shares", traffic.priority_shares,
@@ -456,8 +461,9 @@ def _build(model: Model, params: dict):
 def _sim_results(r) -> dict:
     from dataclasses import asdict
 
-    inputs = set(r.switch.describe()) | set(r.traffic.describe()) | set(asdict(r.settings))
-    return {k: v for k, v in r.to_dict().items() if k not in inputs and k != "wall_seconds"}
+    system = r.switch if hasattr(r, "switch") else r.network
+    inputs = set(system.describe()) | set(r.traffic.describe()) | set(asdict(r.settings))
+    return {k: v for k, v in r.to_dict().items() if k not in inputs and k not in ("wall_seconds", "seeds")}
 
 
 def _run_point(model_name: str, mode: str, params: dict, settings: dict | None):
@@ -469,8 +475,15 @@ def _run_point(model_name: str, mode: str, params: dict, settings: dict | None):
     else:
         from .validate.harness import RunSettings, simulate
 
+        from .models import Switch
+
         switch, traffic = _build(model, params)
-        results = _sim_results(simulate(switch, traffic, RunSettings(**settings)))
+        if isinstance(switch, Switch):
+            results = _sim_results(simulate(switch, traffic, RunSettings(**settings)))
+        else:
+            from .validate.network import simulate_network
+
+            results = _sim_results(simulate_network(switch, traffic, RunSettings(**settings)))
     return results, time.perf_counter() - t0
 
 

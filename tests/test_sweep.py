@@ -369,3 +369,22 @@ def test_flatten_nested_lists():
                     "mean_latency_by_priority_1_low": 1.8, "mean_latency_by_priority_1_high": 2.2,
                     "loss_probability_low": None, "loss_probability_high": None}
     assert not any(isinstance(x, float) and math.isnan(x) for x in flat.values() if x is not None)
+
+
+def test_fattree_points_are_the_network_simulation_with_the_point_seed():
+    # A network point runs simulate_network with the point's seed: the same numbers as a direct call.
+    from switchq.models import Traffic
+    from switchq.models.network import FatTreeNetwork
+    from switchq.validate.harness import RunSettings
+    from switchq.validate.network import simulate_network
+
+    kw = dict(slots=500, replications=2, seed=3, workers=1)
+    rows = run_sweep("fattree", {"traffic": "uniform,complement"}, {"ports": 8, "nodes": 16, "load": 0.5},
+                     simulate=True, store=None, **kw).rows()
+    assert [r["traffic"] for r in rows] == ["uniform", "complement"]
+    for r in rows:
+        direct = simulate_network(FatTreeNetwork.for_nodes(16, 8), Traffic(0.5, pattern=r["traffic"]),
+                                  RunSettings(slots=500, replications=2, seed=r["seed"]))
+        assert r["throughput"] == direct.throughput and r["mean_latency"] == direct.mean_latency
+    with pytest.raises(InputError, match="nodes"):
+        run_sweep("fattree", {"nodes": "16,100"}, {"ports": 8, "load": 0.5}, simulate=True, store=None, **kw)

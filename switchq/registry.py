@@ -20,7 +20,7 @@ point is checked or computed.
 Examples
 --------
 >>> sorted(MODELS)[:4]
-['cicq', 'fifo', 'hol', 'iq']
+['cicq', 'fattree', 'fifo', 'hol']
 >>> oq = get("oq")
 >>> [p.name for p in oq.params_for("analytic")]
 ['ports', 'load', 'buffer']

@@ -10,6 +10,10 @@ Arrival processes
     ``mean_burst`` cells, one cell per slot, all to one destination; idle
     periods geometric with mean ``mean_burst * (1 - load) / load`` slots, so the
     long-run rate is ``load`` (the bursty model of paper 002 §5).
+``poisson``
+    A Poisson number of packets, mean ``load``, arrives at each input in
+    each slot: the slotted view of paper 003 §3.1's Poisson sources
+    (multicast switches only).
 
 Bursts (or single cells) belong to priority p with probability
 ``priority_shares[p]``; priority 0 is the highest (paper 002 §5, Fig. 5).
@@ -43,7 +47,7 @@ __all__ = ["Traffic", "PATTERNS", "ARRIVALS", "PERMUTATIONS", "FANOUT_DISTRIBUTI
 
 PATTERNS = ("uniform", "transpose", "bitrev", "complement", "hotspot", "unbalanced")
 PERMUTATIONS = ("transpose", "bitrev", "complement")
-ARRIVALS = ("bernoulli", "onoff")
+ARRIVALS = ("bernoulli", "onoff", "poisson")
 FANOUT_DISTRIBUTIONS = ("fixed", "binomial", "uniform")
 
 
@@ -80,7 +84,7 @@ class Traffic:
         _check.choice("arrivals", self.arrivals, ARRIVALS)
         object.__setattr__(self, "mean_burst",
                            _check.real("mean_burst", self.mean_burst, 1.0, 1e6))
-        if self.arrivals == "bernoulli" and self.mean_burst != 1.0:
+        if self.arrivals != "onoff" and self.mean_burst != 1.0:
             raise _check.InputError("mean_burst", self.mean_burst,
                                     "1 unless arrivals is onoff")
         object.__setattr__(self, "unbalanced_w",

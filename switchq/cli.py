@@ -459,10 +459,12 @@ def _shares(text, priorities):
 @load_option
 @click.option("--crosspoint-cells", type=int, default=4, show_default=True,
               help="oq-crosspoint: cells per crosspoint buffer.")
+@click.option("--arrivals", type=click.Choice(("bernoulli", "poisson")), default="bernoulli", show_default=True,
+              help="Packets per input per slot: one with probability load, or Poisson with mean load (paper 003).")
 @run_options
 @json_option
 def simulate_multicast(architecture, ports, active_inputs, fanout, fanout_distribution, load, crosspoint_cells,
-                       slots, warmup, replications, workers, seed, as_json):
+                       arrivals, slots, warmup, replications, workers, seed, as_json):
     """Multicast on a single switch; load and throughput in packets per active input per slot.
 
     A packet is delivered when its last copy leaves; output_utilization is copies per output per slot.
@@ -475,7 +477,8 @@ def simulate_multicast(architecture, ports, active_inputs, fanout, fanout_distri
     from .models import Switch, Traffic
 
     sw = Switch(ports, architecture, crosspoint_cells=crosspoint_cells)
-    tr = Traffic(load=load, fanout=fanout, fanout_distribution=fanout_distribution, active_inputs=active_inputs)
+    tr = Traffic(load=load, fanout=fanout, fanout_distribution=fanout_distribution, active_inputs=active_inputs,
+                 arrivals=arrivals)
     _simulate(sw, tr, slots, warmup, replications, workers, seed, as_json, f"Multicast {architecture} (simulated)")
 
 
@@ -672,6 +675,8 @@ def bench(out, quick, as_json):
 
 
 _register_size()
+from .cli_reduction import register as _register_reduction  # noqa: E402  (paper 003 reductions)
+_register_reduction(solve_app, simulate_app)
 _register_sweep()
 
 

@@ -32,7 +32,7 @@ def test_bad_switch_rejected_with_one_line_naming_parameter(kwargs, param):
 @pytest.mark.parametrize("kwargs, param", [
     ({"load": -0.1}, "load"), ({"load": 1.01}, "load"), ({"load": float("nan")}, "load"),
     ({"load": 0.5, "pattern": "tornado"}, "pattern"),
-    ({"load": 0.5, "arrivals": "poisson"}, "arrivals"),
+    ({"load": 0.5, "arrivals": "pareto"}, "arrivals"),
     ({"load": 0.5, "arrivals": "onoff", "mean_burst": 0.5}, "mean_burst"),
     ({"load": 0.5, "mean_burst": 10}, "mean_burst"),  # bursts need onoff arrivals
     ({"load": 0.5, "unbalanced_w": 1.5}, "unbalanced_w"),

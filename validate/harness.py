@@ -183,9 +183,12 @@ def _check_combination(switch, traffic):
     if switch.architecture in MULTICAST_ARCHITECTURES:
         if traffic.pattern != "uniform":
             raise _check.InputError("pattern", traffic.pattern, "uniform for multicast switches")
-        if traffic.arrivals != "bernoulli":
-            raise _check.InputError("arrivals", traffic.arrivals, "bernoulli for multicast switches")
+        if traffic.arrivals == "onoff":
+            raise _check.InputError("arrivals", traffic.arrivals, "bernoulli or poisson for multicast switches")
     else:
+        if traffic.arrivals == "poisson":
+            raise _check.InputError("arrivals", traffic.arrivals,
+                                    "bernoulli or onoff unless architecture is one of " + ", ".join(MULTICAST_ARCHITECTURES))
         if traffic.fanout != 1.0:
             raise _check.InputError("fanout", traffic.fanout,
                                     "1 unless architecture is one of " + ", ".join(MULTICAST_ARCHITECTURES))

@@ -1,7 +1,9 @@
 """Multicast switches: output queuing with crosspoint buffers, and FIFO input queuing.
 
 Paper 003 (Kumar, Kale & Stunkel) §2 and §3.1. Each slot each of the M
-active inputs gets a packet with probability ``load``; its destination set
+active inputs gets a packet with probability ``load`` (Bernoulli) or a
+Poisson number of packets of mean ``load`` (the paper's Poisson sources,
+slotted); each destination set
 has a size drawn from the fanout law and is uniform given its size (a 64-bit
 mask). A packet counts as delivered when its last copy leaves.
 
@@ -85,7 +87,7 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def _run_multicast(n, m_in, mode, q, load, size_cdf, storage, slots, warmup, drain, seed, stats):
+def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, warmup, drain, seed, stats):
     K.seed_rng(seed)
     mask_ring = storage - 1
     # Input FIFOs of packets: arrival slot, destination mask, destinations still to serve.
@@ -127,9 +129,15 @@ def _run_multicast(n, m_in, mode, q, load, size_cdf, storage, slots, warmup, dra
         # Arrivals.
         if t < end:
             for i in range(m_in):
-                if load < 1.0 and np.random.random() >= load:
+                if poisson:
+                    count = np.random.poisson(load)
+                elif load < 1.0 and np.random.random() >= load:
                     continue
-                if K.admit(stats, t, warmup, f_len[i] < storage, True):
+                else:
+                    count = 1
+                for _ in range(count):
+                    if not K.admit(stats, t, warmup, f_len[i] < storage, True):
+                        continue
                     s = (f_head[i] + f_len[i]) & mask_ring
                     if f_len[i] == 0:
                         hol_since[i] = t
@@ -280,6 +288,7 @@ def replicate(switch, traffic, slots, warmup_slots, seed, drain_slots=0):
     size_cdf = np.cumsum(fanout_pmf(n, traffic.fanout, traffic.fanout_distribution))
     size_cdf[-1] = 1.0  # guard the last bin against rounding
     stats = np.zeros(K.N_STATS, dtype=np.int64)
-    _run_multicast(n, m_in, MODES[switch.architecture], switch.crosspoint_cells, traffic.load, size_cdf,
+    _run_multicast(n, m_in, MODES[switch.architecture], switch.crosspoint_cells, traffic.load,
+                   traffic.arrivals == "poisson", size_cdf,
                    K.UNBOUNDED_CELLS, slots, warmup_slots, drain_slots, seed, stats)
     return stats

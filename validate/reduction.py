@@ -1,0 +1,316 @@
+"""The simulated twin of :mod:`switchq.solvers.reduction`: one reduction, packet by packet, event by event.
+
+Paper 003 (Kumar, Kale & Stunkel) §2 (combine units, Figures 2-3), §2.1-2.2
+and §3.2 (Figure 16), Table 1. The simulator reads the same wiring
+(:func:`switchq.solvers.reduction.plan`: paper 003's spanning tree, combine
+units, links) and the same per-packet durations, and nothing else from the
+solver: its dynamics are a discrete-event simulation with a binary heap of
+events in integer picoseconds, in one ``@njit`` kernel:
+
+- a member's NIC link gets all its packets at ``start + o_s`` and sends
+  them one at a time (``LINK_FREE`` after each packet's serialization);
+- a packet is delivered to its combine-unit input ``channel + switch``
+  delay after its last bit left (``ARRIVE``), or to R ``channel`` after;
+- a combine unit is a single server (``UNIT_DONE`` after each packet's
+  service): it holds one partial result, index ``cur``, and takes any
+  packet of index ``cur`` that has arrived on one of its inputs; after m of
+  them it emits partial ``cur`` (a leaf unit straight into its root unit, a
+  root or single unit onto the switch's output link) and moves on.
+
+Randomness: each member's start time is uniform in ``[0, skew]`` (integer
+ps), drawn by NumPy outside the kernel from the replication's seed (spawned
+from ``seed`` with ``SeedSequence``). With zero skew the run is
+deterministic and equals the analytic recursion to the picosecond; with
+skew the analytic time with every start at 0 is a lower bound and the
+analytic time with every start at ``skew`` (the zero-skew time + skew) an
+upper bound, since every completion time is non-decreasing in every start.
+
+Simulation practice: no warm-up (one reduction on an idle network is a
+transient by definition); replications are independent reductions, and the
+figure is their mean with a 95 % Student-t interval.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from switchq.models import _check
+from switchq.models.collective import Reduction
+from switchq.solvers import reduction as analytic
+
+from .harness import confidence_interval, replication_seeds
+
+__all__ = ["SimulatedReduction", "simulate_reduction", "run_once"]
+
+EV_SOURCE, EV_LINK_FREE, EV_ARRIVE, EV_UNIT_DONE = 0, 1, 2, 3
+_KIND_SHIFT = 52
+_ID_SHIFT = 20
+_J_MASK = (1 << _ID_SHIFT) - 1
+_ID_MASK = (1 << (_KIND_SHIFT - _ID_SHIFT)) - 1
+
+
+@njit(cache=True)
+def _push(heap_t, heap_c, size, t, code):
+    """Insert (t, code) into the binary min-heap on t; size is a 1-element array."""
+    i = size[0]
+    if i >= heap_t.shape[0]:
+        return False
+    size[0] = i + 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap_t[parent] <= t:
+            break
+        heap_t[i] = heap_t[parent]
+        heap_c[i] = heap_c[parent]
+        i = parent
+    heap_t[i] = t
+    heap_c[i] = code
+    return True
+
+
+@njit(cache=True)
+def _pop(heap_t, heap_c, size):
+    """Remove and return the earliest (t, code)."""
+    t = heap_t[0]
+    code = heap_c[0]
+    n = size[0] - 1
+    size[0] = n
+    if n > 0:
+        last_t = heap_t[n]
+        last_c = heap_c[n]
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= n:
+                break
+            if child + 1 < n and heap_t[child + 1] < heap_t[child]:
+                child += 1
+            if heap_t[child] >= last_t:
+                break
+            heap_t[i] = heap_t[child]
+            heap_c[i] = heap_c[child]
+            i = child
+        heap_t[i] = last_t
+        heap_c[i] = last_c
+    return t, code
+
+
+@njit(cache=True)
+def _code(kind, ident, j):
+    return (np.int64(kind) << _KIND_SHIFT) | (np.int64(ident) << _ID_SHIFT) | np.int64(j)
+
+
+@njit(cache=True)
+def _run_reduction(unit_kind, unit_inputs, unit_in_ptr, unit_in_chan, unit_out_link, unit_out_chan,
+                   chan_unit, link_src_node, link_dst_chan, ser, svc, start, o_s, d_up, d_down,
+                   heap_t, heap_c):
+    """One reduction; returns when R has the last bit of the last packet (ps), or -1 on a heap overflow.
+
+    State is per unit (partial in progress, packets taken and combined,
+    busy), per channel (packets delivered) and per link (packets ready,
+    next to send, busy). Equal-time events may be handled in any order:
+    every handler re-tries to start the unit or link it touched.
+    """
+    n_units = unit_kind.shape[0]
+    n_links = link_src_node.shape[0]
+    n_chans = chan_unit.shape[0]
+    n_packets = ser.shape[0]
+    cur = np.zeros(n_units, np.int64)        # partial in progress
+    ready_now = np.zeros(n_units, np.int64)  # inputs whose packet `cur` has arrived
+    taken = np.zeros(n_units, np.int64)      # of those, started
+    combined = np.zeros(n_units, np.int64)   # of those, finished
+    unit_busy = np.zeros(n_units, np.bool_)
+    delivered = np.zeros(n_chans, np.int64)
+    link_ready = np.zeros(n_links, np.int64)
+    link_next = np.zeros(n_links, np.int64)
+    link_busy = np.zeros(n_links, np.bool_)
+    size = np.zeros(1, np.int64)
+    ok = True
+    for link in range(n_links):
+        node = link_src_node[link]
+        if node >= 0:
+            ok &= _push(heap_t, heap_c, size, start[node] + o_s, _code(EV_SOURCE, link, 0))
+    last = np.int64(-1)
+    at_root = 0
+    while size[0] > 0 and ok:
+        t, code = _pop(heap_t, heap_c, size)
+        kind = code >> _KIND_SHIFT
+        ident = (code >> _ID_SHIFT) & _ID_MASK
+        j = code & _J_MASK
+        touched_link = -1
+        touched_unit = -1
+        if kind == EV_SOURCE:
+            link_ready[ident] = n_packets
+            touched_link = ident
+        elif kind == EV_LINK_FREE:
+            link_busy[ident] = False
+            touched_link = ident
+        elif kind == EV_ARRIVE:
+            delivered[ident] += 1
+            u = chan_unit[ident]
+            if j == cur[u]:
+                ready_now[u] += 1
+            touched_unit = u
+        else:  # EV_UNIT_DONE
+            u = ident
+            unit_busy[u] = False
+            combined[u] += 1
+            touched_unit = u
+            if combined[u] == unit_inputs[u]:
+                done_j = cur[u]
+                cur[u] = done_j + 1
+                combined[u] = 0
+                taken[u] = 0
+                count = 0
+                for q in range(unit_in_ptr[u], unit_in_ptr[u + 1]):
+                    if delivered[unit_in_chan[q]] > cur[u]:
+                        count += 1
+                ready_now[u] = count
+                out_chan = unit_out_chan[u]
+                if out_chan >= 0:  # leaf unit: the partial is at the root unit at once
+                    delivered[out_chan] += 1
+                    ru = chan_unit[out_chan]
+                    if done_j == cur[ru]:
+                        ready_now[ru] += 1
+                    if not unit_busy[ru] and cur[ru] < n_packets and ready_now[ru] > taken[ru]:
+                        taken[ru] += 1
+                        unit_busy[ru] = True
+                        ok &= _push(heap_t, heap_c, size, t + svc[cur[ru]], _code(EV_UNIT_DONE, ru, cur[ru]))
+                else:
+                    link_ready[unit_out_link[u]] += 1
+                    touched_link = unit_out_link[u]
+        if touched_unit >= 0:
+            u = touched_unit
+            if not unit_busy[u] and cur[u] < n_packets and ready_now[u] > taken[u]:
+                taken[u] += 1
+                unit_busy[u] = True
+                ok &= _push(heap_t, heap_c, size, t + svc[cur[u]], _code(EV_UNIT_DONE, u, cur[u]))
+        if touched_link >= 0:
+            link = touched_link
+            if not link_busy[link] and link_next[link] < link_ready[link]:
+                jj = link_next[link]
+                link_next[link] = jj + 1
+                link_busy[link] = True
+                t_out = t + ser[jj]
+                ok &= _push(heap_t, heap_c, size, t_out, _code(EV_LINK_FREE, link, jj))
+                c = link_dst_chan[link]
+                if c >= 0:
+                    ok &= _push(heap_t, heap_c, size, t_out + d_up, _code(EV_ARRIVE, c, jj))
+                else:
+                    at_root += 1
+                    last = max(last, t_out + d_down)
+    if not ok or at_root != n_packets:
+        return np.int64(-1)
+    return last
+
+
+def _heap_capacity(p, ser, d_up: int) -> int:
+    # Pending events: one UNIT_DONE per unit, one LINK_FREE per link, one SOURCE per node link,
+    # and the packets in flight on a link (at most one per serialization time within d_up, and at most P).
+    in_flight = min(len(ser), d_up // max(int(ser.min()), 1) + 2)
+    return p.units + p.links * (2 + in_flight) + 16
+
+
+def run_once(reduction: Reduction, start_ns=None) -> float:
+    """Simulate one reduction with the given start times (ns, one per node; default all 0); ns.
+
+    Examples
+    --------
+    >>> from switchq.models.network import FatTree
+    >>> run_once(Reduction(FatTree(4, 2), 8))
+    3135.6
+    """
+    return _run(reduction, analytic.start_times_ps(reduction, start_ns)) / analytic.PS_PER_NS
+
+
+def _run(reduction: Reduction, start_ps: np.ndarray) -> int:
+    p = analytic.plan(reduction)
+    ser, svc = analytic.packet_times_ps(reduction)
+    t = reduction.timing
+    ps = analytic.PS_PER_NS
+    o_s, o_r = round(t.nic_send_ns * ps), round(t.nic_recv_ns * ps)
+    d_ch, d_sw = round(t.channel_delay_ns * ps), round(t.switch_delay_ns * ps)
+    cap = _heap_capacity(p, ser, d_ch + d_sw)
+    heap_t = np.empty(cap, np.int64)
+    heap_c = np.empty(cap, np.int64)
+    last = _run_reduction(p.unit_kind, p.unit_inputs, p.unit_in_ptr, p.unit_in_chan, p.unit_out_link,
+                          p.unit_out_chan, p.chan_unit, p.link_src_node, p.link_dst_chan, ser, svc,
+                          start_ps, np.int64(o_s), np.int64(d_ch + d_sw), np.int64(d_ch), heap_t, heap_c)
+    if last < 0:
+        raise RuntimeError("reduction simulator: event heap overflow or undelivered packets (a bug)")
+    return int(last) + o_r
+
+
+@dataclass(frozen=True)
+class SimulatedReduction:
+    """The simulated answer: mean completion time over replications, its 95 % interval, and the seed.
+
+    ``lower_bound_ns`` is the analytic time with every start at 0 and
+    ``upper_bound_ns`` with every start at ``skew_ns``; every replication
+    lies between them.
+    """
+
+    reduction: Reduction
+    skew_ns: float
+    replications: int
+    seed: int
+    completion_time_ns: float
+    completion_time_ci95: tuple
+    lower_bound_ns: float
+    upper_bound_ns: float
+    wall_seconds: float
+    per_replication_ns: np.ndarray = field(repr=False)
+
+    def to_dict(self) -> dict:
+        out = self.reduction.describe()
+        out.update({"skew": self.skew_ns, "replications": self.replications, "seed": self.seed,
+                    "completion_time": self.completion_time_ns,
+                    "completion_time_ci95": list(self.completion_time_ci95),
+                    "lower_bound": self.lower_bound_ns, "upper_bound": self.upper_bound_ns,
+                    "wall_seconds": self.wall_seconds})
+        return out
+
+
+def simulate_reduction(reduction: Reduction, skew_ns: float = 0.0, replications: int = 8,
+                       seed: int = 1) -> SimulatedReduction:
+    """Simulate ``replications`` independent reductions, each member starting uniformly in [0, skew].
+
+    Parameters
+    ----------
+    reduction : Reduction
+    skew_ns : float
+        Largest start offset of a member, ns (>= 0; 0 makes every run the analytic one).
+    replications : int
+        Independent runs, >= 2 (for the interval).
+    seed : int
+        Root seed; replication r's start times come from ``SeedSequence(seed).spawn(...)[r]``.
+
+    Examples
+    --------
+    >>> from switchq.models.network import FatTree
+    >>> sim = simulate_reduction(Reduction(FatTree(4, 2), 512), skew_ns=500, replications=4, seed=3)
+    >>> sim.lower_bound_ns <= sim.completion_time_ns <= sim.upper_bound_ns
+    True
+    """
+    if not isinstance(reduction, Reduction):
+        raise _check.InputError("reduction", reduction, "a switchq.models.collective.Reduction")
+    skew_ns = _check.real("skew_ns", skew_ns, 0.0, 1e9)
+    replications = _check.integer("replications", replications, 2, 10**5)
+    seed = _check.integer("seed", seed, 0, 2**63 - 1)
+    began = time.perf_counter()
+    skew_ps = int(round(skew_ns * analytic.PS_PER_NS))
+    nodes = reduction.tree.nodes
+    times = np.empty(replications, dtype=np.int64)
+    for r, s in enumerate(replication_seeds(seed, replications)):
+        starts = np.random.default_rng(s).integers(0, skew_ps, size=nodes, endpoint=True, dtype=np.int64)
+        times[r] = _run(reduction, starts)
+    ns = times / analytic.PS_PER_NS
+    mean, low, high = confidence_interval(ns)
+    lower = analytic.completion_time(reduction).completion_time_ns
+    return SimulatedReduction(reduction, skew_ns, replications, seed, mean, (low, high), lower,
+                              (int(round(lower * analytic.PS_PER_NS)) + skew_ps) / analytic.PS_PER_NS,
+                              time.perf_counter() - began, ns)

@@ -600,7 +600,7 @@ def simulate_namd_command(switch_ports, nodes, message, multicast, senders, fano
 
 # --------------------------------------------------------------------------- validate, report, bench
 
-SUITE_NAMES = ("all", "hol", "window", "oq", "iq", "voq", "sfc", "multicast")
+SUITE_NAMES = ("all", "hol", "window", "oq", "iq", "voq", "sfc", "multicast", "reduction")
 REPORT_NAMES = ("all", "hol", "sfc")
 
 

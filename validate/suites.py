@@ -194,8 +194,33 @@ def _fattree_rows(seed, workers, scale, progress):
     return rows
 
 
+def reduction_suite(seed=1, workers=1, scale=1.0, progress=False):
+    """Reductions on 256-node fat trees (paper 003 §3.2, Fig. 16): the max-plus completion time vs the
+    event-driven twin, with every member starting together (then the twin must match exactly)."""
+    from types import SimpleNamespace
+
+    from switchq.models.collective import Reduction
+    from switchq.models.network import FatTree
+    from switchq.solvers import reduction as analytic
+
+    from .compare import Comparison, verdict
+    from .reduction import simulate_reduction
+
+    rows = []
+    for ports, units, size in ((8, 1, 4096), (32, 1, 4096), (32, 5, 4096), (32, 1, 64)):
+        red = Reduction(FatTree.for_nodes(256, ports), size, units)
+        a = analytic.completion_time(red).completion_time_ns
+        sim = simulate_reduction(red, skew_ns=0.0, replications=2, seed=seed)
+        z, word = verdict(a, sim.completion_time_ns, sim.completion_time_ci95, sim.replications)
+        rows.append(Comparison("reduction", f"256 nodes, {ports}-port, {units} combine unit(s), {size} B, no skew",
+                               "completion_time", "ns", a, sim.completion_time_ns, tuple(sim.completion_time_ci95),
+                               0.0, z, word, "max-plus recursion over the buildTree spanning tree "
+                               "(solvers.reduction)", seed, 0, 0, sim.replications))
+    return rows
+
+
 SUITES = {"hol": hol_suite, "window": window_suite, "oq": oq_suite, "iq": iq_suite, "voq": voq_suite,
-          "sfc": sfc_suite, "multicast": multicast_suite}
+          "sfc": sfc_suite, "multicast": multicast_suite, "reduction": reduction_suite}
 
 
 def run_suite(name: str, seed: int = 1, workers: int = 1, scale: float = 1.0, progress: bool = False):

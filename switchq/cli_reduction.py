@@ -19,7 +19,7 @@ Examples
 >>> from click.testing import CliRunner
 >>> solve, simulate = click.Group("solve"), click.Group("simulate")
 >>> register(solve, simulate)
->>> out = CliRunner().invoke(solve, ["reduction", "--switch-ports", "32", "--nodes", "256", "--message",
+>>> out = CliRunner().invoke(solve, ["reduction", "--ports", "32", "--nodes", "256", "--message",
 ...                                  "8B", "--json"]).output
 >>> r = json.loads(out)
 >>> r["completion_time"], r["units"]["completion_time"], r["breakdown"]["combine"]
@@ -38,25 +38,14 @@ import click
 
 from .errors import InputError
 
-__all__ = ["register", "UNITS"]
+__all__ = ["register"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-# Units of every field these commands print (their names are new to switchq.units.UNITS).
-UNITS = {"switch_ports": "ports", "nodes": "nodes", "members": "nodes", "root": "node", "message_bytes": "B",
-         "packets": "packets", "combine_units": "units/switch", "bytes_per_cycle": "B/cycle",
-         "header_cycles": "cycles", "bandwidth_bps": "bit/s", "packet_bytes": "B", "channel_delay_ns": "ns",
-         "switch_delay_ns": "ns", "asic_hz": "Hz", "nic_send_ns": "ns", "nic_recv_ns": "ns", "packet_ns": "ns",
-         "completion_time": "ns", "completion_time_ci95": "ns", "breakdown": "ns", "period": "ns",
-         "bottleneck_packets": "packets", "serialization": "ns", "combine_service": "ns",
-         "tree_switches": "switches", "critical_links": "links", "switches_by_units_working": "switches",
-         "closed_form": "ns", "skew": "ns", "replications": "runs", "seed": "1", "lower_bound": "ns",
-         "upper_bound": "ns", "wall_seconds": "s"}
 
 # Model parameter -> the option that sets it, so errors name what was typed.
 _OPTION_OF = {"message_bytes": "--message", "combine_units": "--combine-units", "members": "--members",
               "root": "--root", "bytes_per_cycle": "--bytes-per-cycle", "header_cycles": "--header-cycles",
-              "switch_ports": "--switch-ports", "nodes": "--nodes", "packet_bytes": "--packet",
+              "switch_ports": "--ports", "nodes": "--nodes", "packet_bytes": "--packet",
               "bandwidth_bps": "--bandwidth", "channel_delay_ns": "--channel-delay",
               "switch_delay_ns": "--switch-delay", "asic_hz": "--asic-clock", "nic_send_ns": "--nic-send",
               "nic_recv_ns": "--nic-recv", "skew_ns": "--skew", "replications": "--replications", "seed": "--seed"}
@@ -149,10 +138,11 @@ def _reductions(switch_ports, nodes, message, combine_units, members, root, band
 
 def _json(payload) -> str:
     from .render import _clean
+    from .units import unit_of
 
     def with_units(p):
         out = dict(p)
-        out["units"] = {k: UNITS[k] for k in p if k in UNITS}
+        out["units"] = {k: unit_of(k) for k in p if unit_of(k)}
         return out
 
     body = [with_units(p) for p in payload] if isinstance(payload, list) else with_units(payload)
@@ -164,6 +154,7 @@ def _show_one(payload: dict, title: str, notes=()) -> None:
     from rich.table import Table
 
     from .render import _console, fmt
+    from .units import unit_of
 
     table = Table(title=title, header_style="bold")
     for col in ("", "quantity", "value", "unit"):
@@ -174,13 +165,13 @@ def _show_one(payload: dict, title: str, notes=()) -> None:
         kind = "input" if k in _INPUTS else "result"
         if isinstance(v, dict):
             for part, x in v.items():
-                table.add_row(kind, f"{k}: {part}", escape(fmt(x)), UNITS.get(k, ""))
+                table.add_row(kind, f"{k}: {part}", escape(fmt(x)), unit_of(k))
             continue
         value = fmt(v)
         ci = payload.get(k + "_ci95")
         if ci is not None:
             value += f"  (95% CI {fmt(ci[0])} .. {fmt(ci[1])})"
-        table.add_row(kind, k, escape(value), UNITS.get(k, ""))
+        table.add_row(kind, k, escape(value), unit_of(k))
     console = _console()
     console.print(table)
     for n in notes:
@@ -192,13 +183,14 @@ def _show_rows(payloads: list, title: str, columns: tuple) -> None:
     from rich.table import Table
 
     from .render import _console, fmt
+    from .units import unit_of
 
     first = payloads[0]
     fixed = ", ".join(f"{k}={fmt(first[k])}" for k in ("topology", "switch_ports", "nodes", "members",
                                                         "combine_units", "packet_bytes") if k in first)
     table = Table(title=title, caption=fixed, header_style="bold")
     for col in columns:
-        unit = UNITS.get(col, "")
+        unit = unit_of(col)
         table.add_column(escape(f"{col} [{unit}]") if unit else col, justify="right" if col != "bottleneck" else "left")
     for p in payloads:
         cells = []
@@ -226,7 +218,7 @@ def _emit(payloads: list, as_json: bool, title: str, columns: tuple, notes=()) -
 
 def _reduction_options(f):
     options = [
-        click.option("--switch-ports", type=int, default=8, show_default=True,
+        click.option("--ports", "-k", "--switch-ports", "switch_ports", type=int, default=8, show_default=True,
                      help="Ports per switch K (the fat tree is a K/2-ary n-tree)."),
         click.option("--nodes", type=int, default=256, show_default=True, help="Nodes: a power of K/2."),
         click.option("--message", required=True,

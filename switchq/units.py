@@ -154,6 +154,27 @@ UNITS = {
     "senders": "nodes",
     "completion_ns": "ns",
     "completion_ns_ci95": "ns",
+    # reductions (switchq solve|simulate reduction)
+    "members": "nodes",
+    "root": "node",
+    "packets": "packets",
+    "combine_units": "units/switch",
+    "bytes_per_cycle": "B/cycle",
+    "header_cycles": "cycles",
+    "completion_time": "ns",
+    "completion_time_ci95": "ns",
+    "breakdown": "ns",
+    "period": "ns",
+    "bottleneck_packets": "packets",
+    "serialization": "ns",
+    "combine_service": "ns",
+    "tree_switches": "switches",
+    "critical_links": "links",
+    "switches_by_units_working": "switches",
+    "closed_form": "ns",
+    "skew": "ns",
+    "lower_bound": "ns",
+    "upper_bound": "ns",
 }
 
 

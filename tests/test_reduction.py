@@ -180,18 +180,18 @@ def invoke(*args):
 
 
 def test_cli_solve_json_fields_and_units():
-    out = invoke("solve", "reduction", "--switch-ports", "8", "--nodes", "256", "--message", "256B",
+    out = invoke("solve", "reduction", "--ports", "8", "--nodes", "256", "--message", "256B",
                  "--combine-units", "1", "--json")
     assert out["completion_time"] == 7620.4 == out["closed_form"] and out["units"]["completion_time"] == "ns"
     assert sum(out["breakdown"].values()) == pytest.approx(out["completion_time"])
     assert out["units"]["breakdown"] == "ns" and out["message_bytes"] == 256 and out["units"]["message_bytes"] == "B"
-    rows = invoke("solve", "reduction", "--switch-ports", "32", "--message", "8B,64B,4KiB", "--json")
+    rows = invoke("solve", "reduction", "--ports", "32", "--message", "8B,64B,4KiB", "--json")
     assert [r["message_bytes"] for r in rows] == [8, 64, 4096]
     assert [r["completion_time"] for r in rows] == [3615.6, 4690.8, 42937.2]
 
 
 def test_cli_simulate_json_fields():
-    out = invoke("simulate", "reduction", "--switch-ports", "32", "--message", "1KiB", "--combine-units", "5",
+    out = invoke("simulate", "reduction", "--ports", "32", "--message", "1KiB", "--combine-units", "5",
                  "--skew", "500ns", "--replications", "4", "--seed", "1", "--json")
     low, high = out["completion_time_ci95"]
     assert out["seed"] == 1 and out["skew"] == 500.0 and out["units"]["completion_time_ci95"] == "ns"
@@ -202,7 +202,7 @@ def test_cli_simulate_json_fields():
 @pytest.mark.parametrize("args, needle", [
     (("solve", "reduction", "--message", "12b"), "--message"),
     (("solve", "reduction", "--message", "8B", "--combine-units", "2"), "--combine-units"),
-    (("solve", "reduction", "--message", "8B", "--switch-ports", "32", "--nodes", "64"), "--nodes"),
+    (("solve", "reduction", "--message", "8B", "--ports", "32", "--nodes", "64"), "--nodes"),
     (("simulate", "reduction", "--message", "8B", "--skew", "5"), "--skew"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(capsys, args, needle):

@@ -140,7 +140,19 @@ def test_multicast_latency_is_stable_below_the_fanout_8_bound():
     assert not low.unstable and low.mean_latency < 40
     assert low.output_utilization == pytest.approx(8 * 0.08, rel=0.03)
     over = network.simulate_network(net, Traffic(0.16, fanout=8, fanout_distribution="uniform"), RUN)
-    assert over.throughput < 0.125 and over.mean_latency > 20 * low.mean_latency
+    assert over.throughput < 0.125 and over.mean_latency > 20 * low.mean_latency and over.unstable
+    assert not low.unstable
+
+
+def test_unicast_throughput_and_node_utilization_count_the_same_window():
+    # A unicast packet is one copy: both figures count it in the slot it is sent to its node, so they
+    # are equal, and at most the load, whatever the link delay (here 6 slots at 100 Gb/s).
+    from switchq.models.network import NetworkTiming
+
+    net = FatTreeNetwork(FatTree(4, 2), timing=NetworkTiming(bandwidth_bps=100e9))
+    assert net.timing.link_delay_slots == 6
+    r = network.simulate_network(net, Traffic(1.0, pattern="complement"), RunSettings(slots=400, replications=2))
+    assert r.throughput == r.output_utilization and r.throughput <= 1.0
 
 
 # ---------------------------------------------------------------- NAMD-like benchmark (paper 003 §4)

@@ -60,7 +60,9 @@ STAT_CREDITS_OUT = 30      # credits not back at the end (0 once a run has drain
 STAT_M_COPIES = 31         # multicast copies sent to outputs in measured slots
 STAT_COPIES = 32           # multicast copies sent, all slots
 STAT_COPIES_OWED = 33      # destinations of every accepted multicast packet, all slots
-N_STATS = 34
+STAT_BACKLOG_START = 34    # packets waiting at the sources when measuring starts (networks)
+STAT_BACKLOG_END = 35      # ... and when it ends: growth means the load exceeds what is carried
+N_STATS = 36
 
 # Destination pattern kinds understood by draw_destination.
 DEST_UNIFORM = 0

@@ -7,11 +7,13 @@ hardware multicast (one copy of each packet enters the network and the
 switches replicate it along the spanning tree) or with point-to-point
 messages (the sender's NIC sends one message per destination).
 
-Timing (Table 1): each message costs its sender ``nic_send_ns`` before its
-first packet can leave, one message after the other (a point-to-point
-multicast to F nodes pays it F times); a receiver spends ``nic_recv_ns``
-on each message once its last packet has arrived, one message after the
-other. The round completes when the last receiver is done. Packets move
+Timing (Table 1): a sender spends ``nic_send_ns`` on each message, one
+message after the other, so message j (from 0) may start leaving at
+(j + 1) * nic_send_ns (the first slot boundary after it) while earlier
+messages are still on the wire; a point-to-point multicast to F nodes
+pays the overhead F times. A receiver spends ``nic_recv_ns`` on each
+message once its last packet has arrived, one message after the other.
+The round completes when the last receiver is done. Packets move
 through :func:`switchq.validate.network.run_batch`; a message of B bytes is
 ceil(B / packet_bytes) packets, each a full slot on a link.
 
@@ -78,20 +80,20 @@ def namd_round(net: FatTreeNetwork, message_bytes: int, multicast: str, senders:
     rng = np.random.default_rng(seed)
     pmf = fanout_pmf(nodes - 1, fanout, fanout_distribution)
     packets = max(1, math.ceil(message_bytes / timing.packet_bytes))
-    send_slots = math.ceil(timing.nic_send_ns / timing.packet_ns - 1e-9)
     src, ready, dests, message = [], [], [], []   # per packet; message = (sender, receiver or -1)
-    messages = []
+    n_messages = 0
     for v in rng.choice(nodes, size=senders, replace=False):
         others = np.delete(np.arange(nodes), v)
         group = sorted(int(d) for d in rng.choice(others, size=rng.choice(nodes, p=pmf), replace=False))
         lists = [group] if multicast == "hardware" else [[d] for d in group]
         for j, members in enumerate(lists):
-            messages.append(members)
+            n_messages += 1
             for _ in range(packets):
                 src.append(int(v))
-                ready.append((j + 1) * send_slots)
+                # Overheads add up in ns; the message may leave from the first slot after its own.
+                ready.append(math.ceil((j + 1) * timing.nic_send_ns / timing.packet_ns - 1e-9))
                 dests.append(members)
-                message.append(len(messages) - 1)
+                message.append(n_messages - 1)
     deliveries, log, _ = run_batch(net, src, ready, dests, seed=seed)
     if (deliveries < 0).any():
         raise RuntimeError("NAMD round did not drain")  # cannot happen with credits: no deadlock on a tree

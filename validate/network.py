@@ -32,6 +32,10 @@ back together when the last of them leaves the switch. A destination set
 is a sorted list; a copy carries the slice of it below the port it takes,
 so splitting at a fork is a scan, not a set operation.
 
+Destinations: uniform traffic picks any other node; a permutation's fixed
+points (bit reversal and transpose have some) send through their leaf
+switch and back; a multicast set never holds its sender.
+
 Nodes: each node's NIC keeps a FIFO of packets, sends one per slot when the
 leaf switch's crosspoint has credit, and sinks packets at link rate. NIC
 overheads (Table 1) are latency added outside the loop, not a limit on rate.
@@ -43,7 +47,6 @@ copies reaching nodes.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -269,8 +272,13 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
         if batch:
             if stats[K.STAT_DELIVERED] == n_batch or t >= end:
                 break
-        elif t >= end + drain:
-            break
+        else:
+            if t == warmup:
+                stats[K.STAT_BACKLOG_START] = nic_len.sum()
+            if t == end:
+                stats[K.STAT_BACKLOG_END] = nic_len.sum()
+            if t >= end + drain:
+                break
         measured_from = warmup if t < end else 1 << 62
         # Credits freed cd slots ago.
         r = t & (cr - 1)
@@ -477,10 +485,16 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
                 log[c, 2] = t + ld
             m_left[mid] -= 1
             if m_left[mid] == 0:
+                # Counted in the slot the last copy is sent (as copies are); latency to its arrival.
                 done = t + ld
                 if batch:
                     deliveries[mid] = done
-                K.count_departure(stats, done - 1, m_birth[mid], measured_from)
+                stats[K.STAT_DELIVERED] += 1
+                if t >= measured_from:
+                    stats[K.STAT_M_DELIVERED] += 1
+                    if m_birth[mid] >= warmup:
+                        stats[K.STAT_M_LATENCY_SUM] += done - m_birth[mid]
+                        stats[K.STAT_M_LATENCY_COUNT] += 1
                 if not batch:
                     m_free[m_nfree] = mid
                     m_nfree += 1
@@ -551,8 +565,18 @@ def run_batch(net: FatTreeNetwork, src, ready, dests, seed: int = 1, max_slots: 
     Returns ``(deliveries, log, stats)``; ``deliveries[b]`` is -1 if the batch did
     not drain within ``max_slots``; ``log`` has one row (packet, node, slot) per copy delivered.
     """
+    nodes = net.tree.nodes
     n_batch = len(src)
-    f_cap = max(1, max(len(d) for d in dests))
+    if n_batch == 0 or len(ready) != n_batch or len(dests) != n_batch:
+        raise _check.InputError("src", src, "a non-empty list, as long as ready and dests")
+    for b in range(n_batch):
+        v = _check.integer("src", src[b], 0, nodes - 1)
+        _check.integer("ready", ready[b], 0, max_slots)
+        d = list(dests[b])
+        if not d or len(set(d)) != len(d) or v in d or not all(0 <= x < nodes for x in d):
+            raise _check.InputError("dests", dests[b], f"distinct nodes in [0, {nodes - 1}] other than the "
+                                                       f"sender {v}, at least one")
+    f_cap = max(len(d) for d in dests)
     batch_dest = np.zeros((n_batch, f_cap), dtype=np.int64)
     batch_n = np.zeros(n_batch, dtype=np.int64)
     for b, d in enumerate(dests):
@@ -632,6 +656,13 @@ def check_traffic(net: FatTreeNetwork, traffic: Traffic) -> None:
         raise _check.InputError("nodes", nodes, e.allowed) from None
 
 
+def _unstable(rows, nodes) -> bool:
+    """Did any replication's source backlog overflow, or grow by more than 1 % of the offered packets
+    (plus one per node of noise) while measuring? Either means the load exceeds what the network carries."""
+    growth = rows[:, K.STAT_BACKLOG_END] - rows[:, K.STAT_BACKLOG_START]
+    return bool((rows[:, K.STAT_OVERFLOW] > 0).any() or (growth > 0.01 * rows[:, K.STAT_M_OFFERED] + nodes).any())
+
+
 def simulate_network(net: FatTreeNetwork, traffic: Traffic, settings: RunSettings = RunSettings(),
                      progress: bool = False) -> NetworkResult:
     """Simulate ``net`` under ``traffic``; figures with 95 % Student-t intervals over replications.
@@ -666,6 +697,6 @@ def simulate_network(net: FatTreeNetwork, traffic: Traffic, settings: RunSetting
         network=net, traffic=traffic, settings=settings,
         throughput=tp[0], throughput_ci95=tp[1:], output_utilization=ut[0], output_utilization_ci95=ut[1:],
         mean_latency=lt[0], mean_latency_ci95=lt[1:], mean_latency_ns=lt_ns[0], mean_latency_ns_ci95=lt_ns[1:],
-        unstable=bool(rows[:, K.STAT_OVERFLOW].sum() > 0), wall_seconds=wall,
+        unstable=_unstable(rows, nodes), wall_seconds=wall,
         per_replication={"throughput": (rows[:, K.STAT_M_DELIVERED] / (nodes * measured)).tolist(),
                          "mean_latency": lat.tolist(), "seeds": seeds})

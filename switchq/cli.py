@@ -601,7 +601,7 @@ def simulate_namd_command(switch_ports, nodes, message, multicast, senders, fano
 # --------------------------------------------------------------------------- validate, report, bench
 
 SUITE_NAMES = ("all", "hol", "window", "oq", "iq", "voq", "sfc", "multicast", "reduction")
-REPORT_NAMES = ("all", "hol", "sfc")
+REPORT_NAMES = ("all", "hol", "sfc", "multicast")
 
 
 @app.command("validate", context_settings=CONTEXT)

@@ -13,7 +13,7 @@ from switchq.models import _check
 
 __all__ = ["build_report", "REPORTS"]
 
-REPORTS = ("hol", "sfc")
+REPORTS = ("hol", "sfc", "multicast")
 
 
 def build_report(name: str, out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> list[Path]:

@@ -32,11 +32,10 @@ import functools
 import json
 import re
 import sys
-from contextlib import contextmanager
 
 import click
 
-from .errors import InputError
+from .errors import InputError, named_by_option
 
 __all__ = ["register"]
 
@@ -55,14 +54,6 @@ _HZ_PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
 _INPUTS = ("topology", "switch_ports", "nodes", "members", "root", "message_bytes", "packets", "combine_units",
            "bytes_per_cycle", "header_cycles", "bandwidth_bps", "packet_bytes", "channel_delay_ns",
            "switch_delay_ns", "asic_hz", "nic_send_ns", "nic_recv_ns", "packet_ns", "skew", "replications", "seed")
-
-
-@contextmanager
-def _named_by_option():
-    try:
-        yield
-    except InputError as e:
-        raise InputError(_OPTION_OF.get(e.parameter, e.parameter), e.value, e.allowed) from None
 
 
 # --------------------------------------------------------------------------- parsing
@@ -127,7 +118,7 @@ def _reductions(switch_ports, nodes, message, combine_units, members, root, band
                    "switch_delay_ns": _ns("--switch-delay", switch_delay), "asic_hz": _hz(asic_clock),
                    "nic_send_ns": _ns("--nic-send", nic_send), "nic_recv_ns": _ns("--nic-recv", nic_recv)}
     group = _members(members)
-    with _named_by_option():
+    with named_by_option(_OPTION_OF):
         tree = FatTree.for_nodes(nodes, switch_ports)
         timing = NetworkTiming(**timing_args)
         return [Reduction(tree, size, combine_units, group, root, timing, bytes_per_cycle, header_cycles)
@@ -292,7 +283,7 @@ def simulate_reduction(as_json, skew, replications, seed, **options):
 
     reductions = _reductions(**{k: options[k] for k in _MODEL_ARGS})
     skew_ns = _ns("--skew", skew)
-    with _named_by_option():
+    with named_by_option(_OPTION_OF):
         payloads = [simulate(r, skew_ns, replications, seed).to_dict() for r in reductions]
     _emit(payloads, as_json, "Reduction (simulated)",
           ("message_bytes", "packets", "completion_time", "lower_bound", "upper_bound"))

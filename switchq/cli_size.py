@@ -36,12 +36,11 @@ Examples
 from __future__ import annotations
 
 import functools
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import click
 
-from .errors import InputError
+from .errors import InputError, named_by_option
 from .units import DEFAULT_PROPAGATION_SPEED, KINDS, parse_quantity
 
 __all__ = ["size_group", "Link", "resolve_link", "link_buffer_payload", "sfc_payload", "cicq_payload",
@@ -55,14 +54,6 @@ Q_R_RULES = ("ceil", "ideal", "paper")  # as flow_control.Q_R_RULES, spelled her
 # (Link quantities are checked here, with the text as typed, before any solver sees them.)
 _OPTION_OF = {"n_ports": "--ports", "rtt_slots": "--rtt-slots", "priorities": "--priorities", "rtts": "--rtts",
               "q_r": "--crosspoint-cells", "rule": "--qr-rule"}
-
-
-@contextmanager
-def _named_by_option():
-    try:
-        yield
-    except InputError as e:
-        raise InputError(_OPTION_OF.get(e.parameter, e.parameter), e.value, e.allowed) from None
 
 
 def _sig(x: float) -> float:
@@ -177,7 +168,7 @@ def _cell_inputs(cell_bits: int | None) -> dict:
 def _round_trip(link: Link) -> tuple[int, dict]:
     from .solvers import flow_control as fc
 
-    with _named_by_option():
+    with named_by_option(_OPTION_OF):
         r = fc.round_trip_slots(link.link_rate_bps, link.rtt_s, link.cell_bits)
     return r.rtt_slots, {"round_trip_slots": r.rtt_slots, "slot_ns": _sig(r.slot_s * 1e9),
                          "bandwidth_delay_bytes": _sig(r.rtt_bits / 8)}
@@ -212,7 +203,7 @@ def link_buffer_payload(protocol: str, link: Link, vcs: int = 1, ports: int | No
     links, buffers = {"crosspoint": (1, vcs), "port": (1, (ports or 1) * vcs),
                       "switch": (ports or 1, (ports or 1) * vcs)}[per]
     tau, trip = _round_trip(link)
-    with _named_by_option():
+    with named_by_option(_OPTION_OF):
         need = fc.buffer_requirement(protocol, tau, buffers, links)
     payload = {"protocol": protocol, **link.inputs(), **_cell_inputs(link.cell_bits), "vcs": vcs}
     if ports is not None:
@@ -267,7 +258,7 @@ def _crossbar_inputs(ports, rtt_slots, crosspoint_cells, qr_rule, cell, link_opt
 def _sfc(ports, tau, priorities, rtts, crosspoint_cells, qr_rule):
     from .solvers import flow_control as fc
 
-    with _named_by_option():
+    with named_by_option(_OPTION_OF):
         return fc.sfc_cicq(ports, tau, priorities, rtts, q_r=crosspoint_cells, rule=qr_rule)
 
 
@@ -312,7 +303,7 @@ def cicq_payload(ports: int, rtt_slots: int | None = None, priorities: int = 1, 
     tau, link, cell_bits, trip, payload = _crossbar_inputs(ports, rtt_slots, crosspoint_cells, qr_rule, cell,
                                                            link_options, priorities=priorities, rtts=rtts)
     inputs = list(payload)
-    with _named_by_option():
+    with named_by_option(_OPTION_OF):
         c = fc.credit_cicq(ports, tau, priorities, rtts)
     s = _sfc(ports, tau, priorities, rtts, crosspoint_cells, qr_rule)
     payload.update(trip, crosspoint_cells_credit=c.crosspoint_cells, total_cells_credit=c.total_cells)

@@ -135,6 +135,16 @@ def draw_arrivals(arrivals, burst_dest, p_start, p_end, kind, perm, cdf, n_ports
         arrivals[i] = d
 
 
+@njit(cache=True)
+def popcount(x):
+    """Number of set bits of a non-negative int64 (a port or destination mask)."""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
 def queue_limit(buffer_cells):
     """``(unbounded, limit, storage)`` of a queue configured with ``buffer_cells`` (None: unbounded)."""
     unbounded = buffer_cells is None

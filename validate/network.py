@@ -108,15 +108,6 @@ def tables(tree):
 
 
 @njit(cache=True)
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@njit(cache=True)
 def _need(s, lo, hi, m_dest, mid, k, reach, level, kpow):
     """What a packet carrying destinations ``m_dest[mid, lo:hi]`` needs at switch ``s``.
 
@@ -161,13 +152,13 @@ def _grant(x0, need, k, credits, oblivious):
         return np.int64(1) << best
     m = need
     while m:
-        p = _popcount((m & -m) - 1)
+        p = K.popcount((m & -m) - 1)
         if credits[x0 + p] < 1:
             return np.int64(0)
         m &= m - 1
     m = need
     while m:
-        p = _popcount((m & -m) - 1)
+        p = K.popcount((m & -m) - 1)
         credits[x0 + p] -= 1
         m &= m - 1
     return need
@@ -297,7 +288,7 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
             mask = c_next[pid]
             g_nfree -= 1
             gid = g_free[g_nfree]
-            g_left[gid] = _popcount(mask)
+            g_left[gid] = K.popcount(mask)
             g_mask[gid] = mask
             g_x0[gid] = x0
             mid = c_msg[pid]
@@ -307,7 +298,7 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
             first = True
             m = mask
             while m:
-                p = _popcount((m & -m) - 1)
+                p = K.popcount((m & -m) - 1)
                 m &= m - 1
                 if first:
                     cid = pid
@@ -424,7 +415,7 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
                     ok = True
                     m = need
                     while m:
-                        p = _popcount((m & -m) - 1)
+                        p = K.popcount((m & -m) - 1)
                         if credits[nx0 + p] < 1:
                             ok = False
                             break
@@ -460,7 +451,7 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
                 rr = (t + cd) & (cr - 1)
                 m = g_mask[gid]
                 while m:
-                    p = _popcount((m & -m) - 1)
+                    p = K.popcount((m & -m) - 1)
                     m &= m - 1
                     cr_ring[rr, cr_len[rr]] = g_x0[gid] + p
                     cr_len[rr] += 1

@@ -78,15 +78,6 @@ def _draw_set(n, size_cdf, scratch):
 
 
 @njit(cache=True)
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@njit(cache=True)
 def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, warmup, drain, seed, stats):
     K.seed_rng(seed)
     mask_ring = storage - 1
@@ -145,7 +136,7 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
                     f_set[i, s] = _draw_set(n, size_cdf, scratch)
                     f_left[i, s] = f_set[i, s]
                     f_len[i] += 1
-                    stats[K.STAT_COPIES_OWED] += _popcount(f_set[i, s])
+                    stats[K.STAT_COPIES_OWED] += K.popcount(f_set[i, s])
         if mode == OQ_CROSSPOINT:
             # Each input sends its HOL packet if every destination crosspoint has a credit.
             for i in range(m_in):
@@ -164,7 +155,7 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
                 slot = p_free[i, p_nfree[i]]
                 p_arr[i, slot] = f_arr[i, h]
                 p_set[i, slot] = dest
-                p_left[i, slot] = _popcount(dest)
+                p_left[i, slot] = K.popcount(dest)
                 in_pool += 1
                 for j in range(n):
                     if (dest >> j) & 1:
@@ -225,7 +216,7 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
                 left = f_left[i, f_head[i]]
                 w = np.int64(0)
                 if mode == IQ_WBA:
-                    w = (t - hol_since[i]) - _popcount(left)
+                    w = (t - hol_since[i]) - K.popcount(left)
                 for j in range(n):
                     if (left >> j) & 1:
                         if offers[j] > 0:
@@ -267,9 +258,9 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
                 if dest & taken:
                     continue
                 taken |= dest
-                stats[K.STAT_COPIES] += _popcount(dest)
+                stats[K.STAT_COPIES] += K.popcount(dest)
                 if t >= measured_from:
-                    stats[K.STAT_M_COPIES] += _popcount(dest)
+                    stats[K.STAT_M_COPIES] += K.popcount(dest)
                 K.count_departure(stats, t, f_arr[i, h], measured_from)
                 f_head[i] = (h + 1) & mask_ring
                 f_len[i] -= 1

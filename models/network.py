@@ -29,8 +29,10 @@ __all__ = ["FatTree", "FatTreeNetwork", "NetworkTiming", "UP_ROUTINGS", "MAX_NOD
 
 # Same radix ceiling as a single switch (models.switch.MAX_PORTS): k <= 512.
 MAX_SWITCH_PORTS = 1024
-# How a packet picks its up port: most credits, or at random among those with a credit.
-UP_ROUTINGS = ("adaptive", "random")
+# How a packet picks its up port: most credits; at random among those with a credit; or fixed at the
+# source, waiting for that port's credit: a random route drawn with the packet, or d-mod-k (the up
+# port at level l is the destination's digit l).
+UP_ROUTINGS = ("adaptive", "random", "source", "dmodk")
 # A million nodes: larger than any machine studied here, and graph() stays buildable.
 MAX_NODES = 1 << 20
 
@@ -224,7 +226,12 @@ class FatTreeNetwork:
     output; the sender upstream (a switch output or a node's NIC) holds one
     credit per buffer, so a packet is sent only into room. Upward ports are
     chosen adaptively (``up_routing="adaptive"``: the up port with the most
-    credits; ``"random"``: any up port with a credit, at random), downward paths are fixed; multicast packets are
+    credits; ``"random"``: any up port with a credit, at random) or fixed at
+    the source (``"source"``: a random route drawn with the packet, as
+    source-routed networks do; ``"dmodk"``: up port k + the destination's
+    digit at that level, the deterministic fat-tree routing of InfiniBand
+    subnet managers; multicast packets route on their lowest destination),
+    downward paths are fixed; multicast packets are
     replicated in the switches along the paper's spanning tree (§2.2).
 
     Examples

@@ -495,8 +495,9 @@ def simulate_multicast(architecture, ports, active_inputs, fanout, fanout_distri
               help="Mean destinations per packet; > 1 sends multicast over the switches' spanning trees.")
 @click.option("--fanout-distribution", type=click.Choice(("fixed", "binomial", "uniform")), default="uniform",
               show_default=True, help="Law of the destination-set size (sets uniform given the size).")
-@click.option("--up-routing", type=click.Choice(("adaptive", "random")), default="adaptive", show_default=True,
-              help="Up port choice: most credits, or at random among those with a credit.")
+@click.option("--up-routing", type=click.Choice(("adaptive", "random", "source", "dmodk")), default="adaptive",
+              show_default=True, help="Up port: most credits; random among those with a credit; fixed at the source "
+                                      "(random route, or d-mod-k on the destination).")
 @run_options
 @json_option
 def simulate_fattree(switch_ports, nodes, pattern, load, crosspoint_cells, fanout, fanout_distribution, up_routing,

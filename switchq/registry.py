@@ -626,8 +626,8 @@ FATTREE_PARAMS = _sim_only(
     _p("fanout", "fanout", "float", 1.0, low=1, unit="nodes/packet", help="mean destinations per packet (>1: multicast)"),
     _p("fanout_distribution", "fanout_distribution", "choice", "uniform", choices=("fixed", "binomial", "uniform"),
        help="law of the destination-set size"),
-    _p("up_routing", "up_routing", "choice", "adaptive", choices=("adaptive", "random"),
-       help="up port: most credits, or random among those with a credit"),
+    _p("up_routing", "up_routing", "choice", "adaptive", choices=("adaptive", "random", "source", "dmodk"),
+       help="up port: most credits, random with a credit, random source route, or d-mod-k"),
 )
 
 

@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from switchq.models import _check
-from switchq.models.network import FatTreeNetwork
+from switchq.models.network import UP_ROUTINGS, FatTreeNetwork
 from switchq.models.traffic import PERMUTATIONS, Traffic
 
 from . import kernel as K
@@ -165,7 +165,7 @@ def _grant(x0, need, k, credits, oblivious):
 
 
 @njit(cache=True)
-def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
+def _run(k, n_levels, q, ld, cd, routing, out_sw, out_in, reach, level, kpow,
          load, kind, perm, size_cdf, f_cap,
          batch_src, batch_ready, batch_n, batch_dest,
          slots, warmup, drain, seed, stats, deliveries, log):
@@ -177,6 +177,10 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
     and row ``c`` of ``log`` the packet, node and slot of the c-th copy delivered.
     """
     K.seed_rng(seed)
+    oblivious = routing == 1
+    # Fixed routes: the up port at level l is k + digit l of the packet's route word, a random node
+    # ("source") or its (first) destination ("dmodk", the usual InfiniBand fat-tree routing).
+    source = routing >= 2
     ports = 2 * k
     width = kpow[n_levels - 1]
     n_sw = n_levels * width
@@ -226,6 +230,7 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
     # Messages: birth (or ready) slot, destinations, copies still to deliver.
     m_birth = np.zeros(n_msg, dtype=np.int64)
     m_n = np.zeros(n_msg, dtype=np.int64)
+    m_route = np.zeros(n_msg, dtype=np.int64)
     m_left = np.zeros(n_msg, dtype=np.int64)
     m_dest = np.zeros((n_msg, f_cap), dtype=np.int64)
     m_free = np.arange(n_msg)[::-1].copy()
@@ -252,6 +257,8 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
             m_left[b] = batch_n[b]
             for a in range(batch_n[b]):
                 m_dest[b, a] = batch_dest[b, a]
+            if source:
+                m_route[b] = int(np.random.random() * nodes) if routing == 2 else m_dest[b, 0]
             nic_q[v, (nic_head[v] + nic_len[v]) & (nic_cap - 1)] = b
             nic_len[v] += 1
             stats[K.STAT_ARRIVED] += 1
@@ -324,8 +331,12 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
                 c_t[cid] = t
                 c_grp[cid] = gid
                 nxt = out_sw[s * ports + p]
-                c_need[cid] = 0 if nxt == -1 else _need(nxt, c_lo[cid], c_hi[cid], m_dest, mid, k, reach, level,
-                                                        kpow)
+                if nxt == -1:
+                    c_need[cid] = 0
+                else:
+                    c_need[cid] = _need(nxt, c_lo[cid], c_hi[cid], m_dest, mid, k, reach, level, kpow)
+                    if source and c_need[cid] == -1:
+                        c_need[cid] = np.int64(1) << (k + (m_route[mid] // kpow[level[nxt]]) % k)
                 x = x0 + p
                 xp[x, (xp_head[x] + xp_len[x]) & (qc - 1)] = cid
                 xp_len[x] += 1
@@ -367,6 +378,8 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
                         m_dest[mid, c] = e
                     m_n[mid] = size
                 m_left[mid] = m_n[mid]
+                if source:
+                    m_route[mid] = int(np.random.random() * nodes) if routing == 2 else m_dest[mid, 0]
                 stats[K.STAT_COPIES_OWED] += m_n[mid]
                 nic_q[v, (nic_head[v] + nic_len[v]) & (nic_cap - 1)] = mid
                 nic_len[v] += 1
@@ -380,6 +393,8 @@ def _run(k, n_levels, q, ld, cd, oblivious, out_sw, out_in, reach, level, kpow,
             s = v // k
             x0 = (s * ports + v % k) * ports
             need = _need(s, 0, m_n[mid], m_dest, mid, k, reach, level, kpow)
+            if source and need == -1:
+                need = np.int64(1) << (k + m_route[mid] % k)
             mask = _grant(x0, need, k, credits, oblivious)
             if mask == 0:
                 continue
@@ -542,7 +557,7 @@ def replicate_network(net: FatTreeNetwork, traffic: Traffic, slots: int, warmup_
     out_sw, out_in, reach, level, kpow = tables(net.tree)
     stats = np.zeros(K.N_STATS, dtype=np.int64)
     _run(net.tree.k, net.tree.n, net.crosspoint_cells, net.timing.link_delay_slots, net.timing.credit_delay_slots,
-         net.up_routing == "random", out_sw, out_in, reach, level, kpow, float(traffic.load), kind, perm, size_cdf, f_cap,
+         UP_ROUTINGS.index(net.up_routing), out_sw, out_in, reach, level, kpow, float(traffic.load), kind, perm, size_cdf, f_cap,
          *_NO_BATCH, slots, warmup_slots, drain_slots, seed, stats, np.zeros(1, dtype=np.int64),
          np.zeros((1, 3), dtype=np.int64))
     return stats
@@ -578,7 +593,7 @@ def run_batch(net: FatTreeNetwork, src, ready, dests, seed: int = 1, max_slots: 
     deliveries = np.full(n_batch, -1, dtype=np.int64)
     log = np.full((int(batch_n.sum()), 3), -1, dtype=np.int64)
     _run(net.tree.k, net.tree.n, net.crosspoint_cells, net.timing.link_delay_slots, net.timing.credit_delay_slots,
-         net.up_routing == "random", out_sw, out_in, reach, level, kpow, 0.0, 0, np.zeros(1, dtype=np.int64), np.ones(1), f_cap,
+         UP_ROUTINGS.index(net.up_routing), out_sw, out_in, reach, level, kpow, 0.0, 0, np.zeros(1, dtype=np.int64), np.ones(1), f_cap,
          np.asarray(src, dtype=np.int64), np.asarray(ready, dtype=np.int64), batch_n, batch_dest,
          max_slots, 0, 0, seed, stats, deliveries, log)
     return deliveries, log, stats

@@ -42,10 +42,13 @@ from dataclasses import dataclass
 from . import _check
 from .network import FatTree, NetworkTiming
 
-__all__ = ["Reduction", "MAX_PACKETS"]
+__all__ = ["Reduction", "MAX_PACKETS", "MAX_PACKET_LINKS"]
 
 # The simulator keeps one counter per packet index and unit input; 65536 packets (16 MiB at 256 B) is plenty.
 MAX_PACKETS = 1 << 16
+# Packets x links of the tree: the solver and the simulator hold a few int64 arrays of this size
+# (2^25: 256 MiB each); e.g. 8 MiB messages on 256 nodes with 8-port switches.
+MAX_PACKET_LINKS = 1 << 25
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,8 @@ class Reduction:
     tree : FatTree
     message_bytes : int
         Bytes each member contributes (and the result's size), >= 1; at most
-        ``MAX_PACKETS`` packets.
+        ``MAX_PACKETS`` packets, and packets x links of the tree at most
+        ``MAX_PACKET_LINKS``.
     combine_units : int
         ``r``: 1 (one unit per switch) or 3 .. switch_ports + 1 (``r - 1``
         leaf units over contiguous port blocks, port p to leaf
@@ -106,9 +110,16 @@ class Reduction:
             raise _check.InputError("tree", self.tree, "a switchq.models.network.FatTree")
         if not isinstance(self.timing, NetworkTiming):
             raise _check.InputError("timing", self.timing, "a switchq.models.network.NetworkTiming")
-        most = MAX_PACKETS * self.timing.packet_bytes
-        object.__setattr__(self, "message_bytes", _check.integer(
-            "message_bytes", self.message_bytes, 1, most))
+        # The solver and its twin keep a time per packet per link: bound packets x links, not packets alone.
+        packets = min(MAX_PACKETS, MAX_PACKET_LINKS // self.tree.links)
+        if packets < 1:
+            raise _check.InputError("tree", self.tree.name, f"at most {MAX_PACKET_LINKS} links for a reduction")
+        most = packets * self.timing.packet_bytes
+        allowed = f"1 B to {most} B on this tree ({packets} packets of {self.timing.packet_bytes} B)"
+        try:
+            object.__setattr__(self, "message_bytes", _check.integer("message_bytes", self.message_bytes, 1, most))
+        except _check.InputError:
+            raise _check.InputError("message_bytes", self.message_bytes, allowed) from None
         ports = self.tree.switch_ports
         allowed = f"1, or an integer in [3, {ports + 1}] (r - 1 leaf units and a root)"
         try:

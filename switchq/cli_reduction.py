@@ -36,6 +36,7 @@ import sys
 import click
 
 from .errors import InputError, named_by_option
+from .models.network import MAX_NODES
 
 __all__ = ["register"]
 
@@ -99,6 +100,8 @@ def _members(text: str | None):
         m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", piece)
         if not m or (m.group(2) is not None and int(m.group(2)) < int(m.group(1))):
             raise InputError("--members", text, allowed)
+        if int(m.group(2) or m.group(1)) >= MAX_NODES:
+            raise InputError("--members", text, f"node numbers below {MAX_NODES} (and below --nodes)")
         nodes.extend(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
     return nodes
 

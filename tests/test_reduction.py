@@ -204,6 +204,9 @@ def test_cli_simulate_json_fields():
     (("solve", "reduction", "--message", "8B", "--combine-units", "2"), "--combine-units"),
     (("solve", "reduction", "--message", "8B", "--ports", "32", "--nodes", "64"), "--nodes"),
     (("simulate", "reduction", "--message", "8B", "--skew", "5"), "--skew"),
+    # Sizes that would exhaust memory are refused before any work, on one line.
+    (("solve", "reduction", "--message", "8B", "--members", "0-99999999999"), "--members"),
+    (("solve", "reduction", "--ports", "8", "--nodes", "16384", "--message", "16MiB"), "--message"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(capsys, args, needle):
     with pytest.raises(SystemExit) as e:

@@ -221,3 +221,18 @@ def test_cli_solve_reduction_does_not_import_numba():
             "print('numba' not in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert p.stdout.strip().endswith("True"), p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("k, n", [(2, 3), (4, 2), (4, 3), (16, 2)])
+def test_each_switch_combines_one_packet_fewer_than_its_tree_ports(k, n):
+    # Paper 003 §2.1, independent of the plan's own wiring: a switch whose routing bit vector (the
+    # spanning tree's ports there, solvers.fattree.routing_table) has k ports set combines k - 1
+    # packets per index and sends the result out of the remaining port.
+    from switchq.solvers import fattree
+
+    tree = FatTree(k, n)
+    p = analytic.plan(Reduction(tree, 256))
+    table = fattree.routing_table(fattree.build_tree(tree, range(tree.nodes), {}))
+    assert set(p.switches) == set(table)
+    for u in range(p.units):
+        assert p.unit_inputs[u] == len(table[p.switches[p.unit_switch[u]]]) - 1

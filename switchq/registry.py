@@ -590,6 +590,34 @@ def _size_cicq(p):
                                        **_link_texts(p)))
 
 
+# reduction -----------------------------------------------------------
+
+def _reduction(p):
+    from .models.collective import Reduction
+    from .models.network import FatTree
+    from .solvers import reduction
+
+    if p["message"] % 8:
+        raise InputError("message", p["message"], "a whole number of bytes")
+    r = reduction.completion_time(Reduction(FatTree.for_nodes(p["nodes"], p["ports"]), int(p["message"] // 8),
+                                            p["combine_units"], bytes_per_cycle=p["bytes_per_cycle"],
+                                            header_cycles=p["header_cycles"]))
+    return {"completion_time": r.completion_time_ns, "period": r.period_ns, "bottleneck": r.bottleneck,
+            "bottleneck_packets": r.bottleneck_packets, "combine_service": r.combine_ns}
+
+
+REDUCTION_PARAMS = (
+    _p("ports", "switch_ports", "int", 8, low=4, high=1024, unit="ports", help="ports per switch",
+       aliases=("switch_ports",)),
+    _p("nodes", "nodes", "int", 256, low=2, unit="nodes", help="nodes: a power of ports/2"),
+    _p("message", "message_bytes", "size", REQUIRED, low=8, unit="bits", help="bytes each node contributes, e.g. 4KiB",
+       aliases=("message_bytes",)),
+    _p("combine_units", "combine_units", "int", 1, low=1, unit="units/switch", help="r: 1, or 3.. (a tree of units)"),
+    _p("bytes_per_cycle", "bytes_per_cycle", "int", 8, low=1, unit="B/cycle", help="combine datapath (assumed)"),
+    _p("header_cycles", "header_cycles", "int", 4, low=0, unit="cycles", help="combine lookup cycles (assumed)"),
+)
+
+
 # --------------------------------------------------------------------------- the registry
 
 def _sim_only(*params):
@@ -732,6 +760,12 @@ _MODELS = (
                                  "mean_latency", "mean_latency_ci95", "mean_latency_ns", "mean_latency_ns_ci95",
                                  "unstable")},
           note="packet-level fat-tree network (paper 003 §3, Table 1 timing): permutations or multicast"),
+    Model("reduction", "Reduction on a fat tree: completion time", REDUCTION_PARAMS, analytic=_reduction,
+          main={"analytic": "completion_time"},
+          table={"analytic": ("completion_time", "period", "bottleneck")},
+          results={"analytic": ("completion_time", "period", "bottleneck", "bottleneck_packets", "combine_service")},
+          note="one reduction with combine units over the buildTree spanning tree (paper 003 §3.2, Fig. 16): "
+               "exact max-plus completion time (simulated twin: switchq simulate reduction)"),
     Model("cicq", "Buffered crossbar (CICQ)",
           (RTT_SLOTS, CROSSPOINT,
            _p("protocol", "protocol", "choice", "credit", choices=("credit", "sfc"), help="credit or SFC"),
@@ -791,7 +825,7 @@ def get(name: str) -> Model:
     >>> get("mesh")
     Traceback (most recent call last):
     ...
-    switchq.errors.InputError: MODEL: got 'mesh'; allowed: one of hol, window, oq, iq, voq, multicast, fifo, fattree, cicq, size-credit, size-grant, size-acknak, size-sfc, size-cicq
+    switchq.errors.InputError: MODEL: got 'mesh'; allowed: one of hol, window, oq, iq, voq, multicast, fifo, fattree, reduction, cicq, size-credit, size-grant, size-acknak, size-sfc, size-cicq
     """
     try:
         return MODELS[name]

@@ -388,3 +388,17 @@ def test_fattree_points_are_the_network_simulation_with_the_point_seed():
         assert r["throughput"] == direct.throughput and r["mean_latency"] == direct.mean_latency
     with pytest.raises(InputError, match="nodes"):
         run_sweep("fattree", {"nodes": "16,100"}, {"ports": 8, "load": 0.5}, simulate=True, store=None, **kw)
+
+
+def test_reduction_points_equal_the_solver():
+    from switchq.models.collective import Reduction
+    from switchq.models.network import FatTree
+    from switchq.solvers import reduction
+
+    rows = run_sweep("reduction", {"message": "8B,4KiB", "ports": "8,32"}, store=None).rows()
+    assert len(rows) == 4
+    for r in rows:
+        direct = reduction.completion_time(Reduction(FatTree.for_nodes(256, r["ports"]), int(r["message"] // 8)))
+        assert r["completion_time"] == direct.completion_time_ns
+    with pytest.raises(InputError, match="combine_units"):
+        run_sweep("reduction", {"combine_units": "1,2"}, {"message": "8B"}, store=None)

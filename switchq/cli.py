@@ -306,19 +306,20 @@ def _traffic(load, pattern, arrivals, burst, unbalanced, hotspot_fraction, hotsp
                    hotspot_port=hotspot_port, priority_shares=tuple(priority_shares))
 
 
-def _simulate(switch, traffic, slots, warmup, replications, workers, seed, as_json, title):
+def _simulate(system, traffic, slots, warmup, replications, workers, seed, as_json, title, run=None):
+    """Simulate a switch (or, with ``run=simulate_network``, a network) and print the answer."""
     from .render import show
     from .validate.harness import RunSettings, simulate
 
     settings = RunSettings(slots=slots, warmup_slots=warmup, replications=replications, seed=seed,
                            workers=workers)
-    r = simulate(switch, traffic, settings, progress=not as_json and sys.stderr.isatty())
+    r = (run or simulate)(system, traffic, settings, progress=not as_json and sys.stderr.isatty())
     payload = r.to_dict()
     notes = []
     if r.unstable:
-        notes.append("[yellow]unstable: offered load exceeds what this switch carries; throughput is "
+        notes.append("[yellow]unstable: offered load exceeds what this system carries; throughput is "
                      "the saturation throughput and latency grows with the run length.[/yellow]")
-    results = set(r.__dataclass_fields__) - {"switch", "traffic", "settings"}
+    results = (set(r.__dataclass_fields__) | {"seeds"}) - {"switch", "network", "traffic", "settings"}
     show(payload, [k for k in payload if k not in results], title, as_json, notes)
 
 
@@ -515,22 +516,13 @@ def simulate_fattree(switch_ports, nodes, pattern, load, crosspoint_cells, fanou
     """
     from .models import Traffic
     from .models.network import FatTreeNetwork
-    from .render import show
-    from .validate.harness import RunSettings
     from .validate.network import simulate_network
 
     net = FatTreeNetwork.for_nodes(nodes, switch_ports, crosspoint_cells=crosspoint_cells, up_routing=up_routing)
     traffic = Traffic(load=load, pattern=pattern, fanout=fanout,
                       fanout_distribution=fanout_distribution if fanout != 1.0 else "fixed")
-    settings = RunSettings(slots=slots, warmup_slots=warmup, replications=replications, seed=seed, workers=workers)
-    r = simulate_network(net, traffic, settings, progress=not as_json and sys.stderr.isatty())
-    payload = r.to_dict()
-    notes = []
-    if r.unstable:
-        notes.append("[yellow]unstable: a NIC queue filled: the load exceeds what the network carries; throughput "
-                     "is the saturation throughput.[/yellow]")
-    results = set(r.__dataclass_fields__) | {"seeds"}
-    show(payload, [k for k in payload if k not in results], f"Fat tree {net.tree.name} (simulated)", as_json, notes)
+    _simulate(net, traffic, slots, warmup, replications, workers, seed, as_json,
+              f"Fat tree {net.tree.name} (simulated)", run=simulate_network)
 
 
 @simulate_app.command("namd", context_settings=CONTEXT)

@@ -218,3 +218,25 @@ def test_fixed_routes_are_what_adaptive_routing_improves_on():
         net = FatTreeNetwork.for_nodes(256, 32, crosspoint_cells=4, up_routing=routing)
         tp[routing] = network.simulate_network(net, Traffic(1.0, pattern="transpose"), RUN).throughput
     assert tp["dmodk"] < 0.2 < 0.9 < tp["source"] < tp["adaptive"]
+
+
+def test_cli_simulate_fattree_json_has_the_fields_scripts_rely_on():
+    import json
+
+    from click.testing import CliRunner
+
+    from switchq.cli import app
+
+    out = CliRunner().invoke(app, ["simulate", "fattree", "--ports", "8", "--nodes", "16", "--traffic", "complement",
+                                   "--load", "0.5", "--slots", "500", "-r", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    d = json.loads(out.output)
+    for name in ("throughput", "throughput_ci95", "mean_latency", "mean_latency_ci95", "output_utilization"):
+        assert name in d and name in d["units"]
+    assert d["seed"] == 1 and len(d["seeds"]) == 2 and d["pattern"] == "complement"
+    # Complement on 16 nodes is contention free below saturation: all offered load is carried.
+    assert d["throughput_ci95"][0] <= 0.5 <= d["throughput_ci95"][1]
+    rows = json.loads(CliRunner().invoke(app, ["simulate", "namd", "--ports", "8", "--nodes", "64", "--message",
+                                               "256B", "-r", "2", "--json"]).output)["rows"]
+    assert [r["multicast"] for r in rows] == ["hardware", "software"]
+    assert all(r["units"]["completion_ns"] == "ns" for r in rows)

@@ -8,11 +8,6 @@ Analytic verbs never import Numba.
 
 from __future__ import annotations
 
-import sys
-from enum import Enum
-from pathlib import Path
-from typing import Annotated, Optional
-
 import functools
 import sys
 from pathlib import Path

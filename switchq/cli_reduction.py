@@ -15,7 +15,7 @@ on stderr and exit code 2 through ``switchq.cli.main``.
 Examples
 --------
 >>> import json
->>> import click
+>>> import click, json
 >>> from click.testing import CliRunner
 >>> solve, simulate = click.Group("solve"), click.Group("simulate")
 >>> register(solve, simulate)
@@ -29,7 +29,6 @@ Examples
 from __future__ import annotations
 
 import functools
-import json
 import re
 import sys
 
@@ -131,16 +130,12 @@ def _reductions(switch_ports, nodes, message, combine_units, members, root, band
 # --------------------------------------------------------------------------- printing
 
 def _json(payload) -> str:
-    from .render import _clean
-    from .units import unit_of
+    """One JSON object (``render.to_json``), or a list of them for a table of message sizes."""
+    from .render import to_json
 
-    def with_units(p):
-        out = dict(p)
-        out["units"] = {k: unit_of(k) for k in p if unit_of(k)}
-        return out
-
-    body = [with_units(p) for p in payload] if isinstance(payload, list) else with_units(payload)
-    return json.dumps(_clean(body))
+    if isinstance(payload, list):
+        return "[" + ", ".join(to_json(p) for p in payload) + "]"
+    return to_json(payload)
 
 
 def _show_one(payload: dict, title: str, notes=()) -> None:

@@ -14,8 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from switchq.models import FlowControl, Switch, Traffic
 
 from .harness import RunSettings, simulate

@@ -197,8 +197,6 @@ def _fattree_rows(seed, workers, scale, progress):
 def reduction_suite(seed=1, workers=1, scale=1.0, progress=False):
     """Reductions on 256-node fat trees (paper 003 §3.2, Fig. 16): the max-plus completion time vs the
     event-driven twin, with every member starting together (then the twin must match exactly)."""
-    from types import SimpleNamespace
-
     from switchq.models.collective import Reduction
     from switchq.models.network import FatTree
     from switchq.solvers import reduction as analytic

@@ -2,12 +2,16 @@
 
 No mathematics and no simulation here: a model is plain data that both the
 solvers (``switchq.solvers``) and the simulator (``switchq.validate``) read.
+Every single-switch architecture has its own configuration class in its own
+module (``switchq.models.fifo``, ``.oq``, ``.voq``, ``.cicq``, ...);
+:func:`Switch` builds any of them by architecture name.
 """
 
-from .collective import Reduction
+from .collective import NamdRound, Reduction, StartSkew
 from .flow_control import PROTOCOLS, FlowControl
 from .network import FatTree, FatTreeNetwork, NetworkTiming
-from .switch import ARBITRATIONS, ARCHITECTURES, MATCHINGS, WINDOW_POLICIES, Switch
+from .switch import Switch
 from .traffic import ARRIVALS, PATTERNS, Traffic
 
-__all__ = ["Switch", "Traffic", "FlowControl", "FatTree", "FatTreeNetwork", "NetworkTiming", "Reduction", "PROTOCOLS", "ARBITRATIONS", "ARCHITECTURES", "MATCHINGS", "WINDOW_POLICIES", "PATTERNS", "ARRIVALS"]
+__all__ = ["Switch", "Traffic", "FlowControl", "FatTree", "FatTreeNetwork", "NetworkTiming", "Reduction",
+           "StartSkew", "NamdRound", "PROTOCOLS", "PATTERNS", "ARRIVALS"]

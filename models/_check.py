@@ -8,6 +8,17 @@ import numbers
 from switchq.errors import InputError  # noqa: F401  (re-exported for models)
 
 
+def assign(obj, **values) -> None:
+    """Set checked values on a frozen dataclass being constructed (``__post_init__``)."""
+    for name, value in values.items():
+        object.__setattr__(obj, name, value)
+
+
+def optional(check, name: str, value, *args):
+    """``check(name, value, *args)``, or None when ``value`` is None (an optional parameter left unset)."""
+    return None if value is None else check(name, value, *args)
+
+
 def integer(name: str, value, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` as an int if it is an integer in [low, high], else raise InputError."""
     allowed = _range_text("an integer", low, high)

@@ -273,3 +273,45 @@ class FatTreeNetwork:
                "crosspoint_cells": self.crosspoint_cells, "up_routing": self.up_routing}
         out.update(self.timing.describe())
         return out
+
+    def topology(self):
+        """The wiring and routing tables the simulator reads (:func:`switchq.solvers.topology.fat_tree`)."""
+        from switchq.solvers.topology import fat_tree
+
+        return fat_tree(self.tree)
+
+    def check_traffic(self, traffic) -> None:
+        """Refuse, in one line, traffic the network simulator does not model (before any work).
+
+        Steady traffic (:class:`~switchq.models.traffic.Traffic`): uniform or a
+        permutation of the nodes, Bernoulli, from every node; or a benchmark round
+        (:class:`~switchq.models.collective.NamdRound`) whose senders fit the network.
+        """
+        from .collective import NamdRound
+        from .traffic import PERMUTATIONS, Traffic
+
+        nodes = self.tree.nodes
+        if isinstance(traffic, NamdRound):
+            traffic.check_nodes(nodes)
+            return
+        if not isinstance(traffic, Traffic):
+            raise _check.InputError("traffic", type(traffic).__name__, "a Traffic or a NamdRound on a network")
+        if traffic.pattern not in ("uniform",) + PERMUTATIONS:
+            raise _check.InputError("pattern", traffic.pattern,
+                                    "uniform, " + ", ".join(PERMUTATIONS) + " on a network")
+        if traffic.arrivals != "bernoulli":
+            raise _check.InputError("arrivals", traffic.arrivals, "bernoulli on a network")
+        if traffic.active_inputs is not None:
+            raise _check.InputError("active_inputs", traffic.active_inputs, "None on a network (every node sends)")
+        try:
+            if traffic.fanout != 1.0:
+                if traffic.pattern != "uniform":
+                    raise _check.InputError("pattern", traffic.pattern, "uniform for multicast traffic")
+                traffic.check_ports(nodes - 1)
+            elif traffic.pattern in PERMUTATIONS:
+                traffic.check_ports(nodes)
+        except _check.InputError as e:
+            if e.parameter != "n_ports":
+                raise
+            # The pattern is laid on the nodes, not on a switch's ports.
+            raise _check.InputError("nodes", nodes, e.allowed) from None

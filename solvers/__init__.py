@@ -7,13 +7,22 @@ One module per model, each naming its paper and section:
 - :mod:`.oq`     output queuing wait and finite-buffer loss (Karol et al. 1987)
 - :mod:`.iq`     input-queuing mean delay below saturation (Karol et al. 1987)
 - :mod:`.voq`    VOQ saturation throughput with PIM and iSLIP matching
-- :mod:`.flow_control`  credit, grant, ACK/NAK and SFC closed forms (paper 002 §2-§4, §6)
+- :mod:`.cioq`   CIOQ with speedup: saturation, and when it is output queuing
+- :mod:`.flow_control`  credit, grant and ACK/NAK closed forms of one link (paper 002 §2)
+- :mod:`.crossbar_memory` buffered-crossbar memory with credits and SFC, SFC field widths (paper 002 §4, §6.1)
+- :mod:`.sizing` buffer sizing answers of ``switchq size`` (paper 002 §2-§6, paper 003 §2)
 - :mod:`.cicq`   buffered-crossbar latency and throughput limits (paper 002 §2.3, §5)
+- :mod:`.multicast` multicast saturation (paper 003 §2, §3.1), with its fanout laws
+  (:mod:`.fanout`), exact chains (:mod:`.multicast_chains`) and large-N
+  approximation (:mod:`.multicast_approx`)
 - :mod:`.fattree` k-ary n-trees: wiring, up/down routes, multicast spanning trees (paper 003 §2.2)
+- :mod:`.topology` topologies as wiring and routing tables for the network simulator
+- :mod:`.reduction` reductions with combine units on fat trees (paper 003 §3.2)
+- :mod:`.markov` stationary distributions, the one helper every chain above uses
 
 Nothing here imports Numba.
 """
 
-from . import cicq, fattree, flow_control, hol, iq, oq, voq, window
+from . import cicq, crossbar_memory, fattree, flow_control, hol, iq, markov, oq, voq, window
 
-__all__ = ["hol", "window", "oq", "iq", "voq", "flow_control", "cicq", "fattree"]
+__all__ = ["hol", "window", "oq", "iq", "voq", "flow_control", "crossbar_memory", "cicq", "fattree", "markov"]

@@ -76,6 +76,8 @@ import numpy as np
 
 from switchq.models._check import integer
 
+from .markov import stationary_dense
+
 __all__ = [
     "HolSaturation",
     "saturation_throughput",
@@ -281,13 +283,7 @@ def stationary_distribution(n_ports) -> np.ndarray:
     >>> stationary_distribution(2)
     array([0.5, 0.5])
     """
-    p = transition_matrix(n_ports)
-    # pi (P - I) = 0 has rank p(N) - 1: swap one balance equation for sum(pi) = 1.
-    a = p.T - np.eye(len(p))
-    a[-1] = 1.0
-    b = np.zeros(len(p))
-    b[-1] = 1.0
-    return np.linalg.solve(a, b)
+    return stationary_dense(transition_matrix(n_ports))
 
 
 @lru_cache(maxsize=None)

@@ -81,6 +81,8 @@ import numpy as np
 from switchq.errors import InputError
 from switchq.models import _check
 
+from .markov import skip_free_stationary
+
 __all__ = [
     "OqWait",
     "OqFiniteBuffer",
@@ -299,23 +301,6 @@ def arrival_pmf(n_ports: int | None, load: float) -> np.ndarray:
     return a
 
 
-def _stationary(a: np.ndarray, tail: np.ndarray, b: int) -> np.ndarray:
-    """Stationary distribution of Q_m on 0..b by the cut recursion (module docstring)."""
-    u = np.zeros(b + 1)
-    if a[0] == 0.0:                    # only N = 1, p = 1: Q_m = 1 forever
-        u[1] = 1.0
-        return u
-    L = len(tail)                      # tail[x] = P(A > x), zero for x >= L
-    u[0] = 1.0
-    for j in range(b):
-        s = u[0] * tail[j] if j < L else 0.0
-        lo = max(1, j + 2 - L)
-        if lo <= j:
-            s += float(np.dot(u[lo:j + 1], tail[j + 1 - lo:0:-1]))
-        u[j + 1] = s / a[0]
-    return u / u.sum()
-
-
 def finite_buffer(n_ports: int | None, load: float, buffer_cells: int) -> OqFiniteBuffer:
     """Exact loss, throughput and wait of an output queue holding ``buffer_cells`` cells.
 
@@ -366,7 +351,7 @@ def finite_buffer(n_ports: int | None, load: float, buffer_cells: int) -> OqFini
     tail = tail[: (nz[-1] + 1 if nz.size else 1)]
     L = len(tail)
 
-    pi = _stationary(a, tail, b)
+    pi = skip_free_stationary(a, tail, b)
     # R = cells left from the previous slot, on 0..b-1.
     pr = pi[1:].copy()
     pr[0] += pi[0]

@@ -33,7 +33,8 @@ from functools import lru_cache
 import numpy as np
 
 from switchq.models import _check
-from switchq.models.switch import MATCHINGS, MAX_PORTS
+from switchq.models.switch import MAX_PORTS
+from switchq.models.voq import MATCHINGS
 
 __all__ = ["VoqSaturation", "saturation_throughput", "occupancy_distribution"]
 

@@ -111,6 +111,8 @@ from dataclasses import dataclass
 from switchq.errors import InputError
 from switchq.models._check import choice, integer
 
+from .markov import stationary_power
+
 __all__ = [
     "WindowSaturation",
     "saturation_throughput",
@@ -277,7 +279,7 @@ def _validate(n_ports, window, policy):
 @functools.lru_cache(maxsize=None)
 def _solve(n, w, policy):
     states, p, sent = _chain(n, w, policy)
-    pi = _stationary(p)
+    pi = stationary_power(p)
     return WindowSaturation(n, w, float(pi @ sent) / n, _METHOD[policy], len(states),
                             _SOURCE[policy], policy)
 
@@ -484,23 +486,3 @@ def _chain(n, w, policy="rounds"):
         raise RuntimeError(f"lumped chain for n_ports={n}, window={w}, window_policy={policy} "
                            "is not irreducible")
     return order, p, np.asarray(sent)
-
-
-def _stationary(p, tol=1e-13, max_iter=100_000):
-    """Stationary vector of an irreducible sparse stochastic matrix, by power iteration.
-
-    Sparse LU fills in badly on these chains (15k classes took minutes), while
-    they mix in a few hundred slots.  The lazy chain (I + P) / 2 has the same
-    stationary vector and is aperiodic, so the iteration converges.
-    """
-    import numpy as np
-
-    pt = p.T.tocsr()
-    x = np.full(p.shape[0], 1.0 / p.shape[0])
-    for _ in range(max_iter):
-        y = 0.5 * (x + pt @ x)
-        y /= y.sum()
-        if np.abs(y - x).sum() < tol:
-            return y
-        x = y
-    raise RuntimeError(f"power iteration did not converge in {max_iter} steps")

@@ -1,9 +1,12 @@
 """``switchq bench``: speed figures measured on this machine, printed and optionally written.
 
-Simulator figures are port-slots per second (ports x slots simulated, warm-up
-included) on one core, after compilation, best of three runs. Analytic
-figures are wall times. Nothing here is asserted in unit tests: speed is
-reported, not tested against the clock.
+The simulator cases are the ones the architectures declare
+(:class:`switchq.declaration.BenchCase`), with their targets and BookSim2's
+figure on the same question where there is one. Simulator figures are
+port-slots (networks: node-slots) per second, ports x slots simulated, on
+one core, after compilation, best of three runs. Analytic figures are wall
+times. Nothing here is asserted in unit tests: speed is reported, not tested
+against the clock.
 """
 
 from __future__ import annotations
@@ -16,73 +19,31 @@ import sys
 import time
 from pathlib import Path
 
-# Targets from the foundation issue and BookSim2's figure on the same question.
-def _sfc(tau, q_r):
-    from switchq.models import FlowControl
 
-    return {"flow_control": FlowControl(tau, q_r, "sfc")}
+def _cases() -> list:
+    """Every declared benchmark case: (declaration, BenchCase), in listing order."""
+    from .registry import declarations
 
-
-CASES = [
-    # (label, architecture, n_ports, traffic, switch options, target port-slots/s, booksim2)
-    ("FIFO 32x32 saturated", "fifo", 32, {"load": 1.0}, {}, 2e7, 9e5),
-    ("VOQ 32x32 iSLIP 1 iteration saturated", "voq", 32, {"load": 1.0}, {"matching": "islip", "iterations": 1},
-     1e7, 1e5),
-    ("VOQ 32x32 PIM 4 iterations saturated", "voq", 32, {"load": 1.0}, {"matching": "pim", "iterations": 4},
-     None, None),
-    ("FIFO 32x32 window 8 saturated", "fifo", 32, {"load": 1.0}, {"window": 8}, None, None),
-    ("OQ 32x32 load 0.9", "oq", 32, {"load": 0.9}, {}, None, None),
-    ("CICQ 16x16 SFC tau 32, uniform load 0.9", "cicq", 16, {"load": 0.9}, lambda: _sfc(32, 4), 5e6, None),
-    ("CICQ 16x16 SFC tau 32, bursts of 10, load 0.5", "cicq", 16,
-     {"load": 0.5, "arrivals": "onoff", "mean_burst": 10.0}, lambda: _sfc(32, 4), 5e6, None),
-    ("Multicast 8x8 oq-crosspoint, fanout 4, load 0.2", "oq-crosspoint", 8, {"load": 0.2, "fanout": 4},
-     {"crosspoint_cells": 4}, 5e6, None),
-    ("Multicast 8x8 iq-split, fanout 4, load 0.2", "iq-split", 8, {"load": 0.2, "fanout": 4}, {}, None, None),
-]
+    return [(d, case) for d in declarations().values() for case in d.bench]
 
 
-def _sim_rate(architecture, n, traffic, options, slots):
+def _rate(declaration, case, slots: int) -> float:
+    """Ports (or nodes) x slots per second of one core, best of three runs after compilation."""
     import importlib
 
-    from switchq.models import Switch, Traffic
+    from .validate import kernel as K
 
-    from switchq.validate.arch import ARCH_MODULES
-
-    mod = importlib.import_module(f"switchq.validate.arch.{ARCH_MODULES[architecture]}")
-    options = options() if callable(options) else options
-    sw, tr = Switch(n, architecture, **options), Traffic(**traffic)
-    mod.replicate(sw, tr, 200, 10, 1)  # compile or load from cache before timing
+    system, workload = declaration.build({**declaration.defaults(), **case.params})
+    declaration.check(system, workload)
+    kernel = importlib.import_module(declaration.kernel)
+    kernel.replicate(system, workload, K.Run(100, 10, 0, 1))  # compile or load from cache before timing
     best = float("inf")
     for rep in range(3):
         t0 = time.perf_counter()
-        mod.replicate(sw, tr, slots, 0, rep + 1)
+        kernel.replicate(system, workload, K.Run(slots, 0, 0, rep + 1))
         best = min(best, time.perf_counter() - t0)
-    return n * slots / best
-
-
-# (label, switch ports, traffic, target node-slots/s): 256-node fat trees of paper 003 §3.
-NETWORK_CASES = [
-    ("Fat tree 256 nodes, 8-port switches (4 levels), uniform load 0.8", 8, {"load": 0.8}, 2e5),
-    ("Fat tree 256 nodes, 32-port switches (2 levels), uniform load 0.8", 32, {"load": 0.8}, 2e5),
-    ("Fat tree 256 nodes, 8-port switches, multicast fanout 8, load 0.1", 8,
-     {"load": 0.1, "fanout": 8, "fanout_distribution": "uniform"}, None),
-]
-
-
-def _network_rate(ports, traffic, slots):
-    """Node-slots per second (one slot = one 256 B packet time = 51.2 cycles of the 250 MHz ASIC)."""
-    from switchq.models import Traffic
-    from switchq.models.network import FatTreeNetwork
-    from switchq.validate.network import replicate_network
-
-    net, tr = FatTreeNetwork.for_nodes(256, ports), Traffic(**traffic)
-    replicate_network(net, tr, 100, 10, 1)  # compile or load from cache before timing
-    best = float("inf")
-    for rep in range(3):
-        t0 = time.perf_counter()
-        replicate_network(net, tr, slots, 0, rep + 1)
-        best = min(best, time.perf_counter() - t0)
-    return 256 * slots / best
+    size = getattr(system, "n_ports", None) or system.tree.nodes
+    return size * slots / best
 
 
 def _cli_wall(args, repeats=5):
@@ -101,14 +62,10 @@ def _cli_wall(args, repeats=5):
 def run_bench(out: Path | None = None, quick: bool = False, as_json: bool = False) -> dict:
     slots = 20_000 if quick else 200_000
     rows = []
-    for label, arch, n, traffic, opts, target, booksim in CASES:
-        rate = _sim_rate(arch, n, traffic, opts, slots)
-        rows.append({"case": label, "value": rate, "unit": "port-slots/s", "target": target,
-                     "booksim2": booksim, "met": None if target is None else rate >= target})
-    for label, ports, traffic, target in NETWORK_CASES:
-        rate = _network_rate(ports, traffic, slots // 20)
-        rows.append({"case": label, "value": rate, "unit": "node-slots/s", "target": target,
-                     "booksim2": None, "met": None if target is None else rate >= target})
+    for declaration, case in _cases():
+        rate = _rate(declaration, case, int(slots * case.scale))
+        rows.append({"case": case.label, "value": rate, "unit": case.unit, "target": case.target,
+                     "booksim2": case.booksim2, "met": None if case.target is None else rate >= case.target})
     # A fresh interpreter, so no cache of an earlier solve helps.
     chain = float(subprocess.run(
         [sys.executable, "-c", "import time; t = time.perf_counter(); from switchq.solvers import hol; "

@@ -130,9 +130,9 @@ def _show_table(run, rows) -> None:
 
 
 def _fmt(v) -> str:
-    from .sweeps import _fmt as f
+    from .sweeps import fmt
 
-    return f(v)
+    return fmt(v)
 
 
 def _write_outputs(rows, csv_path, parquet_path, as_json, notice) -> None:
@@ -251,15 +251,7 @@ def _model_command(model: Model) -> click.Command:
     ]
     modes = " and ".join(model.modes)
     first = model.params[0]
-    example_vary = {"hol": "ports=2:16", "window": "ports=2,3 --vary window=1:2", "oq": "load=0.1:0.9:0.1 --ports 16",
-                    "iq": "load=0.1:0.5:0.1", "voq": "ports=4:64:*2 --matching pim",
-                    "fifo": "load=0.5:0.9:0.1 --vary ports=8,16 --slots 20000",
-                    "cicq": "burst=1:20:1 --vary protocol=credit,sfc --rtt-slots 32 --crosspoint-cells 4",
-                    "size-credit": "cable=10m:100m:10m --link-rate 100Gb/s --cell 256B",
-                    "size-grant": "cable=10m:100m:10m --link-rate 100Gb/s --cell 256B",
-                    "size-acknak": "vcs=1:8 --link-rate 100Gb/s --rtt 1us --cell 256B --ports 16 --per port",
-                    "size-sfc": "ports=4:256:*2 --vary rtt_slots=16,64", "size-cicq": "ports=4:64:*2 --rtt-slots 64"}
-    example = f"switchq sweep {model.name} --vary {example_vary.get(model.name, first.name + '=...')}"
+    example = f"switchq sweep {model.name} --vary {model.example or first.name + '=...'}"
     mode_text = {"analytic and simulated": "analytic, or simulated with --simulate",
                  "analytic": "analytic only", "simulated": "simulated only"}[modes]
     doc = (f"{model.note[0].upper()}{model.note[1:]}.\n\nModes: {mode_text}.\n\n"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-__all__ = ["InputError", "named_by_option"]
+__all__ = ["InputError"]
 
 
 class InputError(ValueError):
@@ -24,22 +22,3 @@ class InputError(ValueError):
         self.value = value
         self.allowed = allowed
         super().__init__(f"{parameter}: got {value!r}; allowed: {allowed}")
-
-
-@contextmanager
-def named_by_option(options: dict):
-    """Re-raise an InputError from inside with its parameter renamed to the CLI option that set it.
-
-    Examples
-    --------
-    >>> try:
-    ...     with named_by_option({"n_ports": "--ports"}):
-    ...         raise InputError("n_ports", 0, "an integer >= 1")
-    ... except InputError as e:
-    ...     print(e)
-    --ports: got 0; allowed: an integer >= 1
-    """
-    try:
-        yield
-    except InputError as e:
-        raise InputError(options.get(e.parameter, e.parameter), e.value, e.allowed) from None

@@ -6,7 +6,6 @@ import json
 import math
 import sys
 
-from .units import unit_of
 
 
 def _clean(v):
@@ -19,10 +18,11 @@ def _clean(v):
     return v
 
 
-def to_json(payload: dict) -> str:
-    """``payload`` plus a ``units`` object naming the unit of each numeric field."""
+def to_json(payload: dict, units: dict | None = None) -> str:
+    """``payload`` plus a ``units`` object naming the unit of each field that has one (from its model)."""
+    units = units or {}
     out = dict(payload)
-    out["units"] = {k: unit_of(k) for k in payload if unit_of(k)}
+    out["units"] = {k: units[k] for k in payload if units.get(k)}
     return json.dumps(_clean(out))
 
 
@@ -46,10 +46,11 @@ def _console():
     return console
 
 
-def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=()) -> None:
-    """Print ``payload`` as JSON, or as an inputs table and a results table."""
+def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=(), units: dict | None = None) -> None:
+    """Print ``payload`` as JSON, or as one table of inputs and results with their units."""
+    units = units or {}
     if as_json:
-        sys.stdout.write(to_json(payload) + "\n")
+        sys.stdout.write(to_json(payload, units) + "\n")
         return
     from rich.markup import escape
     from rich.table import Table
@@ -61,17 +62,46 @@ def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=()) 
     table.add_column("value")
     table.add_column("unit")
     for k, v in payload.items():
-        if k.endswith("_ci95"):
+        if k.endswith("_ci95") or k == "seeds":
             continue
         kind = "input" if k in inputs else "result"
+        if isinstance(v, dict):
+            for part, x in v.items():
+                table.add_row(kind, f"{k}: {part}", escape(fmt(x)), units.get(k, ""))
+            continue
         value = fmt(v)
         ci = payload.get(k + "_ci95")
         if ci is not None:
             value += f"  (95% CI {fmt(ci[0])} .. {fmt(ci[1])})"
-        table.add_row(kind, k, escape(value), unit_of(k))
+        table.add_row(kind, k, escape(value), units.get(k, ""))
     console.print(table)
     for n in notes:
         console.print(n)
+
+
+def show_rows(payloads: list, columns: list, title: str, as_json: bool, units: dict, json_rows: str = "list") -> None:
+    """Several answers: JSON (a list, or ``{"rows": [...]}``), or one table, a row each, with intervals."""
+    if as_json:
+        rows = [json.loads(to_json(p, units)) for p in payloads]
+        sys.stdout.write(json.dumps(rows if json_rows == "list" else {"rows": rows}) + "\n")
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=title, header_style="bold")
+    for col in columns:
+        unit = units.get(col, "")
+        table.add_column(escape(f"{col} [{unit}]" if unit and unit != "1" else col), justify="right")
+    for p in payloads:
+        cells = []
+        for col in columns:
+            text = fmt(p.get(col))
+            ci = p.get(col + "_ci95")
+            if ci is not None:
+                text += f" ({fmt(ci[0])} .. {fmt(ci[1])})"
+            cells.append(escape(text))
+        table.add_row(*cells)
+    _console().print(table)
 
 
 def show_comparisons(rows, as_json: bool, title: str) -> None:

@@ -1,8 +1,9 @@
-"""Units of every named quantity switchq reads or reports, and parsing of quantities typed with units.
+"""Parsing of quantities typed with units.
 
 Inside switchq quantities are canonical (slots, cells, ports; seconds, metres,
-bits, bit/s); the ``UNITS`` table is what the CLI and the reports print beside
-them, and what ``--json`` carries in its ``units`` object.
+bits, bit/s, Hz). The unit printed beside each input and result, and carried
+in ``--json``'s ``units`` object, is declared by its model
+(:mod:`switchq.architectures`), not here.
 
 :func:`parse_quantity` reads what people type (``200ns``, ``20m``,
 ``10Gb/s``, ``256B``) with the units of `pint <https://pint.readthedocs.io>`_
@@ -53,146 +54,7 @@ from decimal import Decimal
 
 from .errors import InputError
 
-__all__ = ["UNITS", "unit_of", "parse_quantity", "KINDS", "DEFAULT_PROPAGATION_SPEED"]
-
-UNITS = {
-    "n_ports": "ports",
-    "load": "cells/slot/input",
-    "window": "cells",
-    "iterations": "iterations",
-    "input_buffer_cells": "cells",
-    "output_buffer_cells": "cells",
-    "buffer_cells": "cells",
-    "mean_burst": "cells",
-    "unbalanced_w": "1",
-    "hotspot_fraction": "1",
-    "hotspot_port": "port index",
-    "slots": "slots",
-    "warmup_slots": "slots",
-    "replications": "runs",
-    "seed": "1",
-    "workers": "processes",
-    "saturation_throughput": "cells/slot/output",
-    "saturation_load": "packets/slot/input",
-    "admissible_load": "packets/slot/input",
-    "throughput": "cells/slot/input",
-    "throughput_ci95": "cells/slot/input",
-    "output_utilization": "cells/slot/output",
-    "output_utilization_ci95": "cells/slot/output",
-    "fanout": "outputs/packet",
-    "active_inputs": "ports",
-    "mean_wait": "slots",
-    "mean_wait_ci95": "slots",
-    "mean_latency": "slots",
-    "mean_latency_ci95": "slots",
-    "mean_queue": "cells",
-    "loss_probability": "1",
-    "loss_probability_ci95": "1",
-    "arrived": "cells",
-    "delivered": "cells",
-    "dropped": "cells",
-    "queued": "cells",
-    "wall_seconds": "s",
-    "states": "states",
-    # switchq size: link, buffer and field-width figures
-    "link_rate_bps": "bit/s",
-    "rtt_ns": "ns",
-    "cable_m": "m",
-    "fixed_delay_ns": "ns",
-    "propagation_speed_m_per_s": "m/s",
-    "cell_bits": "bits",
-    "cell_bytes": "B",
-    "vcs": "buffers/crosspoint",
-    "priorities": "buffers/crosspoint",
-    "rtts": "round trips",
-    "rtt_slots": "slots",
-    "round_trip_slots": "slots",
-    "slot_ns": "ns",
-    "bandwidth_delay_bytes": "B",
-    "links": "links",
-    "downstream_buffers": "buffers",
-    "receiver_cells_per_buffer": "cells",
-    "retransmission_cells_per_link": "cells",
-    "buffer_bytes": "B",
-    "offered_buffer_cells": "cells",
-    "utilization": "1",
-    "crosspoint_cells": "cells",
-    "q_r": "cells",
-    "q_rtx": "cells",
-    "row_cells_sfc": "cells",
-    "total_cells_sfc": "cells",
-    "total_cells_credit": "cells",
-    "total_bytes_sfc": "B",
-    "total_bytes_credit": "B",
-    "crossbar_cells_sfc": "cells",
-    "linecard_cells_sfc": "cells",
-    "reduction_factor": "1",
-    "crosspoint_cells_credit": "cells",
-    "crosspoint_bytes_credit": "B",
-    "crosspoint_bytes_credit_exact": "B",
-    "total_bytes_credit_exact": "B",
-    "crosspoint_cells_sfc": "cells",
-    "crosspoint_bytes_sfc": "B",
-    "sequence_bits": "bits",
-    "acknak_bits": "bits",
-    # fat-tree networks (switchq simulate fattree)
-    "switch_ports": "ports",
-    "nodes": "nodes",
-    "levels": "levels",
-    "switches": "switches",
-    "bandwidth_bps": "bit/s",
-    "packet_bytes": "B",
-    "channel_delay_ns": "ns",
-    "switch_delay_ns": "ns",
-    "asic_hz": "Hz",
-    "nic_send_ns": "ns",
-    "nic_recv_ns": "ns",
-    "packet_ns": "ns",
-    "mean_latency_ns": "ns",
-    "mean_latency_ns_ci95": "ns",
-    "message_bytes": "B",
-    "senders": "nodes",
-    "completion_ns": "ns",
-    "completion_ns_ci95": "ns",
-    # reductions (switchq solve|simulate reduction)
-    "members": "nodes",
-    "root": "node",
-    "packets": "packets",
-    "combine_units": "units/switch",
-    "bytes_per_cycle": "B/cycle",
-    "header_cycles": "cycles",
-    "completion_time": "ns",
-    "completion_time_ci95": "ns",
-    "breakdown": "ns",
-    "period": "ns",
-    "bottleneck_packets": "packets",
-    "serialization": "ns",
-    "combine_service": "ns",
-    "tree_switches": "switches",
-    "critical_links": "links",
-    "switches_by_units_working": "switches",
-    "closed_form": "ns",
-    "skew": "ns",
-    "lower_bound": "ns",
-    "upper_bound": "ns",
-}
-
-
-def unit_of(name: str) -> str:
-    """Unit of ``name``; '' for labels and flags (architecture, pattern, ...).
-
-    Examples
-    --------
-    >>> unit_of("mean_wait"), unit_of("link_rate_bps"), unit_of("pattern")
-    ('slots', 'bit/s', '')
-    """
-    return UNITS.get(name, "")
-
-
-# Paper 003 (Kumar, Kale & Stunkel, section 2) pairs 20 m of cable with 200 ns
-# of round trip: 2 x 20 m / 2e8 m/s. 2e8 m/s (5 ns/m, about 2/3 c) is typical
-# of both copper twinax and fibre.
-DEFAULT_PROPAGATION_SPEED = 2e8
+__all__ = ["parse_quantity", "KINDS"]
 
 # kind -> (dimensions, canonical pint unit, example for the error message)
 KINDS = {
@@ -201,6 +63,7 @@ KINDS = {
     "rate": ({"information": 1, "time": -1}, "bit / second", "10Gb/s"),
     "size": ({"information": 1}, "bit", "256B"),
     "speed": ({"length": 1, "time": -1}, "meter / second", "2e8m/s"),
+    "frequency": ({"time": -1}, "hertz", "250MHz"),
 }
 
 # The one table of units; pint's registry and the fast path below are both built
@@ -230,6 +93,7 @@ _BASE_UNITS = (  # (name, pint definition, factor to canonical, dimensions, symb
     ("bit", "[information]", "1", {"information": 1}, ("b",)),
     ("byte", "8 * bit", "8", {"information": 1}, ("B", "octet")),
     ("bps", "bit / second", "1", {"information": 1, "time": -1}, ()),
+    ("hertz", "1 / second", "1", {"time": -1}, ("Hz",)),
 )
 
 # A sub-unit prefix on an information unit ("10 mb/s") is a typo for M, never a real size.
@@ -316,8 +180,8 @@ def parse_quantity(text: str, kind: str, parameter: str) -> float:
         ``"100 ft"``, ``"10Gb/s"``, ``"10 Gbps"``, ``"1 GB/s"``, ``"256B"``,
         ``"4KiB"``, ``"2048 bit"``, ``"2e8m/s"``; any pint expression of these
         units (``"20 m + 3 ft"``, ``"2 nanoseconds"``) is read too.
-    kind : {"time", "length", "rate", "size", "speed"}
-        Returned in seconds, metres, bit/s, bits and m/s respectively.
+    kind : {"time", "length", "rate", "size", "speed", "frequency"}
+        Returned in seconds, metres, bit/s, bits, m/s and Hz respectively.
     parameter : str
         Name for the error message (the CLI passes its option, e.g. ``--rtt``).
 

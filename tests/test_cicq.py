@@ -31,25 +31,25 @@ def test_no_cell_lost_duplicated_or_reordered_and_credits_in_bounds(n, tau, q_r,
                  mean_burst=burst, priority_shares=shares)
     slots = 300
     # Drain long enough for the slowest flow: a single flow moves at least Q_R cells per round trip.
-    s = cicq.replicate(sw, tr, slots, 0, seed, drain_slots=slots * n * (tau // q_r + 1) + 50)
-    assert s[K.STAT_OVERFLOW] == 0
-    assert s[K.STAT_ORDER_ERRORS] == 0          # never out of order, never twice
-    assert s[K.STAT_QUEUED] == 0                # every arrived cell delivered after draining
-    assert s[K.STAT_ARRIVED] == s[K.STAT_DELIVERED]
-    assert s[K.STAT_CREDITS_OUT] == 0           # every credit taken came back
+    s = cicq.LAYOUT.named(cicq.replicate(sw, tr, K.Run(slots, 0, slots * n * (tau // q_r + 1) + 50, seed)))
+    assert s["overflow"] == 0
+    assert s["order_errors"] == 0          # never out of order, never twice
+    assert s["queued"] == 0                # every arrived cell delivered after draining
+    assert s["arrived"] == s["delivered"]
+    assert s["credits_out"] == 0           # every credit taken came back
     if not replacement:
         # Credited cells are never dropped; with replacement a replaced cell's flow loses the
         # credited cells already on their way, by design (§3.2).
-        assert s[K.STAT_CREDITED_DROPS] == 0
-    assert s[K.STAT_CREDIT_MAX] <= q_r
+        assert s["credited_drops"] == 0
+    assert s["credit_max"] <= q_r
     if protocol == "credit":
-        assert s[K.STAT_CREDIT_MIN] >= 0
-        assert s[K.STAT_SPECULATIVE] == s[K.STAT_NAKS] == s[K.STAT_DUPLICATES] == 0
+        assert s["credit_min"] >= 0
+        assert s["speculative_transmissions"] == s["naks"] == s["duplicates"] == 0
     else:
         q_rtx = sw.flow_control.retransmission_cells
-        assert s[K.STAT_RTX_MAX] <= q_rtx
+        assert s["retransmission_max"] <= q_rtx
         # Each cell in the retransmission buffer has at most two copies taking credits.
-        assert s[K.STAT_CREDIT_MIN] >= q_r - 2 * q_rtx
+        assert s["credit_min"] >= q_r - 2 * q_rtx
 
 
 @pytest.mark.parametrize("load", [0.5, 0.8])
@@ -59,9 +59,9 @@ def test_replacement_never_strands_a_cell(load):
     # credit is back.
     sw = _switch(16, 8, 2, "sfc", priorities=2, replacement=True)
     tr = Traffic(load, arrivals="onoff", mean_burst=10.0, priority_shares=(0.5, 0.5))
-    s = cicq.replicate(sw, tr, 10_000, 1000, 1, drain_slots=20_000)
-    assert s[K.STAT_REPLACEMENTS] > 0
-    assert s[K.STAT_QUEUED] == 0 and s[K.STAT_CREDITS_OUT] == 0 and s[K.STAT_ORDER_ERRORS] == 0
+    s = cicq.LAYOUT.named(cicq.replicate(sw, tr, K.Run(10_000, 1000, 20_000, 1)))
+    assert s["replacements"] > 0
+    assert s["queued"] == 0 and s["credits_out"] == 0 and s["order_errors"] == 0
 
 
 def test_replacement_speeds_high_priority_without_slowing_low_priority():
@@ -70,8 +70,8 @@ def test_replacement_speeds_high_priority_without_slowing_low_priority():
     s = RunSettings(slots=20_000, replications=4, seed=3)
     plain = simulate(_switch(16, 8, 2, "sfc", priorities=2), tr, s)
     repl = simulate(_switch(16, 8, 2, "sfc", priorities=2, replacement=True), tr, s)
-    (p0, _), (p1, p1_ci) = plain.latency_by_priority
-    (r0, r0_ci), (r1, _) = repl.latency_by_priority
+    (p0, _), (p1, p1_ci) = ((e.value, e.ci95) for e in plain.mean_latency_by_priority)
+    (r0, r0_ci), (r1, _) = ((e.value, e.ci95) for e in repl.mean_latency_by_priority)
     assert r0_ci[1] < p0                      # P0 faster, beyond its interval
     assert r1 < p1_ci[1] * 1.05               # P1 not slower (5 % allowance for noise across runs)
 
@@ -81,9 +81,10 @@ def test_replacement_speeds_high_priority_without_slowing_low_priority():
        burst=st.sampled_from([1.0, 10.0]), seed=st.integers(0, 2**31))
 def test_sfc_without_speculation_is_credit_flow_control(n, tau, q_r, load, burst, seed):
     tr = Traffic(load, arrivals="onoff" if burst > 1 else "bernoulli", mean_burst=burst)
-    a = cicq.replicate(_switch(n, tau, q_r, "credit"), tr, 2000, 200, seed)
-    b = cicq.replicate(_switch(n, tau, q_r, "sfc"), tr, 2000, 200, seed, speculate=False)
-    assert np.array_equal(a[:K.STAT_SPECULATIVE], b[:K.STAT_SPECULATIVE])
+    a = cicq.replicate(_switch(n, tau, q_r, "credit"), tr, K.Run(2000, 200, 0, seed))
+    b = cicq.replicate(_switch(n, tau, q_r, "sfc"), tr, K.Run(2000, 200, 0, seed), speculate=False)
+    first = cicq.LAYOUT.index("speculative_transmissions")   # every counter before the protocol's own
+    assert np.array_equal(a[:first], b[:first])
 
 
 @pytest.mark.parametrize("q_r, tau", [(2, 8), (3, 16), (4, 4), (6, 4)])
@@ -92,21 +93,21 @@ def test_credit_utilisation_is_min_of_buffer_over_round_trip(q_r, tau):
     sw = _switch(8, tau, q_r, "credit")
     r = simulate(sw, Traffic(1.0, pattern="unbalanced", unbalanced_w=1.0), RunSettings(slots=4000, replications=2))
     # Deterministic once the first credits cycle: the measured rate is exact to within one cell per run.
-    assert r.throughput == pytest.approx(min(q_r / tau, 1.0), abs=2 / 4000)
+    assert r.throughput.value == pytest.approx(min(q_r / tau, 1.0), abs=2 / 4000)
 
 
 def test_sfc_reaches_full_rate_where_credits_cannot():
     # Paper 002 §5, Fig. 4(e, f): with w = 1 speculation carries the whole link even with Q_R << tau.
     sw = _switch(16, 32, 32 // 16 + 2, "sfc")
     r = simulate(sw, Traffic(1.0, pattern="unbalanced", unbalanced_w=1.0), RunSettings(slots=4000, replications=2))
-    assert r.throughput > 0.999
+    assert r.throughput.value > 0.999
 
 
 def test_credit_flow_control_with_a_round_trip_of_buffer_carries_uniform_load():
     # Q_R >= tau: credits never stall a flow, so the buffered crossbar carries any admissible load.
     sw = _switch(8, 4, 4, "credit")
     r = simulate(sw, Traffic(0.95), RunSettings(slots=20_000, warmup_slots=5000, replications=6))
-    assert r.throughput_ci95[0] <= 0.95 <= r.throughput_ci95[1] and not r.unstable
+    assert r.throughput.covers(0.95) and not r.unstable
 
 
 def _isolated_burst_latency(b, q, tau, dd):
@@ -130,7 +131,7 @@ def test_low_load_burst_latency_matches_isolated_burst_recurrence():
     r = simulate(sw, Traffic(0.01, arrivals="onoff", mean_burst=mean_b),
                  RunSettings(slots=400_000, replications=4, seed=5))
     assert r.latency_per == "burst"
-    assert r.mean_latency_ci95[0] - 0.02 * expected <= expected <= r.mean_latency_ci95[1]
+    assert r.mean_latency.low - 0.02 * expected <= expected <= r.mean_latency.high
 
 
 def test_speculation_cuts_low_load_burst_latency():
@@ -139,7 +140,7 @@ def test_speculation_cuts_low_load_burst_latency():
     s = RunSettings(slots=20_000, replications=4)
     credit = simulate(_switch(16, 32, 4, "credit"), tr, s)
     sfc = simulate(_switch(16, 32, 4, "sfc"), tr, s)
-    assert sfc.mean_latency < 0.5 * credit.mean_latency
+    assert sfc.mean_latency.value < 0.5 * credit.mean_latency.value
     assert sfc.counters["order_errors"] == 0 and sfc.counters["speculative_transmissions"] > 0
 
 

@@ -22,10 +22,11 @@ def test_every_copy_delivered_exactly_once(arch, n, m, f, dist, load, q, seed):
     top = n if dist != "uniform" else (n + 1) // 2
     f = min(f, top)
     tr = Traffic(load, fanout=f, fanout_distribution=dist, active_inputs=m)
-    s = multicast.replicate(Switch(n, arch, crosspoint_cells=q), tr, 200, 0, seed, drain_slots=200 * n * 4 + 50)
-    assert s[K.STAT_OVERFLOW] == 0
-    assert s[K.STAT_QUEUED] == 0 and s[K.STAT_ARRIVED] == s[K.STAT_DELIVERED]
-    assert s[K.STAT_COPIES] == s[K.STAT_COPIES_OWED]
+    run = K.Run(200, 0, 200 * n * 4 + 50, seed)
+    s = multicast.LAYOUT.named(multicast.replicate(Switch(n, arch, crosspoint_cells=q), tr, run))
+    assert s["overflow"] == 0
+    assert s["queued"] == 0 and s["arrived"] == s["delivered"]
+    assert s["copies"] == s["copies_owed"]
 
 
 @settings(max_examples=30)
@@ -37,10 +38,10 @@ def test_wba_delivers_every_copy_exactly_once(n, m, f, dist, load, seed):
     m = min(m, n)
     f = min(f, n if dist != "uniform" else (n + 1) // 2)
     tr = Traffic(load, fanout=f, fanout_distribution=dist, active_inputs=m)
-    s = multicast.replicate(Switch(n, "iq-wba"), tr, 200, 0, seed, drain_slots=200 * n * 4 + 50)
-    assert s[K.STAT_OVERFLOW] == 0
-    assert s[K.STAT_QUEUED] == 0 and s[K.STAT_ARRIVED] == s[K.STAT_DELIVERED]
-    assert s[K.STAT_COPIES] == s[K.STAT_COPIES_OWED]
+    s = multicast.LAYOUT.named(multicast.replicate(Switch(n, "iq-wba"), tr, K.Run(200, 0, 200 * n * 4 + 50, seed)))
+    assert s["overflow"] == 0
+    assert s["queued"] == 0 and s["arrived"] == s["delivered"]
+    assert s["copies"] == s["copies_owed"]
 
 
 @pytest.mark.parametrize("inputs, paper", [(2, 0.65), (8, 0.22)])
@@ -55,11 +56,11 @@ def test_wba_saturation_matches_prabhakar_mckeown_ahuja(inputs, paper, dist):
     tr = Traffic(1.0, fanout=4, fanout_distribution=dist, active_inputs=inputs)
     run = RunSettings(slots=20_000, replications=4, seed=1)
     wba = simulate(Switch(8, "iq-wba"), tr, run)
-    assert wba.unstable and wba.throughput == pytest.approx(paper, abs=0.015)
+    assert wba.unstable and wba.throughput.value == pytest.approx(paper, abs=0.015)
     # Weighting should not lose to random selection (iq-split): not worse beyond the CI noise.
     rnd = simulate(Switch(8, "iq-split"), tr, run)
-    noise = (wba.throughput_ci95[1] - wba.throughput_ci95[0] + rnd.throughput_ci95[1] - rnd.throughput_ci95[0]) / 2
-    assert wba.throughput >= rnd.throughput - noise
+    noise = (wba.throughput.high - wba.throughput.low + rnd.throughput.high - rnd.throughput.low) / 2
+    assert wba.throughput.value >= rnd.throughput.value - noise
 
 
 @pytest.mark.parametrize("arch", ["iq-split", "iq-nosplit"])
@@ -67,7 +68,7 @@ def test_fanout_one_is_karols_hol_blocking(arch):
     # With one destination per packet both input-queued rules are FIFO input queuing:
     # Karol et al. 1987, N = 4: 325/496 = 0.65524.
     r = simulate(Switch(4, arch), Traffic(1.0, fanout=1), RunSettings(slots=40_000, replications=8, seed=2))
-    assert r.throughput_ci95[0] <= 325 / 496 <= r.throughput_ci95[1]
+    assert r.throughput.covers(325 / 496)
 
 
 def test_crosspoint_switch_saturates_at_the_output_bound_for_8x8_fanout_4():
@@ -75,14 +76,15 @@ def test_crosspoint_switch_saturates_at_the_output_bound_for_8x8_fanout_4():
     # N / (M F) = 8 / 32; credit coupling keeps it a little below.
     r = simulate(Switch(8, "oq-crosspoint", crosspoint_cells=4), Traffic(1.0, fanout=4),
                  RunSettings(slots=20_000, replications=4))
-    assert 0.22 < r.throughput < 0.25 and r.output_utilization > 0.9
+    assert 0.22 < r.throughput.value < 0.25 and r.output_utilization.value > 0.9
 
 
 def test_no_split_broadcast_serves_one_packet_per_slot():
     # Fanout N: every packet needs every output, so exactly one packet leaves per slot: 1/M each.
     r = simulate(Switch(4, "iq-nosplit"), Traffic(1.0, fanout=4, active_inputs=3),
                  RunSettings(slots=10_000, replications=4))
-    assert r.throughput == pytest.approx(1 / 3, abs=2e-3) and r.output_utilization == pytest.approx(1.0, abs=1e-3)
+    assert r.throughput.value == pytest.approx(1 / 3, abs=2e-3)
+    assert r.output_utilization.value == pytest.approx(1.0, abs=1e-3)
 
 
 def test_output_utilisation_is_copies_per_output():
@@ -90,7 +92,7 @@ def test_output_utilisation_is_copies_per_output():
     r = simulate(Switch(8, "oq-crosspoint"), Traffic(0.1, fanout=4, active_inputs=2),
                  RunSettings(slots=40_000, replications=6))
     expected = 2 * 0.1 * 4 / 8
-    assert r.output_utilization_ci95[0] - 1e-3 <= expected <= r.output_utilization_ci95[1] + 1e-3
+    assert r.output_utilization.covers(expected, 1e-3)
     assert r.latency_per == "packet"
 
 
@@ -115,10 +117,10 @@ def test_unicast_architectures_refuse_multicast_traffic():
 def test_poisson_arrivals_deliver_every_copy_exactly_once(arch, n, f, load, seed):
     # Several packets may arrive in one slot at an input; none may be lost or repeated.
     tr = Traffic(load, fanout=min(f, n), arrivals="poisson", active_inputs=2 if n >= 2 else None)
-    s = multicast.replicate(Switch(n, arch), tr, 200, 0, seed, drain_slots=200 * n * 8 + 50)
-    assert s[K.STAT_OVERFLOW] == 0
-    assert s[K.STAT_QUEUED] == 0 and s[K.STAT_ARRIVED] == s[K.STAT_DELIVERED]
-    assert s[K.STAT_COPIES] == s[K.STAT_COPIES_OWED]
+    s = multicast.LAYOUT.named(multicast.replicate(Switch(n, arch), tr, K.Run(200, 0, 200 * n * 8 + 50, seed)))
+    assert s["overflow"] == 0
+    assert s["queued"] == 0 and s["arrived"] == s["delivered"]
+    assert s["copies"] == s["copies_owed"]
 
 
 def test_poisson_sources_offer_load_packets_per_slot():
@@ -126,6 +128,6 @@ def test_poisson_sources_offer_load_packets_per_slot():
     # saturation throughput = load; 8 x 20000 slots x 2 inputs: SE ~ 0.002, the 95 % CI must cover it.
     r = simulate(Switch(8, "oq-crosspoint"), Traffic(0.5, fanout=4, arrivals="poisson", active_inputs=2),
                  RunSettings(slots=20_000, replications=8, seed=2))
-    assert r.throughput_ci95[0] <= 0.5 <= r.throughput_ci95[1]
+    assert r.throughput.covers(0.5)
     with pytest.raises(InputError, match="arrivals"):
         simulate(Switch(8, "fifo"), Traffic(0.5, arrivals="poisson"), RunSettings(slots=1000, replications=2))

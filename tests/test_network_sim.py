@@ -10,17 +10,19 @@ from switchq.models import Traffic
 from switchq.models.network import UP_ROUTINGS, FatTree, FatTreeNetwork
 from switchq.solvers import fattree
 from switchq.validate import kernel as K
-from switchq.validate import network
-from switchq.validate.harness import RunSettings
+from switchq.solvers import topology
+from switchq.validate.arch import network
+from switchq.validate.harness import RunSettings, simulate
 
 TREES = [(2, 1), (2, 2), (2, 3), (4, 1), (4, 2), (3, 2), (2, 4)]
 
 
 @pytest.mark.parametrize("k, n", TREES + [(4, 4), (16, 2)])
 def test_integer_wiring_matches_the_graph_wiring(k, n):
-    # The kernel's arithmetic wiring must be the wiring of solvers.fattree, port for port.
+    # The kernel's wiring tables must be the wiring of solvers.fattree, port for port.
     tree = FatTree(k, n)
-    out_sw, out_in, reach, level, kpow = network.tables(tree)
+    topo = topology.fat_tree(tree)
+    out_sw, out_in = topo.out_switch, topo.out_input
     width = tree.switches_per_level
     for lv in range(n):
         for w in range(width):
@@ -35,7 +37,9 @@ def test_integer_wiring_matches_the_graph_wiring(k, n):
                 else:
                     (_, lv2, w2), port2 = there
                     assert (out_sw[g], out_in[g]) == (lv2 * width + w2, port2)
-            reached = [d for d in range(tree.nodes) if d // kpow[lv + 1] == reach[s]]
+            # The switch reaches (routes down, through a single port) exactly its k**(lv+1) nodes.
+            masks = topo.groups[s, topo.route[s]]
+            reached = [d for d in range(tree.nodes) if masks[d] & (masks[d] - 1) == 0]
             assert len(reached) == k ** (lv + 1)
 
 
@@ -51,11 +55,13 @@ def test_every_packet_and_copy_delivered_exactly_once(tree, q, load, pattern, fa
         pattern = "uniform"  # multicast sets are uniform; complement and bit reversal need 2^m nodes
         fanout = min(fanout, nodes - 1)
     tr = Traffic(load, pattern=pattern, fanout=fanout, fanout_distribution="fixed")
-    s = network.replicate_network(net, tr, 300, 0, seed, drain_slots=300 * nodes + 100)
-    assert s[K.STAT_OVERFLOW] == 0
-    assert s[K.STAT_QUEUED] == 0 and s[K.STAT_ARRIVED] == s[K.STAT_DELIVERED]
-    assert s[K.STAT_COPIES] == s[K.STAT_COPIES_OWED]
-    assert s[K.STAT_CREDITS_OUT] == 0
+    # Drain long enough for every copy to cross the busiest link alone: fixed routes (d-mod-k, source) can
+    # funnel a whole multicast load through one up link (a 4-node tree, fanout 3, load 1 needs ~2,300 slots).
+    s = network.LAYOUT.named(network.replicate(net, tr, K.Run(300, 0, 300 * nodes * fanout + 100, seed)))
+    assert s["overflow"] == 0
+    assert s["queued"] == 0 and s["arrived"] == s["delivered"]
+    assert s["copies"] == s["copies_owed"]
+    assert s["credits_out"] == 0
 
 
 @settings(max_examples=25)
@@ -71,24 +77,24 @@ def test_an_isolated_packet_takes_the_minimal_route(tree, routing, data):
     deliveries, log, stats = network.run_batch(net, [src], [5], [dests])
     top = fattree.lca_level(t, [src, *dests])
     assert deliveries[0] - 5 == 2 * (top + 1) * net.timing.link_delay_slots
-    assert stats[K.STAT_COPIES] == len(dests)
+    assert network.LAYOUT.named(stats)["copies"] == len(dests)
     assert sorted(log[:, 1]) == sorted(dests) and set(log[:, 2]) == {deliveries[0]}
 
 
 def test_same_seed_same_numbers_whatever_the_workers():
     net = FatTreeNetwork.for_nodes(16, 8, crosspoint_cells=2)
     tr = Traffic(0.8, pattern="uniform")
-    one = network.simulate_network(net, tr, RunSettings(slots=1000, replications=3, seed=5, workers=1))
-    two = network.simulate_network(net, tr, RunSettings(slots=1000, replications=3, seed=5, workers=2))
+    one = simulate(net, tr, RunSettings(slots=1000, replications=3, seed=5, workers=1))
+    two = simulate(net, tr, RunSettings(slots=1000, replications=3, seed=5, workers=2))
     assert one.per_replication == two.per_replication
 
 
 def test_bad_traffic_is_one_line():
     net = FatTreeNetwork.for_nodes(16, 8)
     with pytest.raises(InputError, match="pattern"):
-        network.simulate_network(net, Traffic(0.5, pattern="hotspot"))
+        simulate(net, Traffic(0.5, pattern="hotspot"))
     with pytest.raises(InputError, match="fanout"):
-        network.simulate_network(net, Traffic(0.5, fanout=15, fanout_distribution="uniform"))
+        simulate(net, Traffic(0.5, fanout=15, fanout_distribution="uniform"))
 
 
 RUN = RunSettings(slots=3000, warmup_slots=1000, replications=2, seed=1)
@@ -99,12 +105,12 @@ def test_complement_is_contention_free_on_256_nodes():
     # Deterministic up to the NIC's Bernoulli arrivals: accepted = offered within noise (2 x 3000 slots
     # of 256 nodes: SE of the load ~ 0.0005; 0.005 is 10 SE).
     net = FatTreeNetwork.for_nodes(256, 32, crosspoint_cells=4)
-    r = network.simulate_network(net, Traffic(1.0, pattern="complement"), RUN)
-    assert r.throughput > 0.995
+    r = simulate(net, Traffic(1.0, pattern="complement"), RUN)
+    assert r.throughput.value > 0.995
     # An unloaded packet crosses 4 links (L = 1, 4 slots); at half load the adaptive up-port choices
     # rarely collide: measured 4.60 slots (seed 1), so under 5 leaves 0.4 slot (~20 CI half-widths).
-    half = network.simulate_network(net, Traffic(0.5, pattern="complement"), RUN)
-    assert 4 <= half.mean_latency < 5
+    half = simulate(net, Traffic(0.5, pattern="complement"), RUN)
+    assert 4 <= half.mean_latency.value < 5
 
 
 @pytest.mark.parametrize("pattern", ["uniform", "transpose", "bitrev"])
@@ -114,8 +120,8 @@ def test_32_port_4_buffer_network_carries_about_93_percent_or_more(pattern):
     # 0.983, transpose and bit reversal 0.9997: credit-driven adaptive up-routing does better than the
     # paper's 93 %. The floor 0.93 is the paper's figure: the network must not fall below it.
     net = FatTreeNetwork.for_nodes(256, 32, crosspoint_cells=4)
-    r = network.simulate_network(net, Traffic(1.0, pattern=pattern), RUN)
-    assert r.throughput > 0.93
+    r = simulate(net, Traffic(1.0, pattern=pattern), RUN)
+    assert r.throughput.value > 0.93
 
 
 def test_more_ports_and_more_buffers_carry_more_uniform_traffic():
@@ -125,7 +131,7 @@ def test_more_ports_and_more_buffers_carry_more_uniform_traffic():
     tp = {}
     for ports, q in [(8, 2), (8, 4), (32, 4)]:
         net = FatTreeNetwork.for_nodes(256, ports, crosspoint_cells=q)
-        tp[ports, q] = network.simulate_network(net, Traffic(1.0), RUN).throughput
+        tp[ports, q] = simulate(net, Traffic(1.0), RUN).throughput.value
     assert tp[8, 2] < tp[8, 4] < tp[32, 4]
 
 
@@ -137,14 +143,15 @@ def test_multicast_latency_is_stable_below_the_fanout_8_bound():
     # (latency 12.3 at 0.08, 25 at 0.11), after which NIC queues grow (unstable).
     mc = dict(fanout=8, fanout_distribution="uniform")
     wide = FatTreeNetwork.for_nodes(256, 32, crosspoint_cells=4)
-    near = network.simulate_network(wide, Traffic(0.12, **mc), RUN)
-    assert not near.unstable and near.throughput == pytest.approx(0.12, abs=0.003) and near.mean_latency < 80
+    near = simulate(wide, Traffic(0.12, **mc), RUN)
+    assert not near.unstable and near.throughput.value == pytest.approx(0.12, abs=0.003)
+    assert near.mean_latency.value < 80
     deep = FatTreeNetwork.for_nodes(256, 8, crosspoint_cells=4)
-    low = network.simulate_network(deep, Traffic(0.08, **mc), RUN)
-    assert not low.unstable and low.mean_latency < 40
-    assert low.output_utilization == pytest.approx(8 * 0.08, rel=0.03)
-    over = network.simulate_network(deep, Traffic(0.16, **mc), RUN)
-    assert over.throughput < 0.125 and over.mean_latency > 20 * low.mean_latency and over.unstable
+    low = simulate(deep, Traffic(0.08, **mc), RUN)
+    assert not low.unstable and low.mean_latency.value < 40
+    assert low.output_utilization.value == pytest.approx(8 * 0.08, rel=0.03)
+    over = simulate(deep, Traffic(0.16, **mc), RUN)
+    assert over.throughput.value < 0.125 and over.mean_latency.value > 20 * low.mean_latency.value and over.unstable
 
 
 def test_unicast_throughput_and_node_utilization_count_the_same_window():
@@ -154,8 +161,8 @@ def test_unicast_throughput_and_node_utilization_count_the_same_window():
 
     net = FatTreeNetwork(FatTree(4, 2), timing=NetworkTiming(bandwidth_bps=100e9))
     assert net.timing.link_delay_slots == 6
-    r = network.simulate_network(net, Traffic(1.0, pattern="complement"), RunSettings(slots=400, replications=2))
-    assert r.throughput == r.output_utilization and r.throughput <= 1.0
+    r = simulate(net, Traffic(1.0, pattern="complement"), RunSettings(slots=400, replications=2))
+    assert r.throughput.value == r.output_utilization.value and r.throughput.value <= 1.0
 
 
 # ---------------------------------------------------------------- NAMD-like benchmark (paper 003 §4)
@@ -165,7 +172,7 @@ def test_one_sender_one_receiver_round_is_the_pipeline_formula(k, n, packets):
     # One message of m packets between two nodes on an idle tree: the send overhead (rounded up to
     # slots), 2 (L + 1) links for the first packet, m - 1 more slots for the rest, then the receive
     # overhead. Exact: nothing else is in the network.
-    from switchq.validate.namd import namd_round
+    from switchq.validate.arch.namd import namd_round
 
     net = FatTreeNetwork(FatTree(k, n))
     tm = net.timing
@@ -188,13 +195,14 @@ def test_hardware_multicast_beats_point_to_point_on_256_nodes(ports):
     # 1 KiB): 8-port 11.6 us vs 44.0 us, 32-port 11.0 us vs 43.2 us; point-to-point pays 16 send
     # overheads of 1.3 us and sends every packet 16 times over the sender's link. Require the
     # intervals to be disjoint and at least a factor 2.
-    from switchq.validate.namd import simulate_namd
+    from switchq.models import NamdRound
 
     net = FatTreeNetwork.for_nodes(256, ports)
-    hw = simulate_namd(net, 1024, "hardware", replications=4, seed=1)
-    sw = simulate_namd(net, 1024, "software", replications=4, seed=1)
-    assert hw.completion_ns_ci95[1] < sw.completion_ns_ci95[0]
-    assert sw.completion_ns > 2 * hw.completion_ns
+    settings = RunSettings(replications=4, seed=1)
+    hw = simulate(net, NamdRound(1024, "hardware", senders=max(1, net.tree.nodes // 16)), settings)
+    sw = simulate(net, NamdRound(1024, "software", senders=max(1, net.tree.nodes // 16)), settings)
+    assert hw.completion_ns.high < sw.completion_ns.low
+    assert sw.completion_ns.value > 2 * hw.completion_ns.value
 
 
 @pytest.mark.parametrize("ports, links", [(8, 8), (32, 4)])
@@ -204,8 +212,8 @@ def test_complement_under_dmodk_routing_never_contends(ports, links):
     # 2 (L + 1) = 2n links, one slot each, even at full load. Two packet buffers cover the credit
     # round trip (link and credit delay, one slot each); one would halve the rate.
     net = FatTreeNetwork.for_nodes(256, ports, crosspoint_cells=2, up_routing="dmodk")
-    r = network.simulate_network(net, Traffic(1.0, pattern="complement"), RunSettings(slots=500, replications=2))
-    assert r.throughput == 1.0 and r.mean_latency == links
+    r = simulate(net, Traffic(1.0, pattern="complement"), RunSettings(slots=500, replications=2))
+    assert r.throughput.value == 1.0 and r.mean_latency.value == links
 
 
 def test_fixed_routes_are_what_adaptive_routing_improves_on():
@@ -216,7 +224,7 @@ def test_fixed_routes_are_what_adaptive_routing_improves_on():
     tp = {}
     for routing in ("dmodk", "source", "adaptive"):
         net = FatTreeNetwork.for_nodes(256, 32, crosspoint_cells=4, up_routing=routing)
-        tp[routing] = network.simulate_network(net, Traffic(1.0, pattern="transpose"), RUN).throughput
+        tp[routing] = simulate(net, Traffic(1.0, pattern="transpose"), RUN).throughput.value
     assert tp["dmodk"] < 0.2 < 0.9 < tp["source"] < tp["adaptive"]
 
 

@@ -15,7 +15,9 @@ from switchq.errors import InputError
 from switchq.models.collective import Reduction
 from switchq.models.network import FatTree, NetworkTiming
 from switchq.solvers import reduction as analytic
-from switchq.validate import reduction as sim
+from switchq.models import StartSkew
+from switchq.validate.arch import reduction as sim
+from switchq.validate.harness import RunSettings, simulate
 
 EIGHT, THIRTY_TWO = FatTree.for_nodes(256, 8), FatTree.for_nodes(256, 32)
 SIZES = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
@@ -81,22 +83,23 @@ def test_closed_form_terms_for_the_paper_machines():
 
 @given(reductions(), st.integers(1, 3000), st.integers(0, 2**32 - 1))
 def test_skewed_runs_lie_between_zero_skew_and_all_delayed(red, skew, seed):
-    r = sim.simulate_reduction(red, skew_ns=skew, replications=3, seed=seed)
+    r = simulate(red, StartSkew(skew), RunSettings(replications=3, seed=seed))
     lower = analytic.completion_time(red).completion_time_ns
     upper = analytic.completion_time(red, np.full(red.tree.nodes, float(skew))).completion_time_ns
-    assert r.lower_bound_ns == lower and r.upper_bound_ns == pytest.approx(upper, abs=1e-9)
-    assert np.all(r.per_replication_ns >= lower) and np.all(r.per_replication_ns <= upper + 1e-9)
+    times = np.array(r.per_replication["completion_time"])
+    assert r.lower_bound == lower and r.upper_bound == pytest.approx(upper, abs=1e-9)
+    assert np.all(times >= lower) and np.all(times <= upper + 1e-9)
 
 
 def test_simulation_is_reproducible_and_its_interval_holds_the_mean():
     red = Reduction(THIRTY_TWO, 1024, combine_units=5)
-    a = sim.simulate_reduction(red, skew_ns=500, replications=6, seed=11)
-    b = sim.simulate_reduction(red, skew_ns=500, replications=6, seed=11)
-    assert np.array_equal(a.per_replication_ns, b.per_replication_ns)
-    low, high = a.completion_time_ci95
-    assert low <= a.completion_time_ns <= high and a.lower_bound_ns < a.completion_time_ns
-    flat = sim.simulate_reduction(red, skew_ns=0, replications=2, seed=1)
-    assert flat.completion_time_ns == flat.lower_bound_ns == flat.completion_time_ci95[0]
+    a = simulate(red, StartSkew(500), RunSettings(replications=6, seed=11))
+    b = simulate(red, StartSkew(500), RunSettings(replications=6, seed=11))
+    assert np.array_equal(a.per_replication["completion_time"], b.per_replication["completion_time"])
+    low, high = a.completion_time.ci95
+    assert low <= a.completion_time.value <= high and a.lower_bound < a.completion_time.value
+    flat = simulate(red, StartSkew(0), RunSettings(replications=2, seed=1))
+    assert flat.completion_time.value == flat.lower_bound == flat.completion_time.low
 
 
 # ---------------------------------------------------------------- paper 003 §3.2, Figure 16 (256 nodes)

@@ -41,11 +41,11 @@ def test_conservation_and_throughput_bounds_in_every_run(arch, n, load, arrivals
     r = simulate(Switch(n, **arch), traffic, RunSettings(slots=300, warmup_slots=50, replications=2, seed=seed))
     # Every cell accepted is delivered, still queued, or (finite buffers) dropped.
     assert r.arrived == r.delivered + r.queued
-    assert 0.0 <= r.throughput <= 1.0
+    assert 0.0 <= r.throughput.value <= 1.0
     for rate in r.per_replication["throughput"]:
         assert rate <= 1.0
     if load == 0.0:
-        assert r.arrived == 0 and r.throughput == 0.0
+        assert r.arrived == 0 and r.throughput.value == 0.0
 
 
 def test_throughput_never_exceeds_offered_cells():
@@ -54,7 +54,7 @@ def test_throughput_never_exceeds_offered_cells():
     from switchq.validate.arch import fifo, oq, voq
 
     for mod, sw in ((fifo, Switch(8)), (oq, Switch(8, "oq")), (voq, Switch(8, "voq"))):
-        st_ = mod.replicate(sw, Traffic(0.3), 5000, 0, 3)
+        st_ = mod.replicate(sw, Traffic(0.3), K.Run(5000, 0, 0, 3))
         assert st_[K.STAT_M_DELIVERED] <= st_[K.STAT_M_OFFERED]
         assert st_[K.STAT_ARRIVED] == st_[K.STAT_DELIVERED] + st_[K.STAT_QUEUED]
 
@@ -97,13 +97,13 @@ def test_single_replication_is_rejected():
 def test_fifo_under_a_permutation_carries_full_load():
     # A permutation has no output conflicts: FIFO is never HOL-blocked, every cell leaves at once.
     r = simulate(Switch(16), Traffic(1.0, pattern="complement"), RunSettings(slots=5000, replications=2))
-    assert r.throughput == 1.0 and r.mean_wait == 0.0
+    assert r.throughput.value == 1.0 and r.mean_wait.value == 0.0
 
 
 def test_onoff_source_offers_the_requested_load_in_bursts():
     from switchq.validate.arch import oq
 
-    st_ = oq.replicate(Switch(16, "oq"), Traffic(0.4, arrivals="onoff", mean_burst=10.0), 200_000, 1000, 5)
+    st_ = oq.replicate(Switch(16, "oq"), Traffic(0.4, arrivals="onoff", mean_burst=10.0), K.Run(200_000, 1000, 0, 5))
     offered = st_[K.STAT_M_OFFERED] / (16 * 200_000)
     # 3.2M slots of a renewal on-off source; the rate's standard error is about 0.4 * sqrt(2B / 3.2e6) < 0.002.
     assert offered == pytest.approx(0.4, abs=0.006)
@@ -115,21 +115,21 @@ def test_fifo_saturation_matches_karol_table_i():
     for n, published in ((2, 0.75), (4, 0.6553), (8, 0.6184)):
         r = simulate(Switch(n), Traffic(1.0), RunSettings(slots=20_000, replications=8, seed=n))
         assert r.unstable
-        assert _within(published, r.throughput_ci95, 5e-5), (n, r.throughput, r.throughput_ci95)
+        assert _within(published, r.throughput.ci95, 5e-5), (n, r.throughput)
 
 
 def test_oq_mean_wait_matches_karol_formula():
     # (N-1)/N p / (2 (1 - p)) with N = 16, p = 0.8: 1.875 slots. Independent of solvers.oq on purpose.
     r = simulate(Switch(16, "oq"), Traffic(0.8), RunSettings(slots=40_000, replications=8, seed=3))
-    assert _within(15 / 16 * 0.8 / 0.4, r.mean_wait_ci95), r.mean_wait_ci95
-    assert _within(0.8, r.throughput_ci95)
+    assert _within(15 / 16 * 0.8 / 0.4, r.mean_wait.ci95), r.mean_wait
+    assert _within(0.8, r.throughput.ci95)
 
 
 def test_pim_single_iteration_saturates_at_occupancy_fraction():
     # Saturated PIM, one iteration: matched inputs = occupied bins of N balls in N bins,
     # 1 - (1 - 1/N)^N = 0.6439 for N = 16.
     r = simulate(Switch(16, "voq", matching="pim"), Traffic(1.0), RunSettings(slots=20_000, replications=8))
-    assert _within(1 - (15 / 16) ** 16, r.throughput_ci95)
+    assert _within(1 - (15 / 16) ** 16, r.throughput.ci95)
 
 
 def test_islip_carries_uniform_load_08():
@@ -137,7 +137,7 @@ def test_islip_carries_uniform_load_08():
     # One-iteration iSLIP waits ~45 slots at this load (desynchronised pointers serve each VOQ about
     # every N slots), so the warm-up is long enough for the backlog to settle before measuring.
     r = simulate(Switch(16, "voq"), Traffic(0.8), RunSettings(slots=40_000, warmup_slots=10_000, replications=8))
-    assert not r.unstable and _within(0.8, r.throughput_ci95)
+    assert not r.unstable and _within(0.8, r.throughput.ci95)
 
 
 def test_islip_wait_near_saturation_approaches_round_robin_service():
@@ -146,18 +146,18 @@ def test_islip_wait_near_saturation_approaches_round_robin_service():
     # slots for N = 16, p = 0.8 (McKeown 1999 §IV). Pointers are not perfectly desynchronised
     # below saturation, so the simulated wait lies above this, within 25 %.
     r = simulate(Switch(16, "voq"), Traffic(0.8), RunSettings(slots=40_000, warmup_slots=10_000, replications=4))
-    assert 40.0 <= r.mean_wait <= 50.0
+    assert 40.0 <= r.mean_wait.value <= 50.0
 
 
 def test_window_helps_fifo():
     s = RunSettings(slots=10_000, replications=4)
-    tp = [simulate(Switch(16, window=w), Traffic(1.0), s).throughput for w in (1, 2, 4)]
+    tp = [simulate(Switch(16, window=w), Traffic(1.0), s).throughput.value for w in (1, 2, 4)]
     assert tp[0] < tp[1] < tp[2]
 
 
 def test_unbounded_overflow_is_flagged_unstable():
     r = simulate(Switch(8), Traffic(0.9), RunSettings(slots=20_000, replications=2))
-    assert r.unstable and np.isnan(r.loss_probability)
+    assert r.unstable and np.isnan(r.loss_probability.value)
 
 
 def test_paper_001_window_claims_hold_for_its_central_control_rule():
@@ -167,7 +167,7 @@ def test_paper_001_window_claims_hold_for_its_central_control_rule():
     s = RunSettings(slots=10_000, replications=4, seed=2)
     w16 = simulate(Switch(64, window=16, window_policy="random"), Traffic(1.0), s)
     w64 = simulate(Switch(64, window=64, window_policy="random"), Traffic(1.0), s)
-    assert w16.throughput_ci95[0] > 0.90 and w64.throughput_ci95[0] > 0.98
+    assert w16.throughput.low > 0.90 and w64.throughput.low > 0.98
 
 
 def test_window_rules_coincide_for_window_one():

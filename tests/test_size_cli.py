@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from click.testing import CliRunner
 
-from switchq.cli_size import size_group
+from switchq.cli_verbs import size_group
 from switchq.errors import InputError
 from switchq.units import _ATOMS, _parse_fast, _parse_pint, parse_quantity
 
@@ -138,14 +138,18 @@ def test_cicq_priorities_and_rtts():
 
 
 def test_cli_spells_the_solver_choices():
-    from switchq import cli_size
+    from switchq import registry
     from switchq.solvers import flow_control
 
-    assert cli_size.Q_R_RULES == flow_control.Q_R_RULES
+    for name in ("size-sfc", "size-cicq"):
+        (rule,) = [p for p in registry.answers()[name][0].params if p.name == "qr_rule"]
+        assert rule.choices == flow_control.Q_R_RULES
 
 
 def test_every_command_has_an_example_in_its_help():
-    for name in size_group.commands:
+    names = size_group.list_commands(None)
+    assert set(names) == {"credit", "grant", "acknak", "sfc", "cicq"}
+    for name in names:
         text = CliRunner().invoke(size_group, [name, "--help"]).output
         assert "Example:" in text and f"switchq size {name}" in text, name
 
@@ -185,8 +189,7 @@ def test_bad_input_names_the_option(args, option):
     assert err.parameter == option and "\n" not in str(err)
 
 
-MAIN = ("import sys; from switchq.cli import app, main; from switchq.cli_size import size_group; "
-        "'size' in app.commands or app.add_command(size_group); main(sys.argv[1:])")
+MAIN = "import sys; from switchq.cli import main; from switchq.cli_verbs import size_group; main(sys.argv[1:])"
 
 
 def run_main(*args):

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from switchq.errors import InputError
+from switchq.solvers import crossbar_memory as xm
 from switchq.solvers import flow_control as fc
 
 
@@ -72,7 +73,7 @@ def test_section5_rtt_multiples(burst, expected):
     # Section 5, N = 16, tau = 8, 16, 32, 64 with Q_R = floor(tau/N) + 2 = 2, 3, 4, 6: the paper
     # quotes RTT multiples 5, 4, 3, 2 (B = 10) and 10, 7, 5, 4 (B = 20). It typesets floor(B/Q_R),
     # but these values are ceil(B/Q_R), which is what round_trips gives.
-    q_rs = [fc.sfc_cicq(16, tau, rule="paper").q_r for tau in (8, 16, 32, 64)]
+    q_rs = [xm.sfc_cicq(16, tau, rule="paper").q_r for tau in (8, 16, 32, 64)]
     assert q_rs == [2, 3, 4, 6]
     assert [fc.burst_latency(burst, q, 64, 32).round_trips for q in q_rs] == expected
 
@@ -123,16 +124,16 @@ def test_enough_credits_means_no_stall(burst, q_r, tau):
 
 @given(n=st.integers(1, 256), tau=st.integers(1, 4096), p=st.integers(1, 8), k=st.integers(1, 4))
 def test_ideal_sfc_is_2_n_tau_and_n_over_2_less(n, tau, p, k):
-    s = fc.sfc_cicq(n, tau, p, k, rule="ideal")
+    s = xm.sfc_cicq(n, tau, p, k, rule="ideal")
     assert s.total_cells == pytest.approx(2 * n * p * k * tau, rel=1e-12)
-    assert s.credit_total_cells == n * n * p * k * tau == fc.credit_cicq(n, tau, p, k).total_cells
+    assert s.credit_total_cells == n * n * p * k * tau == xm.credit_cicq(n, tau, p, k).total_cells
     assert s.reduction_factor == pytest.approx(n / 2, rel=1e-12)
     assert s.q_rtx == pytest.approx(s.n_ports * s.priorities * s.q_r, rel=1e-12)
 
 
 @given(n=st.integers(1, 256), tau=st.integers(1, 4096))
 def test_ceil_rule_is_the_smallest_crosspoint_covering_the_rtt(n, tau):
-    s = fc.sfc_cicq(n, tau)
+    s = xm.sfc_cicq(n, tau)
     assert s.row_covers_rtt and n * (s.q_r - 1) < tau
     assert s.q_rtx == max(tau, n * s.q_r) == n * s.q_r
     assert s.total_cells == n * (n * s.q_r + s.q_rtx)
@@ -142,19 +143,19 @@ def test_ceil_rule_is_the_smallest_crosspoint_covering_the_rtt(n, tau):
 
 def test_given_crosspoint_size_and_qrtx_rule():
     # Q_RTX = max(tau, Q_R N): a row smaller than tau still needs tau of retransmission buffer.
-    s = fc.sfc_cicq(16, 64, q_r=2)
+    s = xm.sfc_cicq(16, 64, q_r=2)
     assert s.rule == "given" and s.q_rtx == 64 and not s.row_covers_rtt
     assert s.total_cells == 16 * (16 * 2 + 64)
-    assert fc.sfc_cicq(16, 64, q_r=8).q_rtx == 128
+    assert xm.sfc_cicq(16, 64, q_r=8).q_rtx == 128
 
 
 def test_paper_003_memory_totals_byte_granular():
     # 250 B per crosspoint per RTT (one-byte cells): 8 ports x 4 RTT = 64000 B;
     # 32 ports, 2 and 4 RTT = 512000 B and 1024000 B.
-    assert fc.credit_cicq(8, 250, rtts=4).total_cells == 64_000
-    assert fc.credit_cicq(32, 250, rtts=2).total_cells == 512_000
-    assert fc.credit_cicq(32, 250, rtts=4).total_cells == 1_024_000
-    assert fc.credit_cicq(4, 10, priorities=3).crosspoint_cells == 30
+    assert xm.credit_cicq(8, 250, rtts=4).total_cells == 64_000
+    assert xm.credit_cicq(32, 250, rtts=2).total_cells == 512_000
+    assert xm.credit_cicq(32, 250, rtts=4).total_cells == 1_024_000
+    assert xm.credit_cicq(4, 10, priorities=3).crosspoint_cells == 30
 
 
 # ------------------------------------------------------------ field widths (section 6.1)
@@ -162,12 +163,12 @@ def test_paper_003_memory_totals_byte_granular():
 def test_field_widths():
     # N = 16, tau = 32, Q_R = floor(32/16) + 2 = 4, Q_RTX = Q_R N = 64: 6-bit sequence numbers,
     # ACK/NAK = 1 + 4 + 6 bits.
-    w = fc.field_widths(16, 64)
+    w = xm.field_widths(16, 64)
     assert (w.sequence_bits, w.flag_bits, w.buffer_id_bits, w.acknak_bits) == (6, 1, 4, 11)
-    assert fc.field_widths(16, 65).sequence_bits == 7
-    assert fc.field_widths(64, 64, credit_bits=7).acknak_bits == 1 + 6 + 6 + 7
-    assert fc.field_widths(1, 1).acknak_bits == 1
-    assert fc.field_widths(16, 63.5).q_rtx == 64   # a fractional (ideal) window rounds up
+    assert xm.field_widths(16, 65).sequence_bits == 7
+    assert xm.field_widths(64, 64, credit_bits=7).acknak_bits == 1 + 6 + 6 + 7
+    assert xm.field_widths(1, 1).acknak_bits == 1
+    assert xm.field_widths(16, 63.5).q_rtx == 64   # a fractional (ideal) window rounds up
 
 
 # ------------------------------------------------------------ SymPy forms
@@ -188,15 +189,15 @@ EXPR_NUMERIC = {
         lambda v: fc.burst_latency(v["B"], v["Q_R"], v["tau"], v["delta_d"]).mean_cell_latency_slots,
     "burst_mean_cell_latency_one_per_slot":
         lambda v: fc.burst_latency(v["B"], v["Q_R"], v["tau"], v["delta_d"], "one_per_slot").mean_cell_latency_slots,
-    "cicq_credit_total_cells": lambda v: fc.credit_cicq(v["N"], v["tau"], v["P"], v["K"]).total_cells,
-    "sfc_q_r_ceil": lambda v: fc.sfc_cicq(v["N"], v["tau"], v["P"], v["K"]).q_r,
-    "sfc_q_r_ideal": lambda v: fc.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], rule="ideal").q_r,
-    "sfc_q_r_paper": lambda v: fc.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], rule="paper").q_r,
-    "sfc_q_rtx": lambda v: fc.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], q_r=v["Q_R"]).q_rtx,
-    "sfc_total_cells": lambda v: fc.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], q_r=v["Q_R"]).total_cells,
-    "sfc_reduction_factor": lambda v: fc.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], q_r=v["Q_R"]).reduction_factor,
-    "sequence_bits": lambda v: fc.field_widths(v["M"], v["Q_RTX"]).sequence_bits,
-    "acknak_bits": lambda v: fc.field_widths(v["M"], v["Q_RTX"], v["C"]).acknak_bits,
+    "cicq_credit_total_cells": lambda v: xm.credit_cicq(v["N"], v["tau"], v["P"], v["K"]).total_cells,
+    "sfc_q_r_ceil": lambda v: xm.sfc_cicq(v["N"], v["tau"], v["P"], v["K"]).q_r,
+    "sfc_q_r_ideal": lambda v: xm.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], rule="ideal").q_r,
+    "sfc_q_r_paper": lambda v: xm.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], rule="paper").q_r,
+    "sfc_q_rtx": lambda v: xm.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], q_r=v["Q_R"]).q_rtx,
+    "sfc_total_cells": lambda v: xm.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], q_r=v["Q_R"]).total_cells,
+    "sfc_reduction_factor": lambda v: xm.sfc_cicq(v["N"], v["tau"], v["P"], v["K"], q_r=v["Q_R"]).reduction_factor,
+    "sequence_bits": lambda v: xm.field_widths(v["M"], v["Q_RTX"]).sequence_bits,
+    "acknak_bits": lambda v: xm.field_widths(v["M"], v["Q_RTX"], v["C"]).acknak_bits,
 }
 
 
@@ -272,10 +273,10 @@ def test_acknak_never_needs_more_than_credit_for_many_buffers(n, tau):
     (lambda: fc.burst_latency(0, 2, 4, 2), "burst_cells"),
     (lambda: fc.burst_latency(6, 2, 4, 5), "data_delay_slots"),
     (lambda: fc.burst_latency(6, 2, 4, 2, "poisson"), "arrivals"),
-    (lambda: fc.sfc_cicq(0, 4), "n_ports"),
-    (lambda: fc.sfc_cicq(4, 4, rule="floor"), "rule"),
-    (lambda: fc.credit_cicq(4, 4, priorities=0), "priorities"),
-    (lambda: fc.field_widths(0, 4), "downstream_buffers"),
+    (lambda: xm.sfc_cicq(0, 4), "n_ports"),
+    (lambda: xm.sfc_cicq(4, 4, rule="floor"), "rule"),
+    (lambda: xm.credit_cicq(4, 4, priorities=0), "priorities"),
+    (lambda: xm.field_widths(0, 4), "downstream_buffers"),
 ])
 def test_bad_input_names_the_parameter_in_one_line(call, parameter):
     with pytest.raises(InputError) as err:

@@ -23,6 +23,9 @@ from hypothesis import strategies as st
 from switchq.errors import InputError
 from switchq.solvers import hol
 from switchq.solvers import multicast as mc
+from switchq.solvers.fanout import fanout_law as size_law
+from switchq.solvers.markov import closed_class_rate
+from switchq.solvers.multicast_approx import split_independence
 
 KAROL = {2: 0.75, 3: 0.6825, 4: 0.6553}  # Karol, Hluchyj & Morgan 1987, Table I
 IQ = ("iq-split", "iq-nosplit")
@@ -320,13 +323,13 @@ def test_eight_by_eight_has_only_the_bound_or_a_labelled_approximation():
 # ------------------------------------------------------------ large-N split approximation
 
 def test_split_approximation_reduces_to_karols_limit_for_fanout_one():
-    pmf = mc._pmf(1000, 1.0, "fixed")
-    assert mc._split_independence(1000, 1000, pmf) == pytest.approx(2 - math.sqrt(2), abs=1e-12)
+    pmf = size_law(1000, 1.0, "fixed")
+    assert split_independence(1000, 1000, pmf) == pytest.approx(2 - math.sqrt(2), abs=1e-12)
 
 
 @pytest.mark.parametrize("m,n,f", [(4, 4, 2), (5, 5, 3), (4, 6, 3), (3, 8, 4)])
 def test_split_approximation_is_below_the_exact_finite_switch(m, n, f):
-    approx = mc._split_independence(n, m, mc._pmf(n, float(f), "fixed"))
+    approx = split_independence(n, m, size_law(n, float(f), "fixed"))
     assert approx < load("iq-split", n, m, f)
 
 
@@ -409,5 +412,5 @@ def test_import_is_light():
 def test_closed_classes_with_different_rates_are_weighted_by_absorption():
     # A start state falls into class {1} (rate 1) w.p. 1/4 and {2} (rate 3) w.p. 3/4.
     rows = [{1: 0.25, 2: 0.75}, {1: 1.0}, {2: 1.0}]
-    rate, classes, same = mc._stationary_rate(rows, [0.0, 1.0, 3.0], {0: 1.0})
+    rate, classes, same = closed_class_rate(rows, [0.0, 1.0, 3.0], {0: 1.0})
     assert (classes, same) == (2, False) and rate == pytest.approx(2.5, abs=1e-14)

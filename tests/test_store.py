@@ -101,7 +101,7 @@ def test_corrupt_store_is_refused_and_left_untouched(tmp_path, kind):
 
 
 def test_locked_store_fails_fast_with_a_clear_message_and_keeps_rows(tmp_path, monkeypatch):
-    import switchq.sweeps as engine
+    import switchq.sweeps.engine as engine
 
     path = tmp_path / "s.sqlite"
     run_sweep("oq", {"load": [0.1, 0.2]}, {"ports": 4}, store=path)

@@ -18,7 +18,8 @@ from switchq.cli_sweep import results_command, sweep_group
 from switchq.errors import InputError
 from switchq.sweeps import plan_sweep, point_seed, run_sweep, values
 
-engine = importlib.import_module("switchq.sweeps")
+engine = importlib.import_module("switchq.sweeps.engine")
+sweeps = importlib.import_module("switchq.sweeps")
 
 
 def v(model, name, spec):
@@ -117,7 +118,7 @@ def test_bad_grid_leaves_an_existing_store_unchanged(tmp_path):
     run_sweep("oq", {"load": [0.5]}, {"ports": 4}, store=store)
     with pytest.raises(InputError):
         run_sweep("oq", {"load": "0.1,0.2,2"}, {"ports": 4}, store=store)
-    assert len(engine.results_rows(store)) == 1
+    assert len(sweeps.results_rows(store)) == 1
 
 
 def test_bad_grid_cli_exits_2_with_one_line(tmp_path):
@@ -134,7 +135,9 @@ def test_bad_grid_cli_exits_2_with_one_line(tmp_path):
 # ----------------------------------------------------------------------------- analytic values
 
 def test_analytic_points_equal_direct_solver_calls():
-    from switchq.cli_size import cicq_payload, link_buffer_payload, resolve_link, sfc_payload
+    from switchq.models.link import Link
+    from switchq.solvers.sizing import cicq_crossbar, link_buffer, sfc_crossbar
+    from switchq.units import parse_quantity
     from switchq.solvers import cicq, hol, iq, oq, voq, window
 
     rows = run_sweep("oq", {"load": "0.1:0.9:0.2", "buffer": "none,4"}, {"ports": 16}, store=None).rows()
@@ -163,15 +166,16 @@ def test_analytic_points_equal_direct_solver_calls():
         assert r["permutation_throughput"] == cicq.permutation_throughput(r["protocol"], 4, 32)
     for r in run_sweep("size-credit", {"cable": "10m:100m:30m", "vcs": "1,2"},
                        {"link_rate": "100Gb/s", "cell": "256B", "ports": 8, "per": "switch"}, store=None).rows():
-        link = resolve_link("100Gb/s", None, f"{r['cable']}m", None, None, "256B")
-        p, _ = link_buffer_payload("credit", link, r["vcs"], 8, "switch")
+        link = Link.resolve(parse_quantity("100Gb/s", "rate", "rate"), None, r["cable"], None, None, 2048)
+        p, _ = link_buffer("credit", link, r["vcs"], 8, "switch")
         assert r["buffer_cells"] == p["buffer_cells"] and r["round_trip_slots"] == p["round_trip_slots"]
     for r in run_sweep("size-sfc", {"ports": "4:64:*2", "rtt_slots": "16,64"}, store=None).rows():
-        p, _ = sfc_payload(r["ports"], r["rtt_slots"])
+        p, _ = sfc_crossbar(r["ports"], r["rtt_slots"])
         assert r["total_cells_sfc"] == p["total_cells_sfc"] and r["reduction_factor"] == p["reduction_factor"]
     for r in run_sweep("size-cicq", {"rtts": "1:4"}, {"ports": 8, "link_rate": "10Gb/s", "rtt": "200ns",
                                                     "cell": "64B"}, store=None).rows():
-        p, _ = cicq_payload(8, rtts=r["rtts"], link_rate="10Gb/s", rtt="200ns", cell="64B")
+        link = Link.resolve(10e9, parse_quantity("200ns", "time", "rtt"), None, None, None, 512)
+        p, _ = cicq_crossbar(8, rtts=r["rtts"], link=link, cell_bits=512)
         assert r["total_bytes_credit_exact"] == p["total_bytes_credit_exact"]
 
 
@@ -260,7 +264,7 @@ def test_dask_local_cluster_equals_serial(tmp_path):
                             "ports=4,8", "--simulate", "--slots", "2000", "--replications", "2", "--scheduler",
                             cluster.scheduler_address, "--no-store", "--json"], capture_output=True, text=True)
     assert strip(on_dask.rows()) == strip(serial.rows())
-    assert on_dask.computed == 4 and len(engine.results_rows(store)) == 4
+    assert on_dask.computed == 4 and len(sweeps.results_rows(store)) == 4
     assert p.returncode == 0, p.stderr
     assert strip(json.loads(p.stdout)) == strip(serial.rows())
 
@@ -270,7 +274,7 @@ def test_unreachable_scheduler_is_one_line(tmp_path):
     with pytest.raises(InputError, match="--scheduler: got 'tcp://127.0.0.1:9'; allowed: the address of a running"):
         run_sweep("oq", {"load": [0.5]}, {"ports": 4}, simulate=True, slots=1000, replications=2, store=store,
                   scheduler="tcp://127.0.0.1:9", connect_timeout=1.0)
-    assert len(engine.results_rows(store)) == 0
+    assert len(sweeps.results_rows(store)) == 0
 
 
 # ----------------------------------------------------------------------------- outputs
@@ -363,7 +367,7 @@ def test_analytic_commands_do_not_import_dask_pandas_or_numba():
 def test_flatten_nested_lists():
     row = {"mean_latency_by_priority": [1.0, 2.0], "mean_latency_by_priority_ci95": [[0.9, 1.1], [1.8, 2.2]],
            "loss_probability_ci95": [None, None]}
-    flat = engine.flatten(row)
+    flat = sweeps.flatten(row)
     assert flat == {"mean_latency_by_priority_0": 1.0, "mean_latency_by_priority_1": 2.0,
                     "mean_latency_by_priority_0_low": 0.9, "mean_latency_by_priority_0_high": 1.1,
                     "mean_latency_by_priority_1_low": 1.8, "mean_latency_by_priority_1_high": 2.2,
@@ -372,20 +376,19 @@ def test_flatten_nested_lists():
 
 
 def test_fattree_points_are_the_network_simulation_with_the_point_seed():
-    # A network point runs simulate_network with the point's seed: the same numbers as a direct call.
+    # A network point runs the network simulation with the point's seed: the same numbers as a direct call.
     from switchq.models import Traffic
     from switchq.models.network import FatTreeNetwork
-    from switchq.validate.harness import RunSettings
-    from switchq.validate.network import simulate_network
+    from switchq.validate.harness import RunSettings, simulate
 
     kw = dict(slots=500, replications=2, seed=3, workers=1)
     rows = run_sweep("fattree", {"traffic": "uniform,complement"}, {"ports": 8, "nodes": 16, "load": 0.5},
                      simulate=True, store=None, **kw).rows()
     assert [r["traffic"] for r in rows] == ["uniform", "complement"]
     for r in rows:
-        direct = simulate_network(FatTreeNetwork.for_nodes(16, 8), Traffic(0.5, pattern=r["traffic"]),
-                                  RunSettings(slots=500, replications=2, seed=r["seed"]))
-        assert r["throughput"] == direct.throughput and r["mean_latency"] == direct.mean_latency
+        direct = simulate(FatTreeNetwork.for_nodes(16, 8), Traffic(0.5, pattern=r["traffic"]),
+                          RunSettings(slots=500, replications=2, seed=r["seed"]))
+        assert r["throughput"] == direct.throughput.value and r["mean_latency"] == direct.mean_latency.value
     with pytest.raises(InputError, match="nodes"):
         run_sweep("fattree", {"nodes": "16,100"}, {"ports": 8, "load": 0.5}, simulate=True, store=None, **kw)
 

@@ -77,11 +77,20 @@ def verdict(analytic: float, simulated: float, ci95: tuple, replications: int,
     return float(z), "DISAGREE"
 
 
-def compare(suite, case, quantity, unit, analytic, analytic_method, sim, tolerance=0.0) -> Comparison:
-    """Build a row from an analytic value and a :class:`~switchq.validate.harness.SimResult`."""
-    value = getattr(sim, quantity)
-    ci = tuple(getattr(sim, quantity + "_ci95"))
-    s = sim.settings
-    z, word = verdict(float(analytic), float(value), ci, s.replications, tolerance)
-    return Comparison(suite, case, quantity, unit, float(analytic), float(value), ci, tolerance, z, word,
-                      analytic_method, s.seed, s.slots, s.warmup_slots, s.replications)
+def compare(suite: str, case: str, quantity: str, unit: str, analytic: float, analytic_method: str, estimate,
+            settings, tolerance: float = 0.0, slotted: bool = True) -> Comparison:
+    """A row from an analytic value and a simulated :class:`~switchq.validate.result.Estimate`.
+
+    ``settings`` are the run's (seed, replications; slots and warm-up when ``slotted``).
+
+    Examples
+    --------
+    >>> from switchq.validate.harness import RunSettings
+    >>> from switchq.validate.result import Estimate
+    >>> compare("s", "c", "throughput", "1", 0.75, "exact", Estimate(0.751, 0.749, 0.753), RunSettings()).verdict
+    'agree'
+    """
+    z, word = verdict(float(analytic), float(estimate.value), estimate.ci95, settings.replications, tolerance)
+    return Comparison(suite, case, quantity, unit, float(analytic), float(estimate.value), estimate.ci95, tolerance,
+                      z, word, analytic_method, settings.seed, settings.slots if slotted else 0,
+                      settings.warmup_slots if slotted else 0, settings.replications)

@@ -1,4 +1,9 @@
-"""Run a switch model in the simulator: replications, warm-up, confidence intervals.
+"""Run any registered model in its simulator: replications, warm-up, confidence intervals, stability.
+
+One runner serves every kernel: single switches, networks, event-driven
+collectives and batch workloads. A model's declaration
+(:mod:`switchq.architectures`) names its kernel, its metrics and its counters;
+the runner does the rest the same way for all of them.
 
 Simulation practice (what every simulated figure in switchq follows):
 
@@ -13,11 +18,12 @@ Simulation practice (what every simulated figure in switchq follows):
   Student-t interval (mean +- t_{0.975, R-1} s / sqrt(R)).
 - *Stability*: an "unbounded" queue is stored in ``kernel.UNBOUNDED_CELLS``
   cells. A run is flagged ``unstable`` when a queue fills that storage, or
-  when the cells waiting inside grew by more than ``UNSTABLE_GROWTH`` of
-  the cells offered while measuring (offered - dropped - delivered): it is
-  offered more than it carries (or has not reached its steady state), so
-  its throughput is the saturation throughput and its latency grows with
-  the run length.
+  when the backlog grew while measuring by more than ``UNSTABLE_GROWTH`` of
+  the cells offered (plus the declaration's allowance for noise): it is
+  offered more than it carries (or has not reached its steady state), so its
+  throughput is the saturation throughput and its latency grows with the run
+  length. What counts as backlog is the declaration's (by default: offered -
+  dropped - delivered while measuring).
 """
 
 from __future__ import annotations
@@ -25,14 +31,16 @@ from __future__ import annotations
 import importlib
 import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from switchq.models import Switch, Traffic
 from switchq.models import _check
 
-__all__ = ["RunSettings", "SimResult", "simulate", "replication_seeds", "confidence_interval", "UNSTABLE_GROWTH"]
+from .result import Estimate, Result
+
+__all__ = ["RunSettings", "simulate", "run", "run_replications", "replication_seeds", "confidence_interval",
+           "Counts", "UNSTABLE_GROWTH"]
 
 # Backlog growth (share of the offered cells) that marks a run unstable. Stable runs measured here grow
 # by under 0.1 % once warm (VOQ iSLIP at 0.95: 0.6 %, still warming); FIFO 32 x 32 at 0.6, 2 % over its
@@ -69,62 +77,6 @@ class RunSettings:
         object.__setattr__(self, "workers", _check.integer("workers", self.workers, 0, 1024))
 
 
-@dataclass(frozen=True)
-class SimResult:
-    """One simulated answer: figures with 95 % intervals, and what reproduces them.
-
-    Throughput is cells (multicast: packets, counted when their last copy
-    leaves) delivered per offering input per slot, so it compares with the
-    load; ``output_utilization`` is cells or copies sent per output per slot. Waits and latencies are in
-    slots. ``latency_per`` says what a latency is measured on: a ``cell``
-    (latency = wait + 1) or a ``burst`` (first cell in to last cell out,
-    buffered crossbars, paper 002 §5). ``latency_by_priority`` holds
-    ``(mean, (low, high))`` per priority class; ``counters`` the flow-control
-    counters of a buffered crossbar, summed over replications.
-    """
-
-    switch: Switch
-    traffic: Traffic
-    settings: RunSettings
-    throughput: float
-    throughput_ci95: tuple
-    mean_latency: float
-    mean_latency_ci95: tuple
-    mean_wait: float
-    mean_wait_ci95: tuple
-    loss_probability: float
-    loss_probability_ci95: tuple
-    arrived: int
-    delivered: int
-    dropped: int
-    queued: int
-    unstable: bool
-    wall_seconds: float
-    per_replication: dict = field(repr=False)
-    latency_per: str = "cell"
-    output_utilization: float = math.nan
-    output_utilization_ci95: tuple = (math.nan, math.nan)
-    latency_by_priority: tuple = ()
-    counters: dict = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        """Flat JSON-ready dict: inputs first, then results."""
-        out = self.switch.describe()
-        out.update(self.traffic.describe())
-        out.update(asdict(self.settings))
-        for name in ("throughput", "throughput_ci95", "output_utilization", "output_utilization_ci95",
-                     "mean_latency", "mean_latency_ci95", "latency_per",
-                     "mean_wait", "mean_wait_ci95", "loss_probability", "loss_probability_ci95",
-                     "arrived", "delivered", "dropped", "queued", "unstable", "wall_seconds"):
-            v = getattr(self, name)
-            out[name] = list(v) if isinstance(v, tuple) else v
-        if len(self.latency_by_priority) > 1:
-            out["mean_latency_by_priority"] = [m for m, _ in self.latency_by_priority]
-            out["mean_latency_by_priority_ci95"] = [list(ci) for _, ci in self.latency_by_priority]
-        out.update(self.counters)
-        return out
-
-
 def replication_seeds(seed: int, replications: int) -> list[int]:
     """Independent 32-bit seeds for each replication, fixed by ``seed`` alone."""
     children = np.random.SeedSequence(seed).spawn(replications)
@@ -149,75 +101,38 @@ def confidence_interval(samples) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def _replicate(architecture, switch, traffic, slots, warmup, seed):
-    from .arch import ARCH_MODULES
-
-    mod = importlib.import_module(f"switchq.validate.arch.{ARCH_MODULES[architecture]}")
-    return mod.replicate(switch, traffic, slots, warmup, seed)
+def estimate(samples) -> Estimate:
+    """The :class:`Estimate` of replication samples."""
+    return Estimate(*confidence_interval(samples))
 
 
-def simulate(switch: Switch, traffic: Traffic, settings: RunSettings = RunSettings(),
-             progress: bool = False) -> SimResult:
-    """Simulate ``switch`` under ``traffic``; return figures with 95 % intervals.
+class Counts:
+    """The replications' counters by name (``c["m_delivered"]``: one value per replication), and the run."""
 
-    Examples
-    --------
-    >>> from switchq.models import Switch, Traffic
-    >>> r = simulate(Switch(n_ports=4, architecture="oq"), Traffic(load=0.5),
-    ...              RunSettings(slots=2000, replications=2, seed=7))
-    >>> 0.4 < r.throughput < 0.6
-    True
+    def __init__(self, rows: np.ndarray, layout, system, workload, settings):
+        self.rows, self.layout = rows, layout
+        self.system, self.workload, self.settings = system, workload, settings
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.layout.column(self.rows, name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.layout
+
+
+def run_replications(replicate, args: list, workers: int = 1, progress: bool = False, label: str = "") -> list:
+    """``[replicate(*a) for a in args]``, in this process or over ``workers`` processes (0 = all cores).
+
+    Results come back in the order of ``args`` whatever finishes first, so row r is replication r.
     """
-    traffic.check_ports(switch.n_ports)
-    _check_combination(switch, traffic)
-    if len(traffic.priority_shares) > switch.priorities:
-        raise _check.InputError("priority_shares", traffic.priority_shares,
-                                f"at most {switch.priorities} share(s) for a switch with {switch.priorities} "
-                                "priority class(es)")
-    seeds = replication_seeds(settings.seed, settings.replications)
-    args = [(switch.architecture, switch, traffic, settings.slots, settings.warmup_slots, s)
-            for s in seeds]
-    t0 = time.perf_counter()
-    rows = _run_all(args, settings.workers, progress,
-                    f"{switch.architecture} {switch.n_ports}x{switch.n_ports} load {traffic.load:g}")
-    wall = time.perf_counter() - t0
-    return _summarise(switch, traffic, settings, np.array(rows), wall)
-
-
-def _check_combination(switch, traffic):
-    """Reject traffic features the chosen architecture does not model (one line, before any work)."""
-    from switchq.models.switch import MULTICAST_ARCHITECTURES
-
-    if switch.architecture in MULTICAST_ARCHITECTURES:
-        if traffic.pattern != "uniform":
-            raise _check.InputError("pattern", traffic.pattern, "uniform for multicast switches")
-        if traffic.arrivals == "onoff":
-            raise _check.InputError("arrivals", traffic.arrivals, "bernoulli or poisson for multicast switches")
-    else:
-        if traffic.arrivals == "poisson":
-            raise _check.InputError("arrivals", traffic.arrivals,
-                                    "bernoulli or onoff unless architecture is one of " + ", ".join(MULTICAST_ARCHITECTURES))
-        if traffic.fanout != 1.0:
-            raise _check.InputError("fanout", traffic.fanout,
-                                    "1 unless architecture is one of " + ", ".join(MULTICAST_ARCHITECTURES))
-        if traffic.active_inputs is not None:
-            raise _check.InputError("active_inputs", traffic.active_inputs,
-                                    "None unless architecture is one of " + ", ".join(MULTICAST_ARCHITECTURES))
-
-
-def _run_all(args, workers, progress, label, replicate=None):
-    """Run ``replicate(*a)`` for each ``a`` in ``args`` (default: a switch replication),
-    in this process or over ``workers`` processes (0 = all cores)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-    replicate = replicate or _replicate
     if workers == 1 or len(args) == 1:
         results = (replicate(*a) for a in args)
     else:
         from joblib import Parallel, delayed
 
         n_jobs = -1 if workers == 0 else workers
-        # Ordered generator: row r is replication r whatever finishes first.
         results = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(replicate)(*a) for a in args)
     if not progress:
         return list(results)
@@ -231,68 +146,77 @@ def _run_all(args, workers, progress, label, replicate=None):
     return rows
 
 
-def _summarise(switch, traffic, settings, rows, wall) -> SimResult:
-    from switchq.models.switch import MULTICAST_ARCHITECTURES
+def simulate(system, workload=None, settings: RunSettings = RunSettings(), progress: bool = False) -> Result:
+    """Simulate ``system`` (a switch, network or collective) under ``workload``; figures with 95 % intervals.
 
+    The system's declaration (found by its type in :mod:`switchq.registry`)
+    checks the pair, names the kernel and says what to measure.
+
+    Examples
+    --------
+    >>> from switchq.models import Switch, Traffic
+    >>> r = simulate(Switch(n_ports=4, architecture="oq"), Traffic(load=0.5),
+    ...              RunSettings(slots=2000, replications=2, seed=7))
+    >>> 0.4 < r.throughput.value < 0.6, r.arrived == r.delivered + r.queued + 0
+    (True, True)
+    """
+    from switchq import registry
+
+    return run(registry.for_system(system, workload), system, workload, settings, progress)
+
+
+def _replicate(kernel: str, system, workload, run_args):
+    return importlib.import_module(kernel).replicate(system, workload, run_args)
+
+
+def run(declaration, system, workload, settings: RunSettings = RunSettings(), progress: bool = False) -> Result:
+    """Run ``declaration``'s kernel on ``system`` and ``workload``: the one replication runner."""
     from . import kernel as K
 
-    n = switch.n_ports
-    measured = settings.slots
-    # Throughput is per offering input: cells (or multicast packets) per input per slot.
-    inputs = traffic.active_inputs or n
-    throughput = rows[:, K.STAT_M_DELIVERED] / (inputs * measured)
-    multicast = switch.architecture in MULTICAST_ARCHITECTURES
-    sent = rows[:, K.STAT_M_COPIES if multicast else K.STAT_M_DELIVERED]
-    utilization = confidence_interval(sent / (n * measured))
+    declaration.check(system, workload)
+    seeds = replication_seeds(settings.seed, settings.replications)
+    args = [(declaration.kernel, system, workload, K.Run(settings.slots, settings.warmup_slots, 0, s))
+            for s in seeds]
+    t0 = time.perf_counter()
+    rows = np.array(run_replications(_replicate, args, settings.workers, progress,
+                                     declaration.label(system, workload)))
+    wall = time.perf_counter() - t0
+    layout = importlib.import_module(declaration.kernel).LAYOUT
+    return summarise(declaration, Counts(rows, layout, system, workload, settings), wall, seeds)
+
+
+def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
+    """Metrics with intervals, counter totals, labels and the stability verdict of counter rows."""
+    metrics, per_replication = {}, {}
+    overflow = "overflow" in c and bool(c["overflow"].sum() > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        wait = rows[:, K.STAT_M_WAIT_SUM] / rows[:, K.STAT_M_WAIT_COUNT]
-        latency = rows[:, K.STAT_M_LATENCY_SUM] / rows[:, K.STAT_M_LATENCY_COUNT]
-        loss = rows[:, K.STAT_M_DROPPED] / rows[:, K.STAT_M_OFFERED]
-        by_prio = [confidence_interval(rows[:, K.STAT_M_LATENCY_SUM_P + p] / rows[:, K.STAT_M_LATENCY_COUNT_P + p])
-                   for p in range(switch.priorities)]
-    tp = confidence_interval(throughput)
-    wt = confidence_interval(wait)
-    lt = confidence_interval(latency)
-    ls = confidence_interval(loss)
-    # An overflowing "unbounded" queue is a refusal, not a loss the user configured.
-    overflow = bool(rows[:, K.STAT_OVERFLOW].sum() > 0)
-    if overflow:
-        ls = (math.nan, math.nan, math.nan)
-    offered = rows[:, K.STAT_M_OFFERED].sum()
-    growth = offered - rows[:, K.STAT_M_DROPPED].sum() - rows[:, K.STAT_M_DELIVERED].sum()
-    unstable = overflow or bool(offered > 0 and growth > UNSTABLE_GROWTH * offered)
-    return SimResult(
-        switch=switch, traffic=traffic, settings=settings,
-        throughput=tp[0], throughput_ci95=tp[1:],
-        mean_latency=lt[0], mean_latency_ci95=lt[1:],
-        mean_wait=wt[0], mean_wait_ci95=wt[1:],
-        loss_probability=ls[0], loss_probability_ci95=ls[1:],
-        arrived=int(rows[:, K.STAT_ARRIVED].sum()),
-        delivered=int(rows[:, K.STAT_DELIVERED].sum()),
-        dropped=int(rows[:, K.STAT_DROPPED].sum()),
-        queued=int(rows[:, K.STAT_QUEUED].sum()),
-        unstable=unstable, wall_seconds=wall,
-        per_replication={"throughput": throughput.tolist(), "mean_wait": wait.tolist(),
-                         "mean_latency": latency.tolist(),
-                         "seeds": replication_seeds(settings.seed, settings.replications)},
-        latency_per="burst" if switch.architecture == "cicq" else "packet" if multicast else "cell",
-        output_utilization=utilization[0], output_utilization_ci95=utilization[1:],
-        latency_by_priority=tuple((m, (lo, hi)) for m, lo, hi in by_prio),
-        counters=_flow_control_counters(switch, rows),
-    )
-
-
-def _flow_control_counters(switch, rows) -> dict:
-    """Flow-control counters of a buffered crossbar (summed, or the extreme over replications)."""
-    from . import kernel as K
-
-    if switch.flow_control is None:
-        return {}
-    out = {name: int(rows[:, idx].sum()) for name, idx in (
-        ("speculative_transmissions", K.STAT_SPECULATIVE), ("retransmissions", K.STAT_RETRANSMISSIONS),
-        ("naks", K.STAT_NAKS), ("duplicates", K.STAT_DUPLICATES), ("replacements", K.STAT_REPLACEMENTS),
-        ("order_errors", K.STAT_ORDER_ERRORS), ("credited_drops", K.STAT_CREDITED_DROPS))}
-    out["credit_min"] = int(rows[:, K.STAT_CREDIT_MIN].min())
-    out["credit_max"] = int(rows[:, K.STAT_CREDIT_MAX].max())
-    out["retransmission_max"] = int(rows[:, K.STAT_RTX_MAX].max())
-    return out
+        for m in declaration.metrics:
+            if m.derived is not None:
+                source, f = m.derived
+                e = metrics[source]
+                metrics[m.name] = Estimate(*(f(v, c) for v in (e.value, e.low, e.high)))
+                continue
+            samples = m.samples(c)
+            if samples is None:
+                continue
+            samples = np.asarray(samples, dtype=float)
+            if m.lossy_on_overflow and overflow:
+                # An overflowing "unbounded" queue is a refusal, not a loss the user configured.
+                metrics[m.name] = Estimate.nan()
+            elif samples.ndim == 2:
+                metrics[m.name] = tuple(estimate(samples[:, j]) for j in range(samples.shape[1]))
+            else:
+                metrics[m.name] = estimate(samples)
+                per_replication[m.name] = samples.tolist()
+    counters = {}
+    for counter in declaration.counters:
+        column = c[counter.counter or counter.name]
+        counters[counter.name] = int({"sum": np.sum, "min": np.min, "max": np.max}[counter.reduce](column))
+    labels = declaration.labels(c) if declaration.labels is not None else {}
+    unstable = None
+    if declaration.stability is not None:
+        growth, offered, slack = declaration.stability(c)
+        unstable = overflow or bool(np.any(growth > UNSTABLE_GROWTH * offered + slack))
+    return Result(declaration.name, c.system, c.workload, c.settings, metrics, counters, labels, unstable, wall,
+                  tuple(seeds), per_replication, declaration.units_of(c.system, c.workload),
+                  declaration.settings_shown)

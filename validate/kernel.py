@@ -1,18 +1,21 @@
-"""The slotted simulation kernel shared by every architecture.
+"""The toolkit every simulation kernel is built from.
 
-One slot is one cell time on every link. Each architecture module
-(``switchq.validate.arch.*``) writes its own ``@njit`` slot loop out of the
-pieces here, so the pieces are written once and every architecture measures
-in the same way:
+Each architecture module (``switchq.validate.arch.*``) writes its own
+``@njit`` loop out of the pieces here, so the pieces are written once and
+every architecture measures in the same way:
 
+- a counter **layout**: the core counters every slotted kernel keeps
+  (``STAT_*``), then the architecture's own, appended and named
+  (:class:`Layout`); the harness reads counters by name, never by position;
 - traffic sources (Bernoulli or on-off bursts; uniform, permutation or any
   destination matrix) that draw from NumPy's generator inside Numba, seeded
-  once per replication, so a seed fixes the whole run;
-- ring-buffer queues held in preallocated 2-D arrays (one row a queue), with
-  removal from inside the window for look-ahead scheduling;
-- one counter vector per replication with a fixed layout (``STAT_*``), which
-  the harness turns into throughput, wait, loss and the conservation check
-  arrived = delivered + queued + dropped.
+  once per replication, so a seed fixes the whole run; the destination
+  codes ``DEST_*`` are the only ones any kernel uses;
+- ring-buffer queues in preallocated 2-D arrays (one row a queue, a power
+  of two long so positions wrap with a mask), with removal from inside the
+  window for look-ahead scheduling;
+- a binary event heap for event-driven kernels (integer times);
+- round-robin pointers and popcount for port masks.
 
 Conventions (the solvers use the same ones):
 
@@ -27,58 +30,125 @@ Nothing here allocates inside a slot loop.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-# Counter layout of the int64 vector every kernel returns.
-STAT_ARRIVED = 0        # cells accepted into the switch, all slots
-STAT_DELIVERED = 1      # cells sent to an output link, all slots
-STAT_DROPPED = 2        # cells lost at a full buffer, all slots
-STAT_QUEUED = 3         # cells still inside at the end
-STAT_M_OFFERED = 4      # cells offered (accepted or dropped) in measured slots
-STAT_M_DELIVERED = 5    # cells sent in measured slots
-STAT_M_DROPPED = 6      # cells dropped in measured slots
-STAT_M_WAIT_SUM = 7     # sum of waits of cells that arrived and left in measured slots
-STAT_M_WAIT_COUNT = 8   # number of such cells
-STAT_OVERFLOW = 9       # arrivals refused because an "unbounded" queue hit its storage
-STAT_M_LATENCY_SUM = 10    # sum of latencies (per cell, or per burst where the architecture says so)
-STAT_M_LATENCY_COUNT = 11
-STAT_M_LATENCY_SUM_P = 12  # ... the same per priority, 4 slots each (priority 0 first)
-STAT_M_LATENCY_COUNT_P = 16
-# Flow-control protocol counters (buffered crossbar), all slots.
-STAT_SPECULATIVE = 20      # speculative transmissions
-STAT_RETRANSMISSIONS = 21  # credited retransmissions (after a NAK, or of a speculative cell)
-STAT_NAKS = 22             # cells dropped at a crosspoint with a NAK (full, out of order, replaced)
-STAT_DUPLICATES = 23       # duplicate copies dropped silently
-STAT_REPLACEMENTS = 24     # cells replaced by higher-priority arrivals
-STAT_ORDER_ERRORS = 25     # cells delivered out of order or twice (must stay 0)
-STAT_CREDIT_MIN = 26       # smallest and largest credit count seen
-STAT_CREDIT_MAX = 27
-STAT_RTX_MAX = 28          # largest retransmission-buffer occupancy seen
-STAT_CREDITED_DROPS = 29   # credited cells dropped for lack of room (must stay 0)
-STAT_CREDITS_OUT = 30      # credits not back at the end (0 once a run has drained)
-STAT_M_COPIES = 31         # multicast copies sent to outputs in measured slots
-STAT_COPIES = 32           # multicast copies sent, all slots
-STAT_COPIES_OWED = 33      # destinations of every accepted multicast packet, all slots
-STAT_BACKLOG_START = 34    # packets waiting at the sources when measuring starts (networks)
-STAT_BACKLOG_END = 35      # ... and when it ends: growth means the load exceeds what is carried
-N_STATS = 36
+__all__ = ["Layout", "CORE", "Run", "TrafficArrays", "traffic_arrays", "queue_limit", "ring_storage"]
 
-# Destination pattern kinds understood by draw_destination.
-DEST_UNIFORM = 0
-DEST_PERMUTATION = 1
-DEST_MATRIX = 2
+# The core counters of every slotted kernel, in this order at the start of its counter vector.
+CORE = ("arrived",            # cells accepted into the system, all slots
+        "delivered",          # cells sent to an output link, all slots
+        "dropped",            # cells lost at a full buffer, all slots
+        "queued",             # cells still inside at the end
+        "m_offered",          # cells offered (accepted or dropped) in measured slots
+        "m_delivered",        # cells sent in measured slots
+        "m_dropped",          # cells dropped in measured slots
+        "m_wait_sum",         # sum of waits of cells that arrived and left in measured slots
+        "m_wait_count",       # number of such cells
+        "overflow",           # arrivals refused because an "unbounded" queue hit its storage
+        "m_latency_sum",      # sum of latencies (per cell, or per burst/packet where the architecture says so)
+        "m_latency_count")
+(STAT_ARRIVED, STAT_DELIVERED, STAT_DROPPED, STAT_QUEUED, STAT_M_OFFERED, STAT_M_DELIVERED, STAT_M_DROPPED,
+ STAT_M_WAIT_SUM, STAT_M_WAIT_COUNT, STAT_OVERFLOW, STAT_M_LATENCY_SUM, STAT_M_LATENCY_COUNT) = range(len(CORE))
+N_CORE = len(CORE)
 
-# Storage of an "unbounded" queue. Reaching it means the offered load exceeds
-# what the architecture can carry (the queue would grow without limit); the
-# harness then reports the run as unstable instead of quietly truncating.
+
+class Layout:
+    """Names of the columns of a kernel's counter vector: the core counters, then the kernel's own.
+
+    Examples
+    --------
+    >>> lay = Layout(("copies", "copies_owed"))
+    >>> lay.index("arrived"), lay.index("copies_owed"), lay.size
+    (0, 13, 14)
+    >>> lay.named(np.arange(14))["copies"]
+    12
+    >>> Layout(("completion_ps",), core=False).size
+    1
+    """
+
+    def __init__(self, extra=(), core: bool = True):
+        self.names = (CORE if core else ()) + tuple(extra)
+        if len(set(self.names)) != len(self.names):
+            raise ValueError(f"duplicate counter names in {self.names}")
+        self._index = {name: i for i, name in enumerate(self.names)}
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def index(self, name: str) -> int:
+        return self._index[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self._index
+
+    def zeros(self, dtype=np.int64) -> np.ndarray:
+        """A fresh counter vector."""
+        return np.zeros(self.size, dtype=dtype)
+
+    def named(self, row) -> dict:
+        """One counter vector as ``{name: value}`` (Python numbers)."""
+        return {name: row[i].item() for i, name in enumerate(self.names)}
+
+    def column(self, rows: np.ndarray, name: str) -> np.ndarray:
+        """Column ``name`` of a replications x counters array."""
+        return rows[:, self._index[name]]
+
+
+# What a slotted kernel is told about the run: measured slots, discarded warm-up, slots run on without
+# arrivals afterwards (to drain, for conservation checks), and the replication's seed.
+Run = namedtuple("Run", "slots warmup drain seed")
+# Arrival process and destinations of a switch's traffic (see traffic_arrays).
+TrafficArrays = namedtuple("TrafficArrays", "p_start p_end kind perm cdf")
+
+# Destination kinds: the one numbering every kernel uses.
+DEST_UNIFORM = 0        # any output (or, on a network, any other node), uniformly
+DEST_PERMUTATION = 1    # perm[source]
+DEST_MATRIX = 2         # row `source` of a destination CDF
+DEST_MULTICAST = 3      # a set: size from a fanout law, uniform given its size
+
+# Storage of an "unbounded" queue. Reaching it means the offered load exceeds what the architecture
+# can carry (the queue would grow without limit); the harness then reports the run as unstable
+# instead of quietly truncating.
 UNBOUNDED_CELLS = 1 << 12
+# A warm-up that never ends: nothing is measured while a kernel drains.
+NEVER = 1 << 62
 
 
 @njit(cache=True)
 def seed_rng(seed):
     """Seed Numba's generator (separate from NumPy's outside the kernel)."""
     np.random.seed(seed)
+
+
+@njit(cache=True)
+def pow2_at_least(n):
+    """The smallest power of two >= n (>= 1): ring sizes, so positions wrap with a mask."""
+    size = 1
+    while size < n:
+        size *= 2
+    return size
+
+
+def ring_storage(limit):
+    """Ring size for a queue of at most ``limit`` cells (a power of two), outside the kernels."""
+    return 1 << max(0, int(limit) - 1).bit_length()
+
+
+def queue_limit(buffer_cells):
+    """``(unbounded, limit, storage)`` of a queue configured with ``buffer_cells`` (None: unbounded)."""
+    unbounded = buffer_cells is None
+    limit = UNBOUNDED_CELLS if unbounded else buffer_cells
+    return unbounded, limit, ring_storage(limit)
+
+
+@njit(cache=True, inline="always")
+def rr_next(i, n):
+    """The port after ``i`` in round-robin order."""
+    return i + 1 if i + 1 < n else 0
 
 
 @njit(cache=True, inline="always")
@@ -104,15 +174,19 @@ def draw_destination(i, kind, perm, cdf, n_ports):
 
 
 @njit(cache=True)
-def draw_arrivals(arrivals, burst_dest, p_start, p_end, kind, perm, cdf, n_ports):
+def draw_arrivals(arrivals, burst_dest, tr, n_ports):
     """Fill ``arrivals[i]`` with the destination of the cell arriving at input i this slot (-1: none).
 
     ``burst_dest[i]`` is the destination of the burst in progress (-1: idle).
-    An idle source starts a burst with probability ``p_start``; after each cell
-    the burst ends with probability ``p_end`` = 1 / mean_burst. Bernoulli
-    traffic is the case p_end = 1, p_start = load. One call per slot fills all
-    inputs, so the per-input work is a tight loop with no call overhead.
+    An idle source starts a burst with probability ``tr.p_start``; after each
+    cell the burst ends with probability ``tr.p_end`` = 1 / mean_burst.
+    Bernoulli traffic is the case p_end = 1, p_start = load. One call per
+    slot fills all inputs, so the per-input work is a tight loop with no
+    call overhead.
     """
+    p_start = tr.p_start
+    p_end = tr.p_end
+    kind = tr.kind
     if p_end >= 1.0 and kind == DEST_UNIFORM:
         # The common case, Bernoulli and uniform, kept branch-light.
         for i in range(n_ports):
@@ -127,7 +201,7 @@ def draw_arrivals(arrivals, burst_dest, p_start, p_end, kind, perm, cdf, n_ports
             if p_start < 1.0 and np.random.random() >= p_start:
                 arrivals[i] = -1
                 continue
-            d = draw_destination(i, kind, perm, cdf, n_ports)
+            d = draw_destination(i, kind, tr.perm, tr.cdf, n_ports)
         if p_end < 1.0 and np.random.random() >= p_end:
             burst_dest[i] = d
         else:
@@ -145,17 +219,10 @@ def popcount(x):
     return c
 
 
-def queue_limit(buffer_cells):
-    """``(unbounded, limit, storage)`` of a queue configured with ``buffer_cells`` (None: unbounded)."""
-    unbounded = buffer_cells is None
-    limit = UNBOUNDED_CELLS if unbounded else buffer_cells
-    return unbounded, limit, ring_storage(limit)
-
-
-def ring_storage(limit):
-    """Ring size for a queue of at most ``limit`` cells: a power of two, so
-    positions wrap with a mask (``& (size - 1)``) instead of a division."""
-    return 1 << max(0, int(limit) - 1).bit_length()
+@njit(cache=True, inline="always")
+def lowest_bit(m):
+    """Index of the lowest set bit of a non-zero mask."""
+    return popcount((m & -m) - 1)
 
 
 @njit(cache=True)
@@ -195,6 +262,48 @@ def ring_remove_at(q_vals, n_arrays, q_head, q_len, row, pos):
 
 
 @njit(cache=True)
+def rings(rows, size):
+    """``rows`` empty ring queues of ``size`` (a power of two) int64 slots: (values, heads, lengths)."""
+    return (np.zeros((rows, size), dtype=np.int64), np.zeros(rows, dtype=np.int64),
+            np.zeros(rows, dtype=np.int64))
+
+
+@njit(cache=True)
+def voqs(n, size):
+    """The VOQs of an ``n``-port switch: ring row ``i * n + j`` is VOQ (i, j), ``size`` slots each, and the
+    cells each input holds: (values, heads, lengths, held)."""
+    q, q_head, q_len = rings(n * n, size)
+    return q, q_head, q_len, np.zeros(n, dtype=np.int64)
+
+
+@njit(cache=True)
+def sources(n):
+    """Per-input source state: the destination of the burst in progress (-1: idle) and this slot's arrival."""
+    return np.full(n, -1, dtype=np.int64), np.empty(n, dtype=np.int64)
+
+
+@njit(cache=True)
+def enqueue_voqs(stats, t, warmup, arrivals, voqs, limit, unbounded):
+    """Cells arriving in slot ``t`` join VOQ (i, destination), rings ``voqs = (q, head, len, held)``.
+
+    An unbounded input keeps up to the ring's size per VOQ; a bounded one up to ``limit`` cells in all
+    its VOQs together (any of them may hold all).
+    """
+    q, q_head, q_len, held = voqs
+    n = held.shape[0]
+    storage = q.shape[1]
+    for i in range(n):
+        d = arrivals[i]
+        if d < 0:
+            continue
+        row = i * n + d
+        room = q_len[row] < storage if unbounded else held[i] < limit
+        if admit(stats, t, warmup, room, unbounded):
+            ring_push(q, q_head, q_len, row, t)
+            held[i] += 1
+
+
+@njit(cache=True)
 def admit(stats, t, warmup, room, unbounded):
     """Count a cell offered in slot ``t``; return True if it is accepted (``room``), else count the drop.
 
@@ -224,15 +333,143 @@ def count_departure(stats, t, arrival, warmup):
             stats[STAT_M_WAIT_COUNT] += 1
             stats[STAT_M_LATENCY_SUM] += t - arrival + 1
             stats[STAT_M_LATENCY_COUNT] += 1
-            stats[STAT_M_LATENCY_SUM_P] += t - arrival + 1
-            stats[STAT_M_LATENCY_COUNT_P] += 1
 
 
-def traffic_arrays(traffic, n_ports):
-    """Plain arrays and scalars describing ``traffic`` for the kernels.
+# --------------------------------------------------------------------------- VOQ matching
 
-    Returns ``(p_start, p_end, kind, perm, cdf)``; see :func:`next_arrival`.
+MATCH_PIM = 0      # Anderson, Owicki, Saxe & Thacker 1993: random grants, random accepts
+MATCH_ISLIP = 1    # McKeown 1999: round-robin grants and accepts from per-port pointers
+
+
+@njit(cache=True)
+def matching_state(n):
+    """Fresh :func:`match_voqs` state of an ``n``-port switch (pointers at 0, nothing matched)."""
+    return (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
+            np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64))
+
+
+@njit(cache=True)
+def match_voqs(q_len, n, matching, iterations, state):
+    """One request-grant-accept matching of inputs to outputs over VOQ lengths ``q_len[i * n + j]``.
+
+    ``state = (grant_ptr, accept_ptr, in_match, out_match, grant)``: iSLIP's
+    pointers (kept across calls), the match (``in_match[i]``: output of input
+    i, ``out_match[j]``: input of output j; -1 free; the caller clears them,
+    or marks an output it must not grant with any value >= 0) and scratch.
+    PIM: each unmatched output grants a requesting unmatched input at
+    random, each input accepts a grant at random. iSLIP: both round robin
+    from pointers that move one past the partner only when a grant is
+    accepted in the first iteration (which desynchronises them under load).
     """
+    grant_ptr, accept_ptr, in_match, out_match, grant = state
+    for it in range(iterations):
+        # Grant: each unmatched output picks among unmatched inputs with a cell for it.
+        any_grant = False
+        for j in range(n):
+            grant[j] = -1
+            if out_match[j] >= 0:
+                continue
+            if matching == MATCH_ISLIP:
+                start = grant_ptr[j]
+                for k in range(n):
+                    i = start + k
+                    if i >= n:
+                        i -= n
+                    if in_match[i] < 0 and q_len[i * n + j] > 0:
+                        grant[j] = i
+                        break
+            else:
+                c = 0
+                for i in range(n):
+                    if in_match[i] < 0 and q_len[i * n + j] > 0:
+                        c += 1
+                        if np.random.random() * c < 1.0:
+                            grant[j] = i
+            if grant[j] >= 0:
+                any_grant = True
+        if not any_grant:
+            break
+        # Accept: each input that got grants picks one output.
+        for i in range(n):
+            if in_match[i] >= 0:
+                continue
+            pick = -1
+            if matching == MATCH_ISLIP:
+                start = accept_ptr[i]
+                for k in range(n):
+                    j = start + k
+                    if j >= n:
+                        j -= n
+                    if grant[j] == i:
+                        pick = j
+                        break
+            else:
+                c = 0
+                for j in range(n):
+                    if grant[j] == i:
+                        c += 1
+                        if np.random.random() * c < 1.0:
+                            pick = j
+            if pick >= 0:
+                in_match[i] = pick
+                out_match[pick] = i
+                if matching == MATCH_ISLIP and it == 0:
+                    accept_ptr[i] = rr_next(pick, n)
+                    grant_ptr[pick] = rr_next(i, n)
+
+
+# --------------------------------------------------------------------------- event heap
+
+@njit(cache=True)
+def heap_push(heap_t, heap_c, size, t, code):
+    """Insert (t, code) into the binary min-heap on t; ``size`` is a 1-element array. False if full."""
+    i = size[0]
+    if i >= heap_t.shape[0]:
+        return False
+    size[0] = i + 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap_t[parent] <= t:
+            break
+        heap_t[i] = heap_t[parent]
+        heap_c[i] = heap_c[parent]
+        i = parent
+    heap_t[i] = t
+    heap_c[i] = code
+    return True
+
+
+@njit(cache=True)
+def heap_pop(heap_t, heap_c, size):
+    """Remove and return the earliest (t, code); the caller has checked the heap is not empty."""
+    t = heap_t[0]
+    code = heap_c[0]
+    n = size[0] - 1
+    size[0] = n
+    if n > 0:
+        last_t = heap_t[n]
+        last_c = heap_c[n]
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= n:
+                break
+            if child + 1 < n and heap_t[child + 1] < heap_t[child]:
+                child += 1
+            if heap_t[child] >= last_t:
+                break
+            heap_t[i] = heap_t[child]
+            heap_c[i] = heap_c[child]
+            i = child
+        heap_t[i] = last_t
+        heap_c[i] = last_c
+    return t, code
+
+
+# --------------------------------------------------------------------------- traffic, outside the loop
+
+def traffic_arrays(traffic, n_ports) -> TrafficArrays:
+    """Plain arrays and scalars describing ``traffic`` for the kernels (see :func:`draw_arrivals`)."""
     from switchq.models.traffic import PERMUTATIONS
 
     p_end = 1.0 / traffic.mean_burst
@@ -253,4 +490,4 @@ def traffic_arrays(traffic, n_ports):
         kind = DEST_MATRIX
         cdf = np.cumsum(traffic.destination_matrix(n_ports), axis=1)
         cdf[:, -1] = 1.0  # guard against rounding leaving the last bin short
-    return p_start, p_end, kind, perm, cdf
+    return TrafficArrays(float(p_start), float(p_end), kind, perm, cdf)

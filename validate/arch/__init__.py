@@ -1,9 +1,7 @@
-"""One module an architecture, each a ``@njit`` slot loop built from ``switchq.validate.kernel``.
+"""One module per simulator kernel, each built from :mod:`switchq.validate.kernel`.
 
-Each module exposes ``replicate(switch, traffic, slots, warmup_slots, seed) -> stats``
-(an int64 vector laid out as ``kernel.STAT_*``); the harness does the rest.
+Each module exposes ``replicate(system, workload, run) -> counters`` (``run`` a
+:class:`switchq.validate.kernel.Run`) and ``LAYOUT``, the names of its
+counters; the architecture's declaration (:mod:`switchq.architectures`) names
+the module, and :mod:`switchq.validate.harness` does the rest.
 """
-
-# Architecture name -> module; the multicast switches share one kernel.
-ARCH_MODULES = {"fifo": "fifo", "oq": "oq", "voq": "voq", "cicq": "cicq", "oq-crosspoint": "multicast",
-                "iq-split": "multicast", "iq-nosplit": "multicast", "iq-wba": "multicast"}

@@ -55,10 +55,30 @@ around in exactly tau = delta_d + delta_c slots.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from .. import kernel as K
+
+# Per-priority latencies (priority 0 first), then the flow-control counters, after the core ones.
+LAYOUT = K.Layout((*(f"m_latency_sum_p{p}" for p in range(4)), *(f"m_latency_count_p{p}" for p in range(4)),
+                   "speculative_transmissions",   # all slots
+                   "retransmissions",             # credited resends (after a NAK, or of a speculative cell)
+                   "naks",                        # cells dropped at a crosspoint (full, out of order, replaced)
+                   "duplicates",                  # duplicate copies dropped silently
+                   "replacements",                # cells replaced by higher-priority arrivals
+                   "order_errors",                # cells delivered out of order or twice (must stay 0)
+                   "credit_min", "credit_max",    # smallest and largest credit count seen
+                   "retransmission_max",          # largest retransmission-buffer occupancy seen
+                   "credited_drops",              # credited cells dropped for lack of room (must stay 0)
+                   "credits_out"))                # credits not back at the end (0 once a run has drained)
+(LAT_SUM_P, LAT_COUNT_P, SPECULATIVE, RETRANSMISSIONS, NAKS, DUPLICATES, REPLACEMENTS, ORDER_ERRORS, CREDIT_MIN,
+ CREDIT_MAX, RTX_MAX, CREDITED_DROPS, CREDITS_OUT) = (LAYOUT.index(name) for name in (
+    "m_latency_sum_p0", "m_latency_count_p0", "speculative_transmissions", "retransmissions", "naks", "duplicates",
+    "replacements", "order_errors", "credit_min", "credit_max", "retransmission_max", "credited_drops",
+    "credits_out"))
 
 # Cell states at the line card.
 UNSENT = 0
@@ -72,14 +92,16 @@ NAK = 1          # the cell was dropped on arrival (full or out of order)
 DUP_CREDIT = 2   # a duplicate was dropped silently; only its credit comes back
 REPLACED = 3     # the cell, once accepted, was replaced by a higher-priority one
 
-NEVER = 1 << 62  # a warm-up that never ends: nothing is measured while draining
+# The crossbar as the kernel sees it.
+CicqArgs = namedtuple("CicqArgs", "n_ports priorities q_r data_delay credit_delay sfc speculate rtx_limit "
+                                  "replacement lqf storage")
 
 
 @njit(cache=True)
-def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lqf, storage,
-              slots, warmup, drain, seed, p_start, p_end, kind, perm, cdf, prio_cdf, stats):
-    K.seed_rng(seed)
-    P = n_prio
+def _run_cicq(sw, run, tr, prio_cdf, stats):
+    K.seed_rng(run.seed)
+    n, P, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lqf, storage = sw
+    warmup = run.warmup
     X = n * n
     F = X * P
     mask = storage - 1
@@ -98,9 +120,7 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
     # Crossbar: credits per crosspoint, §6.2 speculation blocks per flow (-1: none), per-priority rings.
     credits = np.full(X, q_r, dtype=np.int64)
     block_seq = np.full(F, -1, dtype=np.int64)
-    qc = 1
-    while qc < q_r:
-        qc *= 2
+    qc = K.pow2_at_least(q_r)
     xp_seq = np.zeros((F, qc), dtype=np.int64)
     xp_copy = np.zeros((F, qc), dtype=np.int32)
     xp_head = np.zeros(F, dtype=np.int64)
@@ -121,25 +141,22 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
     nak_flow = np.zeros((n, dc), dtype=np.int64)
     nak_seq = np.zeros((n, dc), dtype=np.int64)
     nak_copy = np.zeros((n, dc), dtype=np.int32)
-    aq = 1
-    while aq < n * q_r + 2:
-        aq *= 2
+    aq = K.pow2_at_least(n * q_r + 2)
     ackq_flow = np.zeros((n, aq), dtype=np.int64)
     ackq_seq = np.zeros((n, aq), dtype=np.int64)
     ackq_head = np.zeros(n, dtype=np.int64)
     ackq_len = np.zeros(n, dtype=np.int64)
     # Sources.
-    burst = np.full(n, -1, dtype=np.int64)
+    burst, arrivals = K.sources(n)
     prev_burst = np.full(n, -1, dtype=np.int64)
     burst_first = np.zeros(n, dtype=np.int64)
     burst_prio = np.zeros(n, dtype=np.int64)
-    arrivals = np.empty(n, dtype=np.int64)
     credit_min = q_r
     credit_max = q_r
     rtx_max = 0
-    end = warmup + slots
-    for t in range(end + drain):
-        measured_from = warmup if t < end else NEVER
+    end = warmup + run.slots
+    for t in range(end + run.drain):
+        measured_from = warmup if t < end else K.NEVER
         lane = t % dc
         # 1. Flow-control messages emitted delta_c slots ago reach the line cards.
         for i in range(n):
@@ -173,7 +190,7 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
         # 2. Cells arrive at the line cards.
         if t < end:
             prev_burst[:] = burst
-            K.draw_arrivals(arrivals, burst, p_start, p_end, kind, perm, cdf, n)
+            K.draw_arrivals(arrivals, burst, tr, n)
             for i in range(n):
                 d = arrivals[i]
                 if d < 0:
@@ -254,7 +271,7 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
             if credited and retx_ptr[f] < sent_hw[f]:
                 s = retx_ptr[f]
                 retx_ptr[f] += 1
-                stats[K.STAT_RETRANSMISSIONS] += 1
+                stats[RETRANSMISSIONS] += 1
                 if block_seq[f] == s:
                     block_seq[f] = -1
             else:
@@ -265,7 +282,7 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
                     if rtx_count[i] > rtx_max:
                         rtx_max = rtx_count[i]
                 if not credited:
-                    stats[K.STAT_SPECULATIVE] += 1
+                    stats[SPECULATIVE] += 1
                     if s < retx_ptr[f]:
                         retx_ptr[f] = s
             c_state[f, s & mask] = CRED if credited else SPEC
@@ -274,8 +291,7 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
             dl_seq[i, send_idx] = s
             dl_copy[i, send_idx] = c_copy[f, s & mask]
             dl_cred[i, send_idx] = 1 if credited else 0
-            j = (f // P) % n
-            rr_in[i] = j + 1 if j + 1 < n else 0
+            rr_in[i] = K.rr_next((f // P) % n, n)
         # 4. Cells sent delta_d slots ago reach the crosspoints (R2).
         arrive_idx = (t + 1) % L
         for i in range(n):
@@ -293,12 +309,12 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
             msg_c = copy
             if s < expected[f]:
                 msg = DUP_CREDIT
-                stats[K.STAT_DUPLICATES] += 1
+                stats[DUPLICATES] += 1
             elif s > expected[f]:
                 msg = NAK
-                stats[K.STAT_NAKS] += 1
+                stats[NAKS] += 1
                 if dl_cred[i, arrive_idx] == 1:
-                    stats[K.STAT_CREDITED_DROPS] += 1
+                    stats[CREDITED_DROPS] += 1
             else:
                 room = xp_total[x] < q_r
                 if not room and replacement:
@@ -317,8 +333,8 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
                         msg_s = xp_seq[victim, slot_v]
                         msg_c = xp_copy[victim, slot_v]
                         expected[victim] = msg_s
-                        stats[K.STAT_REPLACEMENTS] += 1
-                        stats[K.STAT_NAKS] += 1
+                        stats[REPLACEMENTS] += 1
+                        stats[NAKS] += 1
                         room = True
                 if room:
                     slot_a = (xp_head[f] + xp_len[f]) & (qc - 1)
@@ -329,9 +345,9 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
                     expected[f] = s + 1
                 else:
                     msg = NAK
-                    stats[K.STAT_NAKS] += 1
+                    stats[NAKS] += 1
                     if dl_cred[i, arrive_idx] == 1:
-                        stats[K.STAT_CREDITED_DROPS] += 1
+                        stats[CREDITED_DROPS] += 1
             if msg != NO_MSG:
                 nak_kind[i, lane] = msg
                 nak_flow[i, lane] = msg_f
@@ -365,7 +381,7 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
             xp_len[f] -= 1
             xp_total[x] -= 1
             if s != deliv_next[f]:
-                stats[K.STAT_ORDER_ERRORS] += 1
+                stats[ORDER_ERRORS] += 1
             deliv_next[f] = s + 1
             c = s & mask
             stats[K.STAT_DELIVERED] += 1
@@ -378,13 +394,13 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
                     lat = t - c_first[f, c] + 1
                     stats[K.STAT_M_LATENCY_SUM] += lat
                     stats[K.STAT_M_LATENCY_COUNT] += 1
-                    stats[K.STAT_M_LATENCY_SUM_P + p] += lat
-                    stats[K.STAT_M_LATENCY_COUNT_P + p] += 1
+                    stats[LAT_SUM_P + p] += lat
+                    stats[LAT_COUNT_P + p] += 1
             tail_q = (ackq_head[i] + ackq_len[i]) & (aq - 1)
             ackq_flow[i, tail_q] = f
             ackq_seq[i, tail_q] = s
             ackq_len[i] += 1
-            rr_out[j] = i + 1 if i + 1 < n else 0
+            rr_out[j] = K.rr_next(i, n)
         # 6. Each row returns at most one ACK this slot (R3; §6.1).
         for i in range(n):
             if ackq_len[i] > 0:
@@ -397,16 +413,16 @@ def _run_cicq(n, n_prio, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lq
     for f in range(F):
         queued += tail[f] - deliv_next[f]
     stats[K.STAT_QUEUED] = queued
-    stats[K.STAT_CREDITS_OUT] = X * q_r - credits.sum()
-    stats[K.STAT_CREDIT_MIN] = credit_min
-    stats[K.STAT_CREDIT_MAX] = credit_max
-    stats[K.STAT_RTX_MAX] = rtx_max
+    stats[CREDITS_OUT] = X * q_r - credits.sum()
+    stats[CREDIT_MIN] = credit_min
+    stats[CREDIT_MAX] = credit_max
+    stats[RTX_MAX] = rtx_max
 
 
-def replicate(switch, traffic, slots, warmup_slots, seed, drain_slots=0, speculate=None):
-    """Run one replication; return the int64 counter vector (``kernel.STAT_*``).
+def replicate(switch, traffic, run, speculate=None):
+    """Run one replication (``run``: a :class:`~switchq.validate.kernel.Run`); return its counters (``LAYOUT``).
 
-    ``drain_slots`` keeps running without arrivals after the measured slots
+    ``run.drain`` keeps running without arrivals after the measured slots
     (for conservation checks); ``speculate=False`` runs the SFC machinery with
     speculation switched off (for the credit-equivalence check).
     """
@@ -418,10 +434,9 @@ def replicate(switch, traffic, slots, warmup_slots, seed, drain_slots=0, specula
     q_rtx = fc.retransmission_cells if sfc else 1 << 62
     # Per-flow line-card storage: at least the retransmission window, and room for backlog.
     storage = K.ring_storage(max(1024, 2 * q_rtx if sfc else 0))
-    p_start, p_end, kind, perm, cdf = K.traffic_arrays(traffic, n)
     prio_cdf = np.cumsum(np.asarray(traffic.priority_shares, dtype=np.float64))
-    stats = np.zeros(K.N_STATS, dtype=np.int64)
-    _run_cicq(n, switch.priorities, fc.crosspoint_cells, fc.data_delay_slots, fc.credit_delay_slots,
-              sfc, speculate, q_rtx, fc.replacement, switch.arbitration == "lqf", storage,
-              slots, warmup_slots, drain_slots, seed, p_start, p_end, kind, perm, cdf, prio_cdf, stats)
+    stats = LAYOUT.zeros()
+    args = CicqArgs(n, switch.priorities, fc.crosspoint_cells, fc.data_delay_slots, fc.credit_delay_slots, sfc,
+                    bool(speculate), q_rtx, fc.replacement, switch.arbitration == "lqf", storage)
+    _run_cicq(args, run, K.traffic_arrays(traffic, n), prio_cdf, stats)
     return stats

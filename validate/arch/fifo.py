@@ -16,27 +16,31 @@ Either way a cell not chosen keeps its place and destination.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from .. import kernel as K
 
+LAYOUT = K.Layout()
 ROUNDS = 0
 RANDOM = 1
+# The switch as the kernel sees it.
+FifoArgs = namedtuple("FifoArgs", "n_ports window policy limit unbounded storage")
 
 
 @njit(cache=True)
-def _run_fifo(n_ports, window, policy, limit, unbounded, storage, slots, warmup, seed,
-              p_start, p_end, kind, perm, cdf, stats):
-    K.seed_rng(seed)
-    n = n_ports
+def _run_fifo(sw, run, tr, stats):
+    K.seed_rng(run.seed)
+    n, window, policy, limit, unbounded, storage = sw
+    warmup = run.warmup
     mask = storage - 1
     # q[0]: destination, q[1]: arrival slot; parallel rings so removal keeps both aligned.
     q = np.zeros((2, n, storage), dtype=np.int64)
     q_head = np.zeros(n, dtype=np.int64)
     q_len = np.zeros(n, dtype=np.int64)
-    burst = np.full(n, -1, dtype=np.int64)
-    arrivals = np.empty(n, dtype=np.int64)
+    burst, arrivals = K.sources(n)
     # Marks are stamped with the slot (or round) instead of cleared, so nothing is reset per slot.
     out_mark = np.full(n, -1, dtype=np.int64)     # slot in which the output was matched
     in_mark = np.full(n, -1, dtype=np.int64)      # slot in which the input was matched
@@ -51,8 +55,9 @@ def _run_fifo(n_ports, window, policy, limit, unbounded, storage, slots, warmup,
     cand_input = np.zeros(n * window, dtype=np.int64)
     cand_pos = np.zeros(n * window, dtype=np.int64)
     order = np.arange(n)
-    for t in range(warmup + slots):
-        K.draw_arrivals(arrivals, burst, p_start, p_end, kind, perm, cdf, n)
+    scratch = (bucket_start, bucket_fill, cand_input, cand_pos, order)
+    for t in range(warmup + run.slots):
+        K.draw_arrivals(arrivals, burst, tr, n)
         for i in range(n):
             d = arrivals[i]
             if d < 0:
@@ -99,9 +104,7 @@ def _run_fifo(n_ports, window, policy, limit, unbounded, storage, slots, warmup,
                 if n_matched == n or not deeper:
                     break
         else:
-            n_matched = _match_random(q, q_head, q_len, mask, n, window, t, in_mark, winner,
-                                      winner_pos, touched, bucket_start, bucket_fill, cand_input,
-                                      cand_pos, order)
+            n_matched = _match_random(q, q_head, q_len, window, t, in_mark, winner, winner_pos, touched, scratch)
         for m in range(n_matched):
             d = touched[m]
             i = winner[d]
@@ -112,9 +115,11 @@ def _run_fifo(n_ports, window, policy, limit, unbounded, storage, slots, warmup,
 
 
 @njit(cache=True)
-def _match_random(q, q_head, q_len, mask, n, window, t, in_mark, winner, winner_pos, touched,
-                  bucket_start, bucket_fill, cand_input, cand_pos, order):
+def _match_random(q, q_head, q_len, window, t, in_mark, winner, winner_pos, touched, scratch):
     """Paper 001's central control: outputs in random order pick a random cell among those for them."""
+    bucket_start, bucket_fill, cand_input, cand_pos, order = scratch
+    n = q_len.shape[0]
+    mask = q.shape[2] - 1
     bucket_start[:] = 0
     for i in range(n):
         for k in range(min(window, q_len[i])):
@@ -156,13 +161,11 @@ def _match_random(q, q_head, q_len, mask, n, window, t, in_mark, winner, winner_
     return matched
 
 
-def replicate(switch, traffic, slots, warmup_slots, seed):
-    """Run one replication; return the int64 counter vector (``kernel.STAT_*``)."""
+def replicate(switch, traffic, run):
+    """Run one replication (``run``: a :class:`~switchq.validate.kernel.Run`); return its counters (``LAYOUT``)."""
     n = switch.n_ports
     unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
     policy = RANDOM if switch.window_policy == "random" else ROUNDS
-    p_start, p_end, kind, perm, cdf = K.traffic_arrays(traffic, n)
-    stats = np.zeros(K.N_STATS, dtype=np.int64)
-    _run_fifo(n, switch.window, policy, limit, unbounded, storage, slots, warmup_slots,
-              seed, p_start, p_end, kind, perm, cdf, stats)
+    stats = LAYOUT.zeros()
+    _run_fifo(FifoArgs(n, switch.window, policy, limit, unbounded, storage), run, K.traffic_arrays(traffic, n), stats)
     return stats

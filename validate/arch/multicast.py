@@ -48,10 +48,19 @@ Order in a slot: arrivals, then sending, then (crosspoint switch) outputs.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from .. import kernel as K
+
+# Counters count packets; the extras count copies sent to outputs (all slots and measured) and the
+# destinations owed by every accepted packet.
+LAYOUT = K.Layout(("copies", "m_copies", "copies_owed"))
+COPIES, M_COPIES, COPIES_OWED = (LAYOUT.index(name) for name in ("copies", "m_copies", "copies_owed"))
+# The switch and its sources as the kernel sees them.
+MulticastArgs = namedtuple("MulticastArgs", "n_ports inputs mode q load poisson storage")
 
 OQ_CROSSPOINT = 0
 IQ_SPLIT = 1
@@ -78,8 +87,10 @@ def _draw_set(n, size_cdf, scratch):
 
 
 @njit(cache=True)
-def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, warmup, drain, seed, stats):
-    K.seed_rng(seed)
+def _run_multicast(sw, size_cdf, run, stats):
+    K.seed_rng(run.seed)
+    n, m_in, mode, q, load, poisson, storage = sw
+    warmup = run.warmup
     mask_ring = storage - 1
     # Input FIFOs of packets: arrival slot, destination mask, destinations still to serve.
     f_arr = np.zeros((m_in, storage), dtype=np.int64)
@@ -96,9 +107,7 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
     best_w = np.zeros(n, dtype=np.int64)
     # Crosspoint switch: credits, copies (packet slot in the input's pool, time sent) per crosspoint.
     credits = np.full((m_in, n), q, dtype=np.int64)
-    qc = 1
-    while qc < q:
-        qc *= 2
+    qc = K.pow2_at_least(q)
     xp_pkt = np.zeros((m_in * n, qc), dtype=np.int64)
     xp_time = np.zeros((m_in * n, qc), dtype=np.int64)
     xp_head = np.zeros(m_in * n, dtype=np.int64)
@@ -114,9 +123,9 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
         for k in range(pool):
             p_free[i, k] = k
     in_pool = 0
-    end = warmup + slots
-    for t in range(end + drain):
-        measured_from = warmup if t < end else 1 << 62
+    end = warmup + run.slots
+    for t in range(end + run.drain):
+        measured_from = warmup if t < end else K.NEVER
         # Arrivals.
         if t < end:
             for i in range(m_in):
@@ -136,7 +145,7 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
                     f_set[i, s] = _draw_set(n, size_cdf, scratch)
                     f_left[i, s] = f_set[i, s]
                     f_len[i] += 1
-                    stats[K.STAT_COPIES_OWED] += K.popcount(f_set[i, s])
+                    stats[COPIES_OWED] += K.popcount(f_set[i, s])
         if mode == OQ_CROSSPOINT:
             # Each input sends its HOL packet if every destination crosspoint has a credit.
             for i in range(m_in):
@@ -190,9 +199,9 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
                 slot = xp_pkt[x, xp_head[x]]
                 xp_head[x] = (xp_head[x] + 1) & (qc - 1)
                 xp_len[x] -= 1
-                stats[K.STAT_COPIES] += 1
+                stats[COPIES] += 1
                 if t >= measured_from:
-                    stats[K.STAT_M_COPIES] += 1
+                    stats[M_COPIES] += 1
                 p_left[i, slot] -= 1
                 if p_left[i, slot] == 0:
                     dest = p_set[i, slot]
@@ -234,9 +243,9 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
                     continue
                 h = f_head[i]
                 f_left[i, h] &= ~(np.int64(1) << j)
-                stats[K.STAT_COPIES] += 1
+                stats[COPIES] += 1
                 if t >= measured_from:
-                    stats[K.STAT_M_COPIES] += 1
+                    stats[M_COPIES] += 1
             for i in range(m_in):
                 if f_len[i] > 0 and f_left[i, f_head[i]] == 0:
                     K.count_departure(stats, t, f_arr[i, f_head[i]], measured_from)
@@ -258,28 +267,27 @@ def _run_multicast(n, m_in, mode, q, load, poisson, size_cdf, storage, slots, wa
                 if dest & taken:
                     continue
                 taken |= dest
-                stats[K.STAT_COPIES] += K.popcount(dest)
+                stats[COPIES] += K.popcount(dest)
                 if t >= measured_from:
-                    stats[K.STAT_M_COPIES] += K.popcount(dest)
+                    stats[M_COPIES] += K.popcount(dest)
                 K.count_departure(stats, t, f_arr[i, h], measured_from)
                 f_head[i] = (h + 1) & mask_ring
                 f_len[i] -= 1
     stats[K.STAT_QUEUED] = f_len.sum() + in_pool
 
 
-def replicate(switch, traffic, slots, warmup_slots, seed, drain_slots=0):
-    """Run one replication; return the int64 counter vector (``kernel.STAT_*``).
+def replicate(switch, traffic, run):
+    """Run one replication (``run``: a :class:`~switchq.validate.kernel.Run`); return its counters (``LAYOUT``).
 
-    Counters count packets; ``STAT_M_COPIES`` counts the copies sent.
+    Core counters count packets; ``m_copies`` counts the copies sent in measured slots.
     """
-    from switchq.solvers.multicast import fanout_pmf
+    from switchq.solvers.fanout import fanout_pmf
 
     n = switch.n_ports
-    m_in = traffic.active_inputs or n
     size_cdf = np.cumsum(fanout_pmf(n, traffic.fanout, traffic.fanout_distribution))
     size_cdf[-1] = 1.0  # guard the last bin against rounding
-    stats = np.zeros(K.N_STATS, dtype=np.int64)
-    _run_multicast(n, m_in, MODES[switch.architecture], switch.crosspoint_cells, traffic.load,
-                   traffic.arrivals == "poisson", size_cdf,
-                   K.UNBOUNDED_CELLS, slots, warmup_slots, drain_slots, seed, stats)
+    stats = LAYOUT.zeros()
+    args = MulticastArgs(n, traffic.active_inputs or n, MODES[switch.architecture], switch.crosspoint_cells,
+                         float(traffic.load), traffic.arrivals == "poisson", K.UNBOUNDED_CELLS)
+    _run_multicast(args, size_cdf, run, stats)
     return stats

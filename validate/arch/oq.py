@@ -14,21 +14,21 @@ from numba import njit
 
 from .. import kernel as K
 
+LAYOUT = K.Layout()
+
 
 @njit(cache=True)
-def _run_oq(n_ports, limit, unbounded, storage, slots, warmup, seed,
-            p_start, p_end, kind, perm, cdf, stats):
-    K.seed_rng(seed)
-    n = n_ports
+def _run_oq(n, limit, unbounded, storage, run, tr, stats):
+    K.seed_rng(run.seed)
+    warmup = run.warmup
     q = np.zeros((n, storage), dtype=np.int64)   # arrival slot of each queued cell
     q_head = np.zeros(n, dtype=np.int64)
     q_len = np.zeros(n, dtype=np.int64)
-    burst = np.full(n, -1, dtype=np.int64)
-    arrivals = np.empty(n, dtype=np.int64)
+    burst, arrivals = K.sources(n)
     first = 0
-    for t in range(warmup + slots):
-        K.draw_arrivals(arrivals, burst, p_start, p_end, kind, perm, cdf, n)
-        first = first + 1 if first + 1 < n else 0
+    for t in range(warmup + run.slots):
+        K.draw_arrivals(arrivals, burst, tr, n)
+        first = K.rr_next(first, n)
         for m in range(n):
             i = first + m
             if i >= n:
@@ -44,12 +44,10 @@ def _run_oq(n_ports, limit, unbounded, storage, slots, warmup, seed,
     stats[K.STAT_QUEUED] = q_len.sum()
 
 
-def replicate(switch, traffic, slots, warmup_slots, seed):
-    """Run one replication; return the int64 counter vector (``kernel.STAT_*``)."""
+def replicate(switch, traffic, run):
+    """Run one replication (``run``: a :class:`~switchq.validate.kernel.Run`); return its counters (``LAYOUT``)."""
     n = switch.n_ports
     unbounded, limit, storage = K.queue_limit(switch.output_buffer_cells)
-    p_start, p_end, kind, perm, cdf = K.traffic_arrays(traffic, n)
-    stats = np.zeros(K.N_STATS, dtype=np.int64)
-    _run_oq(n, limit, unbounded, storage, slots, warmup_slots, seed,
-            p_start, p_end, kind, perm, cdf, stats)
+    stats = LAYOUT.zeros()
+    _run_oq(n, limit, unbounded, storage, run, K.traffic_arrays(traffic, n), stats)
     return stats

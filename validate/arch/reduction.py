@@ -32,19 +32,24 @@ figure is their mean with a 95 % Student-t interval.
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from switchq.models import _check
-from switchq.models.collective import Reduction
 from switchq.solvers import reduction as analytic
 
-from .harness import confidence_interval, replication_seeds
+from .. import kernel as K
 
-__all__ = ["SimulatedReduction", "simulate_reduction", "run_once"]
+__all__ = ["replicate", "run_once", "LAYOUT"]
+
+# One number per replication: when the root node holds the result, in integer picoseconds.
+LAYOUT = K.Layout(("completion_ps",), core=False)
+
+# The plan's wiring (solvers.reduction.plan) and the run's times in ps, as the kernel reads them.
+Wiring = namedtuple("Wiring", "unit_kind unit_inputs unit_in_ptr unit_in_chan unit_out_link unit_out_chan "
+                              "chan_unit link_src_node link_dst_chan")
+Times = namedtuple("Times", "ser svc start o_s d_up d_down")
 
 EV_SOURCE, EV_LINK_FREE, EV_ARRIVE, EV_UNIT_DONE = 0, 1, 2, 3
 _KIND_SHIFT = 52
@@ -54,67 +59,24 @@ _ID_MASK = (1 << (_KIND_SHIFT - _ID_SHIFT)) - 1
 
 
 @njit(cache=True)
-def _push(heap_t, heap_c, size, t, code):
-    """Insert (t, code) into the binary min-heap on t; size is a 1-element array."""
-    i = size[0]
-    if i >= heap_t.shape[0]:
-        return False
-    size[0] = i + 1
-    while i > 0:
-        parent = (i - 1) >> 1
-        if heap_t[parent] <= t:
-            break
-        heap_t[i] = heap_t[parent]
-        heap_c[i] = heap_c[parent]
-        i = parent
-    heap_t[i] = t
-    heap_c[i] = code
-    return True
-
-
-@njit(cache=True)
-def _pop(heap_t, heap_c, size):
-    """Remove and return the earliest (t, code)."""
-    t = heap_t[0]
-    code = heap_c[0]
-    n = size[0] - 1
-    size[0] = n
-    if n > 0:
-        last_t = heap_t[n]
-        last_c = heap_c[n]
-        i = 0
-        while True:
-            child = 2 * i + 1
-            if child >= n:
-                break
-            if child + 1 < n and heap_t[child + 1] < heap_t[child]:
-                child += 1
-            if heap_t[child] >= last_t:
-                break
-            heap_t[i] = heap_t[child]
-            heap_c[i] = heap_c[child]
-            i = child
-        heap_t[i] = last_t
-        heap_c[i] = last_c
-    return t, code
-
-
-@njit(cache=True)
 def _code(kind, ident, j):
     return (np.int64(kind) << _KIND_SHIFT) | (np.int64(ident) << _ID_SHIFT) | np.int64(j)
 
 
 @njit(cache=True)
-def _run_reduction(unit_kind, unit_inputs, unit_in_ptr, unit_in_chan, unit_out_link, unit_out_chan,
-                   chan_unit, link_src_node, link_dst_chan, ser, svc, start, o_s, d_up, d_down,
-                   heap_t, heap_c):
+def _run_reduction(w, tm, heap_t, heap_c):
     """One reduction; returns when R has the last bit of the last packet (ps), or -1 on a heap overflow.
 
+    ``w``: the plan's wiring (:data:`Wiring`), ``tm`` the times (:data:`Times`).
     State is per unit (partial in progress, packets taken and combined,
     busy), per channel (packets delivered) and per link (packets ready,
     next to send, busy). Equal-time events may be handled in any order:
     every handler re-tries to start the unit or link it touched.
     """
+    unit_kind, unit_inputs, unit_in_ptr, unit_in_chan = w.unit_kind, w.unit_inputs, w.unit_in_ptr, w.unit_in_chan
+    unit_out_link, unit_out_chan, chan_unit = w.unit_out_link, w.unit_out_chan, w.chan_unit
+    link_src_node, link_dst_chan = w.link_src_node, w.link_dst_chan
+    ser, svc, start, o_s, d_up, d_down = tm.ser, tm.svc, tm.start, tm.o_s, tm.d_up, tm.d_down
     n_units = unit_kind.shape[0]
     n_links = link_src_node.shape[0]
     n_chans = chan_unit.shape[0]
@@ -133,11 +95,11 @@ def _run_reduction(unit_kind, unit_inputs, unit_in_ptr, unit_in_chan, unit_out_l
     for link in range(n_links):
         node = link_src_node[link]
         if node >= 0:
-            ok &= _push(heap_t, heap_c, size, start[node] + o_s, _code(EV_SOURCE, link, 0))
+            ok &= K.heap_push(heap_t, heap_c, size, start[node] + o_s, _code(EV_SOURCE, link, 0))
     last = np.int64(-1)
     at_root = 0
     while size[0] > 0 and ok:
-        t, code = _pop(heap_t, heap_c, size)
+        t, code = K.heap_pop(heap_t, heap_c, size)
         kind = code >> _KIND_SHIFT
         ident = (code >> _ID_SHIFT) & _ID_MASK
         j = code & _J_MASK
@@ -179,7 +141,7 @@ def _run_reduction(unit_kind, unit_inputs, unit_in_ptr, unit_in_chan, unit_out_l
                     if not unit_busy[ru] and cur[ru] < n_packets and ready_now[ru] > taken[ru]:
                         taken[ru] += 1
                         unit_busy[ru] = True
-                        ok &= _push(heap_t, heap_c, size, t + svc[cur[ru]], _code(EV_UNIT_DONE, ru, cur[ru]))
+                        ok &= K.heap_push(heap_t, heap_c, size, t + svc[cur[ru]], _code(EV_UNIT_DONE, ru, cur[ru]))
                 else:
                     link_ready[unit_out_link[u]] += 1
                     touched_link = unit_out_link[u]
@@ -188,7 +150,7 @@ def _run_reduction(unit_kind, unit_inputs, unit_in_ptr, unit_in_chan, unit_out_l
             if not unit_busy[u] and cur[u] < n_packets and ready_now[u] > taken[u]:
                 taken[u] += 1
                 unit_busy[u] = True
-                ok &= _push(heap_t, heap_c, size, t + svc[cur[u]], _code(EV_UNIT_DONE, u, cur[u]))
+                ok &= K.heap_push(heap_t, heap_c, size, t + svc[cur[u]], _code(EV_UNIT_DONE, u, cur[u]))
         if touched_link >= 0:
             link = touched_link
             if not link_busy[link] and link_next[link] < link_ready[link]:
@@ -196,10 +158,10 @@ def _run_reduction(unit_kind, unit_inputs, unit_in_ptr, unit_in_chan, unit_out_l
                 link_next[link] = jj + 1
                 link_busy[link] = True
                 t_out = t + ser[jj]
-                ok &= _push(heap_t, heap_c, size, t_out, _code(EV_LINK_FREE, link, jj))
+                ok &= K.heap_push(heap_t, heap_c, size, t_out, _code(EV_LINK_FREE, link, jj))
                 c = link_dst_chan[link]
                 if c >= 0:
-                    ok &= _push(heap_t, heap_c, size, t_out + d_up, _code(EV_ARRIVE, c, jj))
+                    ok &= K.heap_push(heap_t, heap_c, size, t_out + d_up, _code(EV_ARRIVE, c, jj))
                 else:
                     at_root += 1
                     last = max(last, t_out + d_down)
@@ -215,11 +177,12 @@ def _heap_capacity(p, ser, d_up: int) -> int:
     return p.units + p.links * (2 + in_flight) + 16
 
 
-def run_once(reduction: Reduction, start_ns=None) -> float:
+def run_once(reduction, start_ns=None) -> float:
     """Simulate one reduction with the given start times (ns, one per node; default all 0); ns.
 
     Examples
     --------
+    >>> from switchq.models.collective import Reduction
     >>> from switchq.models.network import FatTree
     >>> run_once(Reduction(FatTree(4, 2), 8))
     3135.6
@@ -227,7 +190,7 @@ def run_once(reduction: Reduction, start_ns=None) -> float:
     return _run(reduction, analytic.start_times_ps(reduction, start_ns)) / analytic.PS_PER_NS
 
 
-def _run(reduction: Reduction, start_ps: np.ndarray) -> int:
+def _run(reduction, start_ps: np.ndarray) -> int:
     p = analytic.plan(reduction)
     ser, svc = analytic.packet_times_ps(reduction)
     t = reduction.timing
@@ -237,80 +200,19 @@ def _run(reduction: Reduction, start_ps: np.ndarray) -> int:
     cap = _heap_capacity(p, ser, d_ch + d_sw)
     heap_t = np.empty(cap, np.int64)
     heap_c = np.empty(cap, np.int64)
-    last = _run_reduction(p.unit_kind, p.unit_inputs, p.unit_in_ptr, p.unit_in_chan, p.unit_out_link,
-                          p.unit_out_chan, p.chan_unit, p.link_src_node, p.link_dst_chan, ser, svc,
-                          start_ps, np.int64(o_s), np.int64(d_ch + d_sw), np.int64(d_ch), heap_t, heap_c)
+    wiring = Wiring(p.unit_kind, p.unit_inputs, p.unit_in_ptr, p.unit_in_chan, p.unit_out_link, p.unit_out_chan,
+                    p.chan_unit, p.link_src_node, p.link_dst_chan)
+    times = Times(ser, svc, start_ps, np.int64(o_s), np.int64(d_ch + d_sw), np.int64(d_ch))
+    last = _run_reduction(wiring, times, heap_t, heap_c)
     if last < 0:
         raise RuntimeError("reduction simulator: event heap overflow or undelivered packets (a bug)")
     return int(last) + o_r
 
 
-@dataclass(frozen=True)
-class SimulatedReduction:
-    """The simulated answer: mean completion time over replications, its 95 % interval, and the seed.
-
-    ``lower_bound_ns`` is the analytic time with every start at 0 and
-    ``upper_bound_ns`` with every start at ``skew_ns``; every replication
-    lies between them.
-    """
-
-    reduction: Reduction
-    skew_ns: float
-    replications: int
-    seed: int
-    completion_time_ns: float
-    completion_time_ci95: tuple
-    lower_bound_ns: float
-    upper_bound_ns: float
-    wall_seconds: float
-    per_replication_ns: np.ndarray = field(repr=False)
-
-    def to_dict(self) -> dict:
-        out = self.reduction.describe()
-        out.update({"skew": self.skew_ns, "replications": self.replications, "seed": self.seed,
-                    "completion_time": self.completion_time_ns,
-                    "completion_time_ci95": list(self.completion_time_ci95),
-                    "lower_bound": self.lower_bound_ns, "upper_bound": self.upper_bound_ns,
-                    "wall_seconds": self.wall_seconds})
-        return out
-
-
-def simulate_reduction(reduction: Reduction, skew_ns: float = 0.0, replications: int = 8,
-                       seed: int = 1) -> SimulatedReduction:
-    """Simulate ``replications`` independent reductions, each member starting uniformly in [0, skew].
-
-    Parameters
-    ----------
-    reduction : Reduction
-    skew_ns : float
-        Largest start offset of a member, ns (>= 0; 0 makes every run the analytic one).
-    replications : int
-        Independent runs, >= 2 (for the interval).
-    seed : int
-        Root seed; replication r's start times come from ``SeedSequence(seed).spawn(...)[r]``.
-
-    Examples
-    --------
-    >>> from switchq.models.network import FatTree
-    >>> sim = simulate_reduction(Reduction(FatTree(4, 2), 512), skew_ns=500, replications=4, seed=3)
-    >>> sim.lower_bound_ns <= sim.completion_time_ns <= sim.upper_bound_ns
-    True
-    """
-    if not isinstance(reduction, Reduction):
-        raise _check.InputError("reduction", reduction, "a switchq.models.collective.Reduction")
-    skew_ns = _check.real("skew_ns", skew_ns, 0.0, 1e9)
-    replications = _check.integer("replications", replications, 2, 10**5)
-    seed = _check.integer("seed", seed, 0, 2**63 - 1)
-    began = time.perf_counter()
-    skew_ps = int(round(skew_ns * analytic.PS_PER_NS))
-    nodes = reduction.tree.nodes
-    times = np.empty(replications, dtype=np.int64)
-    for r, s in enumerate(replication_seeds(seed, replications)):
-        starts = np.random.default_rng(s).integers(0, skew_ps, size=nodes, endpoint=True, dtype=np.int64)
-        times[r] = _run(reduction, starts)
-    ns = times / analytic.PS_PER_NS
-    mean, low, high = confidence_interval(ns)
-    lower = analytic.completion_time(reduction).completion_time_ns
-    return SimulatedReduction(reduction, skew_ns, replications, seed, mean, (low, high), lower,
-                              (int(round(lower * analytic.PS_PER_NS)) + skew_ps) / analytic.PS_PER_NS,
-                              time.perf_counter() - began, ns)
+def replicate(reduction, skew, run) -> np.ndarray:
+    """One reduction whose members start uniformly in [0, ``skew.skew_ns``] (integer ps), drawn from
+    ``run.seed``; returns its counters (``LAYOUT``: the completion time in ps)."""
+    skew_ps = int(round(skew.skew_ns * analytic.PS_PER_NS))
+    starts = np.random.default_rng(run.seed).integers(0, skew_ps, size=reduction.tree.nodes, endpoint=True,
+                                                      dtype=np.int64)
+    return np.array([_run(reduction, starts)], dtype=np.int64)

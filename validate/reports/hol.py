@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from switchq.models import Switch, Traffic
+from switchq.validate.harness import RunSettings
 
-from .harness import RunSettings, simulate
+from . import est, points
 
 # Karol, Hluchyj & Morgan 1987, Table I (saturation throughput, uniform traffic).
 KAROL_TABLE_I = {1: 1.0, 2: 0.75, 3: 0.6825, 4: 0.6553, 5: 0.6399, 6: 0.6302, 7: 0.6234, 8: 0.6184}
@@ -25,13 +25,19 @@ WINDOWS = (1, 2, 4, 8, 16, 32, 64)
 WINDOW_PORTS = (2, 4, 8, 16, 32, 64, 128)
 
 
-def _fmt_ci(r, name):
-    v = getattr(r, name)
-    lo, hi = getattr(r, name + "_ci95")
-    return f"{v:.4f} ± {(hi - lo) / 2:.4f}"
+def _fmt_ci(row, name):
+    e = est(row, name)
+    return f"{e.value:.4f} ± {e.half_width:.4f}"
 
 
-def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> list[Path]:
+def _sim(model, params, settings, workers, store, progress):
+    """Rows of ``model`` at ``params`` with the run settings of ``settings`` (a RunSettings)."""
+    return points(model, params, slots=settings.slots, warmup=settings.warmup_slots,
+                  replications=settings.replications, seed=settings.seed, workers=workers, store=store,
+                  progress=progress)
+
+
+def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store=None) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -56,9 +62,9 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
               "| N | exact (rational) | exact / method | simulated ± 95 % CI | published (Table I) |",
               "|---:|:---|---:|---:|---:|"]
     table_ns = list(range(1, 9)) + [16, 32, 64]
-    for n in table_ns:
+    table = _sim("fifo", [{"ports": n, "load": 1.0} for n in table_ns], sat, workers, store, progress)
+    for n, r in zip(table_ns, table):
         a = hol.saturation_throughput(n)
-        r = simulate(Switch(n, "fifo"), Traffic(1.0), sat, progress)
         pub = f"{KAROL_TABLE_I[n]:.4f}" if n in KAROL_TABLE_I else "—"
         lines.append(f"| {n} | {a.exact or '—'} | {a.saturation_throughput:.4f} ({a.method}) | "
                      f"{_fmt_ci(r, 'throughput')} | {pub} |")
@@ -78,27 +84,28 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
               "Exact values from the lumped window chain, where it is tractable, are in brackets.", ""]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     for ax, policy in zip(axes, ("random", "rounds")):
-        sims = {(w, n): simulate(Switch(n, "fifo", window=w, window_policy=policy), Traffic(1.0),
-                                 win_settings, progress)
-                for w in WINDOWS for n in WINDOW_PORTS}
+        grid = [(w, n) for w in WINDOWS for n in WINDOW_PORTS]
+        rows = _sim("fifo", [{"ports": n, "load": 1.0, "window": w, "window_policy": policy} for w, n in grid],
+                    win_settings, workers, store, progress)
+        sims = {(w, n): est(r, "throughput") for (w, n), r in zip(grid, rows)}
         lines += [f"### Rule: {policy}", "",
                   "| window | " + " | ".join(f"N={n}" for n in WINDOW_PORTS) + " |",
                   "|---:|" + "---:|" * len(WINDOW_PORTS)]
         for w in WINDOWS:
             cells = []
             for n in WINDOW_PORTS:
-                c = _fmt_ci(sims[w, n], "throughput")
+                c = f"{sims[w, n].value:.4f} ± {sims[w, n].half_width:.4f}"
                 if window.exact_is_tractable(n, w, policy):
                     c += f" [{window.saturation_throughput(n, w, policy).saturation_throughput:.4f}]"
                 cells.append(c)
             lines.append(f"| {w} | " + " | ".join(cells) + " |")
         lines += ["", "Smallest over N: " +
-                  ", ".join(f"W={w}: {min(sims[w, n].throughput for n in WINDOW_PORTS):.3f}" for w in WINDOWS)
+                  ", ".join(f"W={w}: {min(sims[w, n].value for n in WINDOW_PORTS):.3f}" for w in WINDOWS)
                   + ".", ""]
         for w in WINDOWS:
-            y = np.array([sims[w, n].throughput for n in WINDOW_PORTS])
-            lo = np.array([sims[w, n].throughput_ci95[0] for n in WINDOW_PORTS])
-            hi = np.array([sims[w, n].throughput_ci95[1] for n in WINDOW_PORTS])
+            y = np.array([sims[w, n].value for n in WINDOW_PORTS])
+            lo = np.array([sims[w, n].low for n in WINDOW_PORTS])
+            hi = np.array([sims[w, n].high for n in WINDOW_PORTS])
             ax.plot(WINDOW_PORTS, y, marker="o", ms=3, label=f"W = {w}")
             ax.fill_between(WINDOW_PORTS, lo, hi, alpha=0.25)
         ax.axhline(2 - np.sqrt(2), color="grey", ls="--", lw=0.8, label="2 − √2")
@@ -122,8 +129,9 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
     delay_settings = RunSettings(slots=int(50_000 * scale), replications=8, seed=seed, workers=workers)
     iq_loads = np.round(np.arange(0.05, 0.56, 0.05), 2)
     oq_loads = np.round(np.arange(0.05, 0.96, 0.05), 2)
-    iq_sim = [simulate(Switch(n, "fifo"), Traffic(p), delay_settings, progress) for p in iq_loads]
-    oq_sim = [simulate(Switch(n, "oq"), Traffic(p), delay_settings, progress) for p in oq_loads]
+    iq_sim = _sim("fifo", [{"ports": n, "load": float(p)} for p in iq_loads], delay_settings, workers, store,
+                  progress)
+    oq_sim = _sim("oq", [{"ports": n, "load": float(p)} for p in oq_loads], delay_settings, workers, store, progress)
     iq_an = [iq.mean_wait(p).mean_wait for p in iq_loads]
     oq_an = [oq.mean_wait(n, p).mean_wait for p in oq_loads]
     lines += [f"## Mean wait vs load: input vs output queuing (N = {n}, uniform Bernoulli)", "",
@@ -143,12 +151,12 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1) -> li
     fine_iq = np.linspace(0.01, 0.575, 120)
     fine_oq = np.linspace(0.01, 0.95, 120)
     ax.plot(fine_iq, [iq.mean_wait(p).mean_wait for p in fine_iq], "b-", label="input queuing, analytic (N→∞)")
-    ax.errorbar(iq_loads, [r.mean_wait for r in iq_sim],
-                yerr=[(r.mean_wait_ci95[1] - r.mean_wait_ci95[0]) / 2 for r in iq_sim],
+    ax.errorbar(iq_loads, [est(r, "mean_wait").value for r in iq_sim],
+                yerr=[est(r, "mean_wait").half_width for r in iq_sim],
                 fmt="bo", ms=4, capsize=2, label=f"input queuing, simulated N={n}")
     ax.plot(fine_oq, [oq.mean_wait(n, p).mean_wait for p in fine_oq], "r-", label=f"output queuing, analytic N={n}")
-    ax.errorbar(oq_loads, [r.mean_wait for r in oq_sim],
-                yerr=[(r.mean_wait_ci95[1] - r.mean_wait_ci95[0]) / 2 for r in oq_sim],
+    ax.errorbar(oq_loads, [est(r, "mean_wait").value for r in oq_sim],
+                yerr=[est(r, "mean_wait").half_width for r in oq_sim],
                 fmt="rs", ms=4, capsize=2, label=f"output queuing, simulated N={n}")
     ax.axvline(2 - np.sqrt(2), color="grey", ls="--", lw=0.8)
     ax.set_yscale("log")

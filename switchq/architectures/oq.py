@@ -1,0 +1,95 @@
+"""Ideal output queuing, speedup N (Karol, Hluchyj & Morgan 1987 §IV; paper 000 §2.2).
+
+Simulated as ``oq``; answered as ``oq``: Karol's mean wait with unbounded
+queues, and the exact finite-buffer chain (loss, throughput, wait).
+"""
+
+from __future__ import annotations
+
+from switchq.declaration import Answer, Architecture, BenchCase, Case
+from switchq.models.oq import OutputQueuedSwitch
+from switchq.params import Param, sim_only
+
+from ._shared import LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic
+
+BUFFER = Param("buffer", "output_buffer_cells", "int", None, low=1, high=1 << 20, unit="cells",
+               aliases=("buffer_cells",), help="Output buffer in cells, counting the cell being sent (none = unbounded).")
+
+
+def build(p):
+    return OutputQueuedSwitch(p["ports"], p["buffer"]), unicast_traffic(p)
+
+
+def _check(p):
+    from switchq.models import _check
+    from switchq.solvers import oq
+
+    oq._check_ports(p["ports"])
+    oq._check_load(p["load"], stable=p["buffer"] is None)
+    if p["buffer"] is not None:
+        _check.integer("buffer_cells", p["buffer"], 1, oq.MAX_BUFFER_CELLS)
+
+
+def _oq(p):
+    from switchq.solvers import oq
+
+    if p["buffer"] is None:
+        r = oq.mean_wait(p["ports"], p["load"])
+        return ({"n_ports": r.n_ports, "load": r.load},
+                {"mean_wait": r.mean_wait, "mean_latency": r.mean_latency, "formula": r.formula, "source": r.source})
+    r = oq.finite_buffer(p["ports"], p["load"], p["buffer"])
+    return ({"n_ports": r.n_ports, "load": r.load, "buffer_cells": r.buffer_cells},
+            {"loss_probability": r.loss_probability, "throughput": r.throughput, "mean_wait": r.mean_wait,
+             "mean_latency": r.mean_latency, "mean_queue": r.mean_queue, "states": r.states, "method": r.method,
+             "source": r.source})
+
+
+def _wait_case(load):
+    def analytic():
+        from switchq.solvers import oq
+
+        a = oq.mean_wait(16, load)
+        return a.mean_wait, a.formula
+    return Case("oq", f"N=16, load {load}", {"ports": 16, "load": load}, "mean_wait", analytic, slots=300_000)
+
+
+def _loss_case(buffer):
+    def analytic():
+        from switchq.solvers import oq
+
+        a = oq.finite_buffer(16, 0.9, buffer)
+        return a.loss_probability, a.method
+    return Case("oq", f"N=16, load 0.9, b={buffer}", {"ports": 16, "load": 0.9, "buffer": buffer},
+                "loss_probability", analytic, slots=300_000)
+
+
+DECLARATION = Architecture(
+    name="oq", order=20, **switch_family("cell"),
+    sample={"ports": 4, "load": 0.9, "buffer": 2},
+    title="Output queuing",
+    summary="ideal output queuing (speedup N): mean wait, finite-buffer loss (Karol et al. 1987)",
+    description="Ideal output queuing (speedup N), optionally with finite output buffers.",
+    config=(OutputQueuedSwitch,), architectures=("oq",), params=(PORTS, BUFFER), build=build,
+    kernel="switchq.validate.arch.oq",
+    main="mean_wait", table=("mean_wait", "loss_probability", "throughput", "unstable"),
+    examples=("switchq simulate oq --ports 16 --load 0.9 --buffer 4 --json",),
+    answers=(
+        Answer("oq", "Output queuing", "ideal output queuing (speedup N): mean wait, finite-buffer loss "
+                                       "(Karol et al. 1987)",
+               params=(PORTS, LOAD, BUFFER, *sim_only(*UNICAST_TRAFFIC[1:])), solve=_oq, check=_check,
+               twin=lambda p: p,
+               results=("mean_wait", "mean_latency", "loss_probability", "throughput", "mean_queue", "states",
+                        "formula", "method", "source"),
+               units={"n_ports": "ports", "load": "cells/slot/input", "buffer_cells": "cells", "mean_wait": "slots",
+                      "mean_latency": "slots", "loss_probability": "1", "throughput": "cells/slot/output",
+                      "mean_queue": "cells", "states": "states"},
+               main="mean_wait", table=("mean_wait", "loss_probability", "throughput"),
+               sim_main="mean_wait", sim_table=("mean_wait", "loss_probability", "throughput", "unstable"),
+               description="Output queuing (speedup N): mean wait, and loss with a finite output buffer.",
+               examples=("switchq solve oq --ports 16 --load 0.8 --json",
+                         "switchq solve oq --ports 16 --load 0.9 --buffer 4"),
+               vary_example="load=0.1:0.9:0.1 --ports 16"),
+    ),
+    cases=(*(_wait_case(p) for p in (0.5, 0.8, 0.9)), *(_loss_case(b) for b in (2, 4))),
+    bench=(BenchCase("OQ 32x32 load 0.9", {"ports": 32, "load": 0.9}),),
+)

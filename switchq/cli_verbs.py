@@ -1,0 +1,227 @@
+"""``switchq solve``, ``simulate`` and ``size``: one command per declared answer or architecture.
+
+Every command is built from its declaration (:mod:`switchq.architectures`):
+its options are the declaration's parameters (spelling, help, default, and
+any other spellings), its help the declaration's description and examples,
+its output the answer's fields with their units. Values are read by the
+parameters themselves (:class:`switchq.params.Param`), so a bad value is one
+line naming the option as typed, raised from inside the command. A
+parameter declared ``many`` takes a comma-separated list and gives one
+answer per value (a row each). Groups build their commands when asked for,
+so ``switchq --help`` and the analytic verbs stay fast.
+
+Examples
+--------
+>>> import json
+>>> from click.testing import CliRunner
+>>> out = CliRunner().invoke(solve_group, ["hol", "--ports", "4", "--json"]).output
+>>> json.loads(out)["exact"]
+'325/496'
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from contextlib import contextmanager
+
+import click
+
+from .declaration import RUN_PARAMS
+from .errors import InputError
+
+__all__ = ["solve_group", "simulate_group", "size_group", "read_params"]
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+# --------------------------------------------------------------------------- options and values
+
+def _help(p) -> str:
+    default = "" if p.kind == "flag" and p.default is False else f" [default: {p.describe_default()}]"
+    unit = f" [{p.unit}]" if p.unit and p.unit not in ("1",) and p.kind not in ("choice", "flag") else ""
+    allowed = f" ({', '.join((*p.choices, *dict(p.expand)))})" if p.kind == "choice" else ""
+    many = " A comma-separated list gives one row each." if p.many and "comma" not in p.help else ""
+    return (p.help + unit + allowed + many + default).replace("%", "%%")
+
+
+def _add_options(command: click.Command, params) -> None:
+    """Options of ``params`` on ``command`` (in order); flags as flags, the rest read as text by the Param."""
+    for p in params:
+        if p.kind == "flag":
+            click.option(*p.options, p.name, is_flag=True, default=None, help=_help(p))(command)
+        else:
+            click.option(*p.options, p.name, default=None, metavar=_metavar(p), help=_help(p))(command)
+        for option, value in p.switches:
+            click.option(option, f"{p.name}__{value}", is_flag=True, help=f"Same as {p.option} {value}.")(command)
+
+
+def _metavar(p) -> str:
+    return {"int": "INTEGER", "float": "NUMBER", "choice": "CHOICE", "floats": "LIST"}.get(p.kind, "VALUE")
+
+
+def read_params(params, given: dict) -> list[dict]:
+    """Canonical values of ``params`` from the options given (text, or None); one dict per row.
+
+    A required parameter left out, a switch that contradicts its option, or a
+    bad value raises InputError naming the option.
+    """
+    columns = []
+    for p in params:
+        text = given.get(p.name)
+        for option, value in p.switches:
+            if given.get(f"{p.name}__{value}"):
+                if text is not None and text != value:
+                    raise InputError(option, True, f"not with {p.option} {text}")
+                text = value
+        if text is None:
+            if p.required:
+                raise InputError(p.option, None, f"{p.allowed()} (required)")
+            columns.append((p.name, p.values(p.default, p.option) if p.default in dict(p.expand) else [p.default]))
+        else:
+            columns.append((p.name, p.values(text, p.option)))
+    names = [n for n, _ in columns]
+    return [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in columns))]
+
+
+@contextmanager
+def _named(params):
+    """Re-raise an InputError from inside with the option that sets its parameter, and a quantity's value
+    with its unit (``--cable: got '20m'``)."""
+    by_name = {}
+    for p in (*params, *RUN_PARAMS):
+        for name in p.names():
+            by_name.setdefault(name, p)
+    try:
+        yield
+    except InputError as e:
+        p = by_name.get(e.parameter)
+        if p is None:
+            raise
+        raise InputError(p.option, p.shown(e.value), e.allowed) from None
+
+
+def _doc(description: str, examples, verb: str) -> str:
+    text = description.strip()
+    if examples:
+        text += "\n\n\b\nExample:\n" + "\n".join(f"  {e}" for e in examples)
+    return text
+
+
+def _progress(as_json: bool) -> bool:
+    return not as_json and sys.stderr.isatty()
+
+
+# --------------------------------------------------------------------------- solve and size
+
+def _answer_command(answer, declaration) -> click.Command:
+    params = tuple(p for p in answer.params if "analytic" in p.modes)
+
+    def callback(as_json, **given):
+        from .render import show, show_rows
+
+        with _named(params):
+            rows = read_params(params, given)
+            payloads = []
+            for values in rows:
+                inputs, results = answer.solve(values)
+                head = {"model": answer.name} if answer.verb == "solve" else {}
+                payloads.append(({**head, **inputs, **results}, list(head) + list(inputs)))
+        units = {**{p.target: p.unit for p in params if p.unit}, **answer.units}
+        if len(payloads) == 1:
+            payload, inputs = payloads[0]
+            show(payload, inputs, answer.title, as_json, units=units)
+        else:
+            many = [p.target for p in params if p.many]
+            show_rows([p for p, _ in payloads], many + list(answer.table), answer.title, as_json, units,
+                      declaration.json_rows)
+
+    command = click.Command(answer.command, callback=callback, context_settings=CONTEXT,
+                            help=_doc(answer.description or answer.summary, answer.examples, answer.verb),
+                            short_help=answer.summary)
+    _add_options(command, params)
+    click.option("--json", "as_json", is_flag=True, help="Print one JSON object (inputs, results, units).")(command)
+    return command
+
+
+# --------------------------------------------------------------------------- simulate
+
+def _run_params(declaration) -> tuple:
+    slotted = "slots" in declaration.settings_shown
+    return tuple(p for p in RUN_PARAMS if slotted or p.name not in ("slots", "warmup"))
+
+
+def _simulate_command(declaration) -> click.Command:
+    params = declaration.all_params()
+    run_params = _run_params(declaration)
+
+    def callback(as_json, **given):
+        from .render import show, show_rows
+        from .validate.harness import RunSettings, run
+
+        with _named(params):
+            (run_values,) = read_params(run_params, given)
+            settings = RunSettings(**{p.target: run_values[p.name] for p in run_params})
+            results = []
+            for values in read_params(params, given):
+                system, workload = declaration.build(values)
+                results.append(run(declaration, system, workload, settings, progress=_progress(as_json)))
+        units = results[0].units
+        title = f"{declaration.title} (simulated)"
+        if len(results) == 1:
+            r = results[0]
+            notes = []
+            if r.unstable:
+                notes.append("[yellow]unstable: offered load exceeds what this system carries; throughput is "
+                             "the saturation throughput and latency grows with the run length.[/yellow]")
+            show(r.to_dict(), r.inputs(), title, as_json, notes, units)
+        else:
+            many = [p.target for p in params if p.many]
+            columns = many + [c for c in declaration.table if c not in many]
+            show_rows([r.to_dict() for r in results], columns, title, as_json, units, declaration.json_rows)
+
+    command = click.Command(declaration.name, callback=callback, context_settings=CONTEXT,
+                            help=_doc(declaration.description or declaration.summary, declaration.examples,
+                                      "simulate"),
+                            short_help=declaration.summary)
+    _add_options(command, params + run_params)
+    click.option("--json", "as_json", is_flag=True, help="Print one JSON object (inputs, results, units).")(command)
+    return command
+
+
+# --------------------------------------------------------------------------- groups
+
+class _DeclaredGroup(click.Group):
+    """A group whose commands come from the registry, built when asked for."""
+
+    def __init__(self, *args, verb: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.verb = verb
+
+    def _entries(self) -> dict:
+        from . import registry
+
+        if self.verb == "simulate":
+            return {d.name: d for d in registry.declarations().values() if d.simulated}
+        return {a.command: (a, d) for a, d in registry.answers(self.verb).values()}
+
+    def list_commands(self, ctx):
+        return list(self._entries())
+
+    def get_command(self, ctx, name):
+        entry = self._entries().get(name)
+        if entry is None:
+            return None
+        return _simulate_command(entry) if self.verb == "simulate" else _answer_command(*entry)
+
+
+solve_group = _DeclaredGroup("solve", verb="solve", context_settings=CONTEXT,
+                             help="Analytic answers (closed forms, Markov chains); no simulation, no compilation.")
+simulate_group = _DeclaredGroup("simulate", verb="simulate", context_settings=CONTEXT,
+                                help="Monte Carlo answers with 95% confidence intervals and the seed that "
+                                     "reproduces them.")
+size_group = _DeclaredGroup(
+    "size", verb="size", context_settings=CONTEXT,
+    help="Buffer sizes for link-level flow control (credit, grant, ACK/NAK, SFC) and buffered crossbars.\n\n"
+         "Quantities take units: --link-rate 10Gb/s, --rtt 200ns or --cable 20m, --cell 256B (b = bit, B = byte; "
+         "KB = 1000 B, KiB = 1024 B). Bare numbers are refused where a unit is needed.")

@@ -1,0 +1,310 @@
+"""The declaration of an architecture: the one place a model is wired into switchq.
+
+An :class:`Architecture` (a single switch, a network, a collective or a link)
+holds everything the rest of switchq derives from it: its name and family,
+its frozen configuration class, its parameters (spelling, type, range,
+default, unit, help), the workload it takes, its kernel (a module path,
+imported only to simulate), its counters and metrics with units, its
+analytic answers (:class:`Answer`), its validation cases (:class:`Case`)
+with tolerances, its report and its benchmark cases. Each lives in its own
+module of :mod:`switchq.architectures`, found by :mod:`switchq.registry`;
+nothing else lists architectures.
+
+From a declaration come: ``switchq simulate NAME``, ``switchq solve ANSWER``
+(or ``switchq size ANSWER``), ``switchq sweep NAME|ANSWER``, the rows of
+``switchq validate``, ``switchq report``, ``switchq bench`` cases, the units
+in every ``--json`` output, and the conformance tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .errors import InputError
+from .params import Param
+
+__all__ = ["Architecture", "Answer", "Metric", "Counter", "Case", "BenchCase", "RUN_PARAMS", "RUN_UNITS", "FAMILIES"]
+
+FAMILIES = ("switch", "network", "collective", "link")
+
+# Units of the run settings in every simulated output.
+RUN_UNITS = {"slots": "slots", "warmup_slots": "slots", "replications": "runs", "seed": "1", "workers": "processes",
+             "wall_seconds": "s", "seeds": "1"}
+
+# Run options of the simulate verbs: (option, setting, default, help). Short options as the CLI has them.
+RUN_PARAMS = (
+    Param("slots", "slots", "int", 50_000, low=100, unit="slots", help="Measured slots per replication (after warm-up)."),
+    Param("warmup", "warmup_slots", "int", None, low=0, unit="slots", default_text="max(1000, slots/10)",
+          help="Discarded warm-up slots."),
+    Param("replications", "replications", "int", 8, low=2, unit="runs", aliases=("-r",),
+          help="Independent replications (>= 2) for the 95% CI."),
+    Param("workers", "workers", "int", 1, low=0, unit="processes", aliases=("-j",),
+          help="Worker processes (0 = all cores); results do not depend on it."),
+    Param("seed", "seed", "int", 1, low=0, unit="1", help="Root seed; fixes every replication's stream."),
+)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A simulated figure: its name, unit and how each replication's value comes from the counters.
+
+    ``samples(c)`` gets a :class:`switchq.validate.harness.Counts` (counters by
+    name, one value per replication, and the system, workload and settings)
+    and returns one value per replication (or per replication and class, a
+    2-D array; or None where the metric does not apply).
+    """
+
+    name: str
+    unit: str
+    samples: Callable | None
+    help: str = ""
+    lossy_on_overflow: bool = False   # NaN when an "unbounded" queue overflowed (a refusal, not a loss)
+    derived: tuple | None = None      # (metric, f): f(value, counts) of that metric's mean and interval ends
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A counter total shown with every result: kernel counter ``counter`` (default ``name``) summed,
+    or its smallest or largest value over the replications."""
+
+    name: str
+    unit: str
+    reduce: str = "sum"
+    counter: str = ""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An analytic answer: ``switchq solve NAME`` (or ``switchq size NAME``) and ``switchq sweep NAME``.
+
+    Attributes
+    ----------
+    name, title, summary : str
+        Command name, table title, one line for help and listings.
+    params : tuple of Param
+        Its parameters. Parameters with ``modes=SIM`` feed only the simulated twin (``sweep NAME
+        --simulate``): they are the twin's, not the answer's.
+    solve : callable
+        ``solve(params) -> (inputs, results)``: two dicts, the inputs echoed as the solver
+        read them and the results.
+    results : tuple
+        The names of the results a sweep lists (``--y`` picks among the numeric ones).
+    units : dict
+        Unit of every input and result name the answer gives ('' or absent: text, flags).
+    main, table : str, tuple
+        The result a sweep plots by default, and those shown in tables.
+    check : callable or None
+        A cheap check of a sweep point (raises InputError); None: solving is the check.
+    twin : callable or None
+        ``twin(params) -> params`` of the architecture's simulator for ``--simulate``; None when
+        the answer has no simulated twin in a sweep.
+    sim_main, sim_table : str, tuple
+        The same for the twin's results.
+    verb : str
+        ``solve`` or ``size`` (``switchq size credit`` is the answer ``size-credit``).
+    description : str
+        The command's help (what it computes, its method and source).
+    examples : tuple of str
+        Command lines that run (the conformance tests run them).
+    vary_example : str
+        What follows ``switchq sweep NAME --vary`` in its help (``load=0.1:0.9:0.1 --ports 16``).
+    """
+
+    name: str
+    title: str
+    summary: str
+    params: tuple
+    solve: Callable
+    results: tuple
+    units: dict
+    main: str
+    table: tuple
+    check: Callable | None = None
+    twin: Callable | None = None
+    sim_main: str = "throughput"
+    sim_table: tuple = ("throughput", "mean_latency", "loss_probability", "unstable")
+    verb: str = "solve"
+    description: str = ""
+    examples: tuple = ()
+    vary_example: str = ""
+
+    @property
+    def command(self) -> str:
+        """Its name under its verb: ``credit`` for ``size-credit``."""
+        return self.name[len(self.verb) + 1:] if self.name.startswith(self.verb + "-") else self.name
+
+
+@dataclass(frozen=True)
+class Case:
+    """One validation row: a simulated figure against an analytic (or published) value.
+
+    ``params`` are the architecture's (as ``switchq simulate`` takes them,
+    the rest at their defaults); ``analytic()`` returns ``(value, method)``;
+    the tolerance is the known error of the analytic side (0 for exact
+    models): ``tolerance`` absolute, plus ``tolerance_share`` of the analytic
+    value, plus ``tolerance_slots`` cells over the measured slots (edge
+    effects of a deterministic loop); ``why`` says where it comes from.
+    ``slots`` is the quick budget (``validate --full`` runs ten times more);
+    ``warmup_share`` a warm-up of that share of the slots instead of the
+    default; ``unit`` the row's unit when it is not the metric's.
+    """
+
+    suite: str
+    label: str
+    params: dict
+    quantity: str
+    analytic: Callable
+    tolerance: float = 0.0
+    tolerance_share: float = 0.0
+    tolerance_slots: float = 0.0
+    why: str = ""
+    slots: int = 10_000
+    replications: int = 8
+    warmup_share: float | None = None
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    """A speed case of ``switchq bench``: a point of the architecture, its unit and target."""
+
+    label: str
+    params: dict
+    target: float | None = None
+    booksim2: float | None = None
+    unit: str = "port-slots/s"
+    scale: float = 1.0        # slots of this case per bench slot (networks run fewer)
+
+
+def _no_labels(c):
+    return {}
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """The declaration of one architecture (or network, or collective, or link); see the module docstring.
+
+    Attributes
+    ----------
+    name, family, title, summary : str
+        ``simulate NAME``; family is ``switch``, ``network``, ``collective`` or ``link``.
+    config, accepts : tuples of types
+        The frozen configuration classes it simulates and the workload classes it takes
+        (``simulate(system, workload)`` finds the declaration by their types).
+    params, workload : tuple of Param
+        The system's parameters and its workload's (traffic, start skew, benchmark round).
+    build : callable
+        ``build(params) -> (system, workload)`` from canonical values (every parameter present).
+    kernel : str
+        Module with ``replicate(system, workload, run)`` and ``LAYOUT``; empty: no simulator.
+    metrics, counters : tuples of Metric, Counter
+    units : dict
+        Units of the fields the system's and workload's ``describe()`` give beyond the parameters.
+    labels : callable or None
+        ``labels(counts) -> dict`` of further result fields (bounds, what a latency is per).
+    stability : callable or None
+        ``stability(counts) -> (growth, offered, slack)``: unstable if the backlog grew by more
+        than ``UNSTABLE_GROWTH`` x offered + slack, or a queue overflowed; None: never judged.
+    answers, cases, bench : tuples of Answer, Case, BenchCase
+    report : tuple
+        ``(name, module)`` of each report it builds (``switchq report NAME``).
+    architectures : tuple of str
+        Names ``Switch(n, architecture=...)`` accepts for it (single switches).
+    settings_shown : tuple
+        Run settings that apply (``simulate`` options and JSON fields).
+    order : int
+        Place in listings.
+    description : str
+        ``simulate NAME --help``.
+    examples : tuple of str
+        ``switchq simulate`` command lines that run.
+    json_rows : str
+        Several answers (a ``many`` parameter) as a JSON ``list`` or an object ``{"rows": [...]}``.
+    main, table : str, tuple
+        The result a sweep plots by default, and those shown in tables.
+    vary_example : str
+        What follows ``switchq sweep NAME --vary`` in its help.
+    sample : dict
+        A small point (parameters by name, the rest at their defaults) that simulates in a moment: the
+        conformance tests run it.
+    """
+
+    name: str
+    family: str
+    title: str
+    summary: str
+    config: tuple = ()
+    accepts: tuple = ()
+    params: tuple = ()
+    workload: tuple = ()
+    build: Callable | None = None
+    kernel: str = ""
+    metrics: tuple = ()
+    counters: tuple = ()
+    units: dict = field(default_factory=dict)
+    labels: Callable | None = None
+    stability: Callable | None = None
+    answers: tuple = ()
+    cases: tuple = ()
+    bench: tuple = ()
+    report: tuple = ()
+    architectures: tuple = ()
+    settings_shown: tuple = ("slots", "warmup_slots", "replications", "seed", "workers")
+    order: int = 100
+    description: str = ""
+    examples: tuple = ()
+    json_rows: str = "list"
+    main: str = "throughput"
+    table: tuple = ("throughput", "mean_latency", "loss_probability", "unstable")
+    vary_example: str = ""
+    sample: dict = field(default_factory=dict)
+
+    @property
+    def simulated(self) -> bool:
+        return bool(self.kernel)
+
+    def all_params(self) -> tuple:
+        """System then workload parameters: the options of ``simulate NAME``."""
+        return self.params + self.workload
+
+    def defaults(self) -> dict:
+        """Every parameter at its default (required ones absent)."""
+        return {p.name: p.default for p in self.all_params() if not p.required}
+
+    def param(self, name: str) -> Param:
+        for p in self.all_params():
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def takes(self, system, workload) -> bool:
+        """Whether this declaration simulates ``system`` under ``workload`` (by their types)."""
+        return self.simulated and isinstance(system, self.config) and isinstance(workload, self.accepts)
+
+    def check(self, system, workload) -> None:
+        """The one compatibility check: the types, then the system's check of its workload."""
+        if not isinstance(system, self.config):
+            raise InputError("system", type(system).__name__,
+                             "one of " + ", ".join(c.__name__ for c in self.config) + f" for {self.name}")
+        if not isinstance(workload, self.accepts):
+            raise InputError("workload", type(workload).__name__,
+                             "one of " + ", ".join(c.__name__ for c in self.accepts) + f" for {self.name}")
+        system.check_traffic(workload)
+
+    def label(self, system, workload) -> str:
+        """A progress-bar label."""
+        return f"{self.name} " + ", ".join(f"{k}={v}" for k, v in list(system.describe().items())[:3])
+
+    def units_of(self, system=None, workload=None) -> dict:
+        """Unit of every input and result field a simulation of this architecture gives."""
+        out = {p.target: p.unit for p in self.all_params() if p.unit}
+        out.update({p.name: p.unit for p in self.all_params() if p.unit and p.name not in out})
+        out.update(self.units)
+        out.update(RUN_UNITS)
+        for m in self.metrics:
+            out[m.name] = out[m.name + "_ci95"] = m.unit
+        for c in self.counters:
+            out[c.name] = c.unit
+        return {k: v for k, v in out.items() if v}
+

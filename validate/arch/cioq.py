@@ -1,0 +1,68 @@
+"""Combined input-output queuing (CIOQ) with speedup S: VOQs, S matching phases per slot, output queues.
+
+Each slot: cells arrive at their VOQs (as in :mod:`.voq`); the fabric runs S
+phases, each a PIM or iSLIP matching (``kernel.match_voqs``, the one the VOQ
+switch uses) that moves the head cell of every matched VOQ to its output's
+FIFO; then each output sends one cell. A cell moved in a slot may leave in
+it, so with S = N and maximal matchings every cell reaches its output in its
+arrival slot: ideal output queuing. An output queue that fills its storage
+takes no more cells (its output does not grant) and flags the run unstable.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from numba import njit
+
+from .. import kernel as K
+
+LAYOUT = K.Layout()
+# The switch as the kernel sees it.
+CioqArgs = namedtuple("CioqArgs", "n_ports speedup matching iterations limit unbounded storage")
+
+
+@njit(cache=True)
+def _run_cioq(sw, run, tr, stats):
+    K.seed_rng(run.seed)
+    n, speedup, matching, iterations, limit, unbounded, storage = sw
+    # VOQs and output queues (ring row j) hold arrival slots.
+    voqs = K.voqs(n, storage)
+    q, q_head, q_len, held = voqs
+    out_q, out_head, out_len = K.rings(n, K.UNBOUNDED_CELLS)
+    burst, arrivals = K.sources(n)
+    state = K.matching_state(n)   # iSLIP pointers, the match of a phase, its grants
+    in_match = state[2]
+    out_match = state[3]
+    for t in range(run.warmup + run.slots):
+        K.draw_arrivals(arrivals, burst, tr, n)
+        K.enqueue_voqs(stats, t, run.warmup, arrivals, voqs, limit, unbounded)
+        for _ in range(speedup):
+            in_match[:] = -1
+            for j in range(n):
+                # A full output queue takes nothing more: its output is marked matched, so it does not grant.
+                full = out_len[j] == K.UNBOUNDED_CELLS
+                out_match[j] = n if full else -1
+                if full:
+                    stats[K.STAT_OVERFLOW] += 1
+            K.match_voqs(q_len, n, matching, iterations, state)
+            for i in range(n):
+                j = in_match[i]
+                if j >= 0:
+                    held[i] -= 1
+                    K.ring_push(out_q, out_head, out_len, j, K.ring_pop(q, q_head, q_len, i * n + j))
+        for j in range(n):
+            if out_len[j] > 0:
+                K.count_departure(stats, t, K.ring_pop(out_q, out_head, out_len, j), run.warmup)
+    stats[K.STAT_QUEUED] = held.sum() + out_len.sum()
+
+
+def replicate(switch, traffic, run):
+    """Run one replication (``run``: a :class:`~switchq.validate.kernel.Run`); return its counters (``LAYOUT``)."""
+    n = switch.n_ports
+    unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
+    matching = K.MATCH_ISLIP if switch.matching == "islip" else K.MATCH_PIM
+    stats = LAYOUT.zeros()
+    args = CioqArgs(n, switch.speedup, matching, switch.iterations, limit, unbounded, storage)
+    _run_cioq(args, run, K.traffic_arrays(traffic, n), stats)
+    return stats

@@ -1,0 +1,100 @@
+"""The committed reports in ``reports/`` (markdown + PNG) that reproduce the papers, one module each.
+
+``switchq report NAME`` calls :func:`build_report`; the names are those the
+architectures declare (:mod:`switchq.architectures`). A report reads its
+simulated figures through the sweep engine (:func:`points`): each point is
+stored as it finishes and reused when the report is built again with the
+same settings, so a long report resumes where it stopped. Each report states
+how it was made (command, seed, slots, replications) next to every figure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from pathlib import Path
+
+from switchq.models import _check
+
+from ..result import Estimate
+
+__all__ = ["build_report", "report_names", "points", "est", "Row"]
+
+
+def report_names() -> tuple:
+    from switchq.registry import reports
+
+    return tuple(reports())
+
+
+def build_report(name: str, out: Path, quick: bool = False, workers: int = 0, seed: int = 1,
+                 store=None) -> list[Path]:
+    """Write report ``name`` (or all of them) into ``out``; return the files written.
+
+    ``store``: the result store its points are kept in and reused from (None: keep nothing).
+    """
+    from switchq.registry import reports
+
+    modules = reports()
+    _check.choice("name", name, (*modules, "all"))
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for n in (modules if name == "all" else (name,)):
+        builder = importlib.import_module(modules[n])
+        written += builder.build(out, quick=quick, workers=workers, seed=seed, store=store)
+    return written
+
+
+def points(model: str, params: list, *, slots: int | None = None, warmup: int | None = None,
+           replications: int | None = None, seed: int = 1, workers: int = 0, store=None,
+           progress: bool = False) -> list:
+    """Simulated rows of ``model`` at ``params`` (a dict each), every one run with ``seed`` itself.
+
+    Rows are as ``switchq sweep --json`` gives them (results, CIs as [low, high]), read as
+    :class:`Row` s; :func:`est` reads an estimate back.
+    """
+    from switchq.sweeps import run_points
+
+    return [Row(r) for r in run_points(model, params, simulate=True, store=store, slots=slots, warmup=warmup,
+                                       replications=replications, seed=seed, workers=workers, progress=progress)]
+
+
+class Row(dict):
+    """A stored point read back, its fields also as attributes: ``row.throughput`` (a value stored as
+    none reads as NaN), ``row.throughput_ci95`` (a tuple).
+
+    Examples
+    --------
+    >>> r = Row({"throughput": 0.5, "throughput_ci95": [0.49, 0.51], "loss_probability": None})
+    >>> r.throughput, r.throughput_ci95, math.isnan(r.loss_probability)
+    (0.5, (0.49, 0.51), True)
+    """
+
+    def __getattr__(self, name):
+        try:
+            v = self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+        if v is None:
+            return math.nan
+        if name.endswith("_ci95") and isinstance(v, list) and len(v) == 2 and not isinstance(v[0], list):
+            return tuple(math.nan if x is None else x for x in v)
+        return v
+
+
+def est(row: dict, name: str) -> Estimate:
+    """The estimate ``name`` of a stored row (a value stored as none reads as NaN).
+
+    Examples
+    --------
+    >>> est({"throughput": 0.5, "throughput_ci95": [0.49, 0.51]}, "throughput").half_width
+    0.010000000000000009
+    >>> math.isnan(est({"loss_probability": None, "loss_probability_ci95": [None, None]}, "loss_probability").value)
+    True
+    """
+    def num(v):
+        return math.nan if v is None else float(v)
+
+    low, high = row.get(name + "_ci95") or (None, None)
+    return Estimate(num(row.get(name)), num(low), num(high))

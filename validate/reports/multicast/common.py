@@ -1,0 +1,158 @@
+"""What the sections of the multicast report share: the plan of run lengths, sections, and formatting.
+
+See :mod:`switchq.validate.reports.multicast` for what the report reproduces.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from switchq.validate.reports import points
+
+__all__ = ["Plan", "Section", "plan", "simulated", "pm", "err", "carried_its_load", "how", "save", "curve", "ARCHS",
+           "CONFIGS", "PATTERNS", "PAPER_2X8_OQ", "PAPER_8X8_OQ", "PAPER_WBA", "PAPER_32_Q4"]
+
+# Paper 003 §3.1 and §3: the numbers its text states (the figures are curves without tables).
+PAPER_2X8_OQ = 0.8        # "saturates at a load factor of 0.8" (Fig. 14)
+PAPER_8X8_OQ = 0.25       # "saturates at a load factor close to 0.25" (Fig. 13)
+PAPER_WBA = {2: 0.65, 8: 0.22}   # ref. [19] quoted in §3.1 ("virtual output-queued routers")
+PAPER_32_Q4 = {"complement": 1.0, "uniform": 0.93, "transpose": 0.93, "bitrev": 0.93}  # §3, Fig. 11
+PATTERNS = ("uniform", "transpose", "bitrev", "complement")
+# (switch ports, crosspoint packets, paper throughput figure, paper latency figure)
+CONFIGS = ((8, 2, 5, 6), (8, 4, 7, 8), (32, 2, 9, 10), (32, 4, 11, 12))
+ARCHS = (("oq-crosspoint", 4), ("oq-crosspoint", 1), ("iq-split", 4), ("iq-nosplit", 4), ("iq-wba", 4))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Run lengths, replications and load grids of one build (quick or full) and its seed.
+
+    ``sat_warmup`` / ``sat_slots``: the long runs that measure fat trees under
+    full load (some patterns drift for thousands of slots there).
+    """
+
+    quick: bool
+    seed: int
+    workers: int
+    switch_slots: int
+    switch_reps: int
+    table_slots: int
+    net_slots: int
+    net_warmup: int
+    net_reps: int
+    sat_slots: int
+    sat_warmup: int
+    loads_8x8: tuple
+    loads_2x8: tuple
+    perm_loads: tuple
+    route_loads: tuple
+    mc_loads: tuple
+    namd_sizes: tuple
+    namd_reps: int
+    groups: tuple
+    reduction_sizes: tuple
+    reduction_reps: int
+    reduction_skew_ns: float
+
+    def settings(self, kind: str = "switch"):
+        """RunSettings for ``kind``: "switch" (curves), "table" (saturated switch), "network", "saturated"."""
+        from switchq.validate.harness import RunSettings
+
+        if kind == "network":
+            return RunSettings(self.net_slots, self.net_warmup, self.net_reps, self.seed, self.workers)
+        if kind == "saturated":
+            return RunSettings(self.sat_slots, self.sat_warmup, self.net_reps, self.seed, self.workers)
+        return RunSettings(self.table_slots if kind == "table" else self.switch_slots, None, self.switch_reps,
+                           self.seed, self.workers)
+
+
+def plan(quick: bool = False, workers: int = 0, seed: int = 1) -> Plan:
+    """The quick (tests, CI: well under a minute on two cores) or full (committed report) plan.
+
+    Examples
+    --------
+    >>> plan(quick=True).perm_loads, plan().net_reps
+    ((0.5, 1.0), 4)
+    """
+    if quick:
+        return Plan(quick=True, seed=seed, workers=workers, switch_slots=3_000, switch_reps=2, table_slots=5_000,
+                    net_slots=200, net_warmup=100, net_reps=2, sat_slots=200, sat_warmup=300,
+                    loads_8x8=(0.05, 0.15, 0.3), loads_2x8=(0.2, 0.6, 1.0), perm_loads=(0.5, 1.0),
+                    route_loads=(0.5, 1.0), mc_loads=(0.04, 0.08, 0.13), namd_sizes=(256, 4096), namd_reps=3,
+                    groups=((64, 8),), reduction_sizes=(8, 256, 4096), reduction_reps=2, reduction_skew_ns=1000.0)
+    return Plan(quick=False, seed=seed, workers=workers, switch_slots=20_000, switch_reps=4, table_slots=50_000,
+                net_slots=1_200, net_warmup=400, net_reps=4, sat_slots=1_000, sat_warmup=6_000,
+                loads_8x8=(0.02, 0.05, 0.08, 0.11, 0.14, 0.17, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3),
+                loads_2x8=tuple(round(0.1 * i, 1) for i in range(1, 11)),
+                perm_loads=(0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0), route_loads=(0.8, 1.0),
+                mc_loads=(0.02, 0.04, 0.06, 0.08, 0.09, 0.1, 0.105, 0.11, 0.115, 0.12, 0.1225, 0.13),
+                namd_sizes=tuple(256 << i for i in range(7)), namd_reps=32,
+                groups=((64, 8), (256, 8), (64, 16), (256, 16)), reduction_sizes=tuple(8 << i for i in range(12)),
+                reduction_reps=16, reduction_skew_ns=1000.0)
+
+
+@dataclass
+class Section:
+    """Markdown lines of one report section, the files it wrote and its rows of the summary table.
+
+    A summary row is ``(paper figure, claim, paper's figure, ours, difference, likely reason)``.
+    """
+
+    lines: list = field(default_factory=list)
+    files: list = field(default_factory=list)
+    summary: list = field(default_factory=list)
+
+
+
+def simulated(p: Plan, kind: str, model: str, params: list, progress: bool = False, store=None) -> list:
+    """Rows of ``model`` at ``params`` with the run settings ``p.settings(kind)``, through the sweep engine
+    and its store (each point run with the report's seed)."""
+    s = p.settings(kind)
+    return points(model, params, slots=s.slots, warmup=s.warmup_slots, replications=s.replications, seed=s.seed,
+                  workers=s.workers, store=store, progress=progress)
+
+
+def pm(v, ci, digits=4):
+    """``value ± half-width`` of a 95 % interval."""
+    if v is None or not math.isfinite(v):
+        return "—"
+    half = (ci[1] - ci[0]) / 2
+    return f"{v:.{digits}f} ± {half:.{digits}f}" if math.isfinite(half) else f"{v:.{digits}f}"
+
+
+def err(results, name):
+    """Half-widths of ``name``'s intervals, for error bars."""
+    return [(getattr(r, name + "_ci95")[1] - getattr(r, name + "_ci95")[0]) / 2 for r in results]
+
+
+def carried_its_load(r, load):
+    """True when the run carried its offered load (a steady state, so its latency means something).
+
+    Load 1 never is: a queue offered a cell every slot grows unless every cell leaves at once.
+    """
+    high = r.throughput_ci95[1] if math.isfinite(r.throughput_ci95[1]) else r.throughput
+    return load < 1.0 and not r.unstable and max(r.throughput, high) >= 0.98 * load
+
+
+def how(p: Plan, kind="switch", label="Simulation") -> str:
+    s = p.settings(kind)
+    return (f"{label}: seed {p.seed}, {s.slots} measured slots after {s.warmup_slots} warm-up, {s.replications} "
+            f"independent replications per point; ± is the 95 % Student-t half-width.")
+
+
+def save(fig, path, title):
+    import matplotlib.pyplot as plt
+
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def curve(ax, loads, results, name, label, style="o-", carried_only=False):
+    pts = [(x, r) for x, r in zip(loads, results) if not carried_only or carried_its_load(r, x)]
+    if pts:
+        xs, rs = zip(*pts)
+        ax.errorbar(xs, [getattr(r, name) for r in rs], yerr=err(rs, name), fmt=style, ms=3, capsize=2,
+                    label=label)

@@ -1,0 +1,172 @@
+"""Section 1 of the multicast report: one 8 x 8 switch, mean fanout 4 (paper 003 §3.1, Figs 13-14).
+
+The paper's crosspoint-buffered output-queued switch against FIFO input
+queuing with and without fanout splitting and WBA (its ref. [19]): curves of
+throughput and latency against load, and the saturation table against the
+exact chains and the paper's figures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .common import (ARCHS, PAPER_2X8_OQ, PAPER_8X8_OQ, PAPER_WBA, Plan, Section, carried_its_load, curve, how, pm, save,
+                     simulated)
+
+__all__ = ["single_switch"]
+
+
+def _point(arch, q, load, m, law="uniform", arrivals="poisson"):
+    return {"arch": arch, "ports": 8, "crosspoint_cells": q, "load": load, "inputs": m, "fanout": 4,
+            "fanout_distribution": law, "arrivals": arrivals}
+
+
+def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Section:
+    """Figs 13-14 (§3.1): one 8 x 8 switch, mean fanout 4, five architectures."""
+    import matplotlib.pyplot as plt
+
+    from switchq.solvers import multicast
+
+    # Every point of the section, run through the sweep engine in two batches (curves, saturation table).
+    variants = [(a, q, "poisson") for a, q in ARCHS] + [("oq-crosspoint", 4, "bernoulli")]
+    curve_keys = [(arch, q, x, m, "uniform", arrivals) for m, loads in ((8, p.loads_8x8), (2, p.loads_2x8))
+                  for arch, q, arrivals in variants for x in loads]
+    table_keys = [(arch, q, 1.0, m, law, arrivals) for m in (2, 8) for arch, q in ARCHS
+                  for law, arrivals in (("uniform", "bernoulli"), ("fixed", "bernoulli"), ("uniform", "poisson"))]
+    table_keys += [("oq-crosspoint", q, 1.0, 2, "uniform", "bernoulli") for q in (2, 3, 8)]   # Q = 1, 4: above
+    found = {**dict(zip(curve_keys, simulated(p, "switch", "multicast", [_point(*k) for k in curve_keys],
+                                             progress, store))),
+            **{("table",) + k: r for k, r in zip(table_keys, simulated(p, "table", "multicast",
+                                                                        [_point(*k) for k in table_keys],
+                                                                        progress, store))}}
+
+    def sim(arch, q, load, m, law="uniform", arrivals="poisson", table=False):
+        return found[(("table",) if table else ()) + (arch, q, load, m, law, arrivals)]
+
+    sec = Section()
+    sec.lines += ["## 1. One switch: multicast of mean fanout 4 (Figs 13-14, §3.1)", "",
+                  "An 8 x 8 switch with all 8 inputs active (Fig. 13) or 2 (the paper's \"2X8\", Fig. 14). A "
+                  "packet's destination set has a size uniform on 1..7 (mean 4, our reading of \"random "
+                  "destinations with an average fanout of 4\") and is uniform given its size. Arrivals are "
+                  "Poisson as in the paper (slotted: a Poisson number of packets of mean `load` per input per "
+                  "slot) unless marked Bernoulli. oq-crosspoint is the paper's switch (Q packets per crosspoint; "
+                  "a packet crosses once, when all its crosspoints have a credit; its credits return when its last "
+                  "copy leaves); iq-split / iq-nosplit are FIFO input queuing with / without fanout splitting; "
+                  "iq-wba is fanout splitting with the weight-based grants of ref. [19]. Latency: slots from "
+                  "arrival until the last copy leaves. " + how(p), ""]
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    curves = {}
+    for row, (m, loads) in enumerate(((8, p.loads_8x8), (2, p.loads_2x8))):
+        for arch, q, arrivals in [(a, q, "poisson") for a, q in ARCHS] + [("oq-crosspoint", 4, "bernoulli")]:
+            res = [sim(arch, q, x, m, arrivals=arrivals) for x in loads]
+            curves[m, arch, q, arrivals] = res
+            label = (f"{arch} Q={q}" if arch == "oq-crosspoint" else arch) + (", Bernoulli" if arrivals == "bernoulli" else "")
+            style = "s--" if arrivals == "bernoulli" else "o-"
+            curve(axes[row, 0], loads, res, "throughput", label, style)
+            curve(axes[row, 1], loads, res, "mean_latency", label, style, carried_only=True)
+        bound = multicast.admissible_load(8, m, 4)
+        for ax in axes[row]:
+            ax.axvline(bound, color="grey", ls="--", lw=0.8, label=f"admissible bound {bound:g}")
+            ax.set_xlabel("offered load (packets/slot/active input)")
+            ax.grid(alpha=0.3, which="both")
+        axes[row, 0].plot(loads, loads, ":", color="grey", lw=0.8)
+        axes[row, 0].set_ylabel("throughput (packets/slot/active input)")
+        axes[row, 0].set_title(f"{m} x 8: throughput (Fig. {13 if m == 8 else 14})")
+        axes[row, 1].set_ylabel("mean packet latency (slots)")
+        axes[row, 1].set_yscale("log")
+        axes[row, 1].set_title(f"{m} x 8: latency, carried loads only (Fig. {13 if m == 8 else 14})")
+    axes[0, 0].legend(fontsize=7)
+    s = p.settings()
+    save(fig, out / "multicast_switch.png", f"8-port switch, mean fanout 4 (paper 003 Figs 13-14); seed {p.seed}, "
+          f"{s.slots} slots x {s.replications} replications, 95 % CI bars")
+    sec.files.append(out / "multicast_switch.png")
+
+    sec.lines += ["![single switch](multicast_switch.png)", "",
+                  "Along the curves of Figs 13-14: oq-crosspoint (Q = 4) throughput and latency (slots) with "
+                  "Poisson and Bernoulli arrivals, and the latency of the best input queue, iq-wba (\"sat.\": the "
+                  "run did not carry its load). The paper draws these curves and states only where they "
+                  "saturate (next table), so there is no paper column.", "",
+                  "| switch (paper fig.) | load | oq Q=4 throughput, Poisson | latency, Poisson | "
+                  "latency, Bernoulli | iq-wba latency, Poisson |", "|---|---:|---:|---:|---:|---:|"]
+    for m in (8, 2):
+        rows = zip(p.loads_8x8 if m == 8 else p.loads_2x8, curves[m, "oq-crosspoint", 4, "poisson"],
+                   curves[m, "oq-crosspoint", 4, "bernoulli"], curves[m, "iq-wba", 4, "poisson"])
+        for x, r, b, w in rows:
+            lat = [pm(v.mean_latency, v.mean_latency_ci95, 2) if carried_its_load(v, x) else "sat." for v in (r, b, w)]
+            sec.lines.append(f"| {m} x 8 (Fig. {13 if m == 8 else 14}) | {x:g} | "
+                             f"{pm(r.throughput, r.throughput_ci95)} | " + " | ".join(lat) + " |")
+
+    # Saturation table: load 1.0, both fanout laws, against the exact chains and the paper.
+    sec.lines += ["", "### Saturation throughput (load 1.0; Figs 13-14 and the [19] figures quoted in §3.1)", "",
+                  "Throughput in packets per slot per active input with every active input saturated (then the "
+                  "arrival process no longer matters: the Poisson and Bernoulli columns agree). \"Analytic\" is "
+                  "`switchq.solvers.multicast.saturation_load`: an exact lumped Markov chain where tractable, the "
+                  "labelled independence approximation for iq-split 8 x 8, otherwise none. The paper's numbers "
+                  "are from its text; Δ = ours (uniform law, Bernoulli) − paper. " + how(p, "table"), "",
+                  "| switch | architecture | simulated: size uniform 1..7 | same, Poisson | analytic, uniform | "
+                  "simulated: size fixed 4 | analytic, fixed | paper | Δ |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    sat, checks = {}, []   # checks: (|simulated - exact|, half-width) wherever an exact chain exists
+    for m in (2, 8):
+        for arch, q in ARCHS:
+            r_u, r_f = sim(arch, q, 1.0, m, "uniform", "bernoulli", True), sim(arch, q, 1.0, m, "fixed", "bernoulli", True)
+            r_p = sim(arch, q, 1.0, m, "uniform", "poisson", True)
+            sat[m, arch, q] = r_u
+            an = []
+            for law in ("uniform", "fixed"):
+                if arch == "iq-wba":
+                    an.append("— (simulator only)")
+                    continue
+                a = multicast.saturation_load(arch, 8, m, 4, law, crosspoint_cells=q)
+                if a.exact:
+                    r = r_u if law == "uniform" else r_f
+                    checks.append((abs(r.throughput - a.saturation_load), (r.throughput_ci95[1] - r.throughput_ci95[0]) / 2))
+                an.append("—" if a.saturation_load is None else
+                          f"{a.saturation_load:.4f} ({'exact' if a.exact else 'approx.'})")
+            paper = (PAPER_WBA[m] if arch == "iq-wba" else
+                     (PAPER_2X8_OQ if m == 2 else PAPER_8X8_OQ) if (arch, q) == ("oq-crosspoint", 4) else None)
+            delta = "—" if paper is None else f"{r_u.throughput - paper:+.3f} ({(r_u.throughput / paper - 1):+.0%})"
+            name = f"{arch}, Q = {q}" if arch == "oq-crosspoint" else arch
+            sec.lines.append(f"| {m} x 8 | {name} | {pm(r_u.throughput, r_u.throughput_ci95)} | "
+                             f"{pm(r_p.throughput, r_p.throughput_ci95)} | {an[0]} | "
+                             f"{pm(r_f.throughput, r_f.throughput_ci95)} | {an[1]} | "
+                             f"{'—' if paper is None else paper} | {delta} |")
+    # How the 2 x 8 figure depends on the crosspoint size.
+    qs = (1, 2, 3, 4, 8)
+    by_q = dict(zip(qs, (sim("oq-crosspoint", q, 1.0, 2, "uniform", "bernoulli", True) for q in qs)))
+    o2, o8 = sat[2, "oq-crosspoint", 4].throughput, sat[8, "oq-crosspoint", 4].throughput
+    knee = [(x, r) for x, r in zip(p.loads_2x8, curves[2, "oq-crosspoint", 4, "poisson"]) if x in (0.8, 0.9)]
+    wba = {m: sat[m, "iq-wba", 4].throughput for m in (2, 8)}
+    iq_best = {m: max(sat[m, a, 4].throughput for a in ("iq-split", "iq-nosplit", "iq-wba")) for m in (2, 8)}
+    sec.lines += ["", "2 x 8 oq-crosspoint saturation against the crosspoint size Q (uniform law): " +
+                  ", ".join(f"Q = {q}: {pm(r.throughput, r.throughput_ci95, 3)}" for q, r in by_q.items()) + ".",
+                  "",
+                  f"**Reading.** 8 x 8 (Fig. 13): oq-crosspoint (Q = 4) saturates at {o8:.3f}, {1 - o8 / 0.25:.1%} "
+                  f"under the admissible bound 0.25 where the paper puts it (Δ {o8 - 0.25:+.3f}); no input queue "
+                  f"reaches it (best {iq_best[8]:.3f}), and WBA gives {wba[8]:.3f} against the 0.22 the paper "
+                  "quotes from [19]. "
+                  f"2 x 8 (Fig. 14): we find {o2:.3f} against the paper's 0.8 ({o2 / 0.8 - 1:+.0%}). Likely "
+                  "reasons: (1) §3.1 does not say how many buffers its single switch has per crosspoint (its "
+                  f"networks use 2 or 4), and our Q = 2 gives {by_q[2].throughput:.3f}; a credit round trip "
+                  "longer than our one slot (Table 1: 20 ns channel each way, 90 ns switch, a 250 MHz pipeline) "
+                  "would likewise make 4 buffers act like fewer; "
+                  "(2) \"saturates at 0.8\" is read from a Poisson latency curve, whose knee comes before the "
+                  "saturation load" + (": with Poisson arrivals our latency is " + ", ".join(
+                      f"{r.mean_latency:.1f} slots at {x:g}" for x, r in knee) if knee else "") +
+                  ". Poisson arrivals do not move the saturation load itself (same column above). With a fixed "
+                  "fanout of 4 the 2 x 8 figures are lower (the two inputs' sets overlap more often). Simulation and "
+                  f"exact chains differ by at most {max(d for d, _ in checks):.4f} over the {len(checks)} cases with "
+                  "a chain, " + ("within every interval" if all(d <= h for d, h in checks) else
+                                 f"outside the interval in {sum(d > h for d, h in checks)} of them") + ". WBA matches "
+                  f"[19]'s figures ({wba[2]:.3f} vs 0.65, {wba[8]:.3f} vs 0.22), and the paper's claim that the "
+                  f"output-queued switch beats [19] holds at both sizes ({o2:.3f} vs {wba[2]:.3f}, "
+                  f"{o8:.3f} vs {wba[8]:.3f}).", ""]
+    r2, r8 = sat[2, "oq-crosspoint", 4], sat[8, "oq-crosspoint", 4]
+    sec.summary += [
+        ("Fig. 14", "2 x 8 oq-crosspoint saturates at", "0.8", pm(o2, r2.throughput_ci95, 3), f"{o2 - 0.8:+.3f}",
+         f"crosspoint size not stated in §3.1 (our Q = 2: {by_q[2].throughput:.3f}); knee of a Poisson curve"),
+        ("Fig. 13", "8 x 8 oq-crosspoint saturates near", "0.25", pm(o8, r8.throughput_ci95, 3), f"{o8 - 0.25:+.3f}",
+         "0.25 is the admissible bound; a finite switch stays a little under it"),
+        ("§3.1, [19]", "WBA (\"VOQ\"), 2 x 8 / 8 x 8", "0.65 / 0.22",
+         " / ".join(pm(sat[m, "iq-wba", 4].throughput, sat[m, "iq-wba", 4].throughput_ci95) for m in (2, 8)),
+         f"{wba[2] - 0.65:+.3f} / {wba[8] - 0.22:+.3f}", "agree (our WBA weights are our reading of [19])")]
+    return sec

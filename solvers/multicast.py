@@ -115,10 +115,6 @@ Proc. IEEE INFOCOM 2001 (paper 003's ref. [12]).
 
 Examples
 --------
->>> admissible_load(8, 8, 4)
-0.25
->>> fanout_pmf(4, 2, "uniform").round(4).tolist()
-[0.0, 0.3333, 0.3333, 0.3333, 0.0]
 >>> r = saturation_load("iq-nosplit", 3, 3, 1)
 >>> r.rational, r.exact
 ('43/63', True)

@@ -38,7 +38,10 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 # --------------------------------------------------------------------------- options and values
 
 def _help(p) -> str:
-    default = "" if p.kind == "flag" and p.default is False else f" [default: {p.describe_default()}]"
+    if p.required:
+        default = " [required]"
+    else:
+        default = "" if p.kind == "flag" and p.default is False else f" [default: {p.describe_default()}]"
     unit = f" [{p.unit}]" if p.unit and p.unit not in ("1",) and p.kind not in ("choice", "flag") else ""
     allowed = f" ({', '.join((*p.choices, *dict(p.expand)))})" if p.kind == "choice" else ""
     many = " A comma-separated list gives one row each." if p.many and "comma" not in p.help else ""

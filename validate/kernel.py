@@ -349,6 +349,13 @@ def matching_state(n):
 
 
 @njit(cache=True)
+def voq_switch(n, size):
+    """What a VOQ-fed switch keeps: its VOQs (:func:`voqs`), its sources (:func:`sources`) and the state of its
+    matching (:func:`matching_state`)."""
+    return voqs(n, size), sources(n), matching_state(n)
+
+
+@njit(cache=True)
 def match_voqs(q_len, n, matching, iterations, state):
     """One request-grant-accept matching of inputs to outputs over VOQ lengths ``q_len[i * n + j]``.
 

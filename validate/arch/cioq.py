@@ -27,13 +27,10 @@ def _run_cioq(sw, run, tr, stats):
     K.seed_rng(run.seed)
     n, speedup, matching, iterations, limit, unbounded, storage = sw
     # VOQs and output queues (ring row j) hold arrival slots.
-    voqs = K.voqs(n, storage)
+    voqs, (burst, arrivals), state = K.voq_switch(n, storage)
     q, q_head, q_len, held = voqs
+    in_match, out_match = state[2], state[3]   # state: iSLIP pointers, the match of a phase, its grants
     out_q, out_head, out_len = K.rings(n, K.UNBOUNDED_CELLS)
-    burst, arrivals = K.sources(n)
-    state = K.matching_state(n)   # iSLIP pointers, the match of a phase, its grants
-    in_match = state[2]
-    out_match = state[3]
     for t in range(run.warmup + run.slots):
         K.draw_arrivals(arrivals, burst, tr, n)
         K.enqueue_voqs(stats, t, run.warmup, arrivals, voqs, limit, unbounded)

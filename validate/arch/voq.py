@@ -36,12 +36,9 @@ def _run_voq(sw, run, tr, stats):
     K.seed_rng(run.seed)
     n, matching, iterations, limit, unbounded, storage = sw
     # VOQs hold arrival slots; held[i]: the cells at input i.
-    voqs = K.voqs(n, storage)
+    voqs, (burst, arrivals), state = K.voq_switch(n, storage)
     q, q_head, q_len, held = voqs
-    burst, arrivals = K.sources(n)
-    state = K.matching_state(n)   # iSLIP pointers, the match of a phase, its grants
-    in_match = state[2]
-    out_match = state[3]
+    in_match, out_match = state[2], state[3]   # state: iSLIP pointers, the match of a phase, its grants
     for t in range(run.warmup + run.slots):
         K.draw_arrivals(arrivals, burst, tr, n)
         K.enqueue_voqs(stats, t, run.warmup, arrivals, voqs, limit, unbounded)

@@ -64,7 +64,8 @@ class BufferedCrossbar(SingleSwitch):
         return {"architecture": self.architecture, "n_ports": self.n_ports, "priorities": self.priorities,
                 "arbitration": self.arbitration, "protocol": fc.protocol, "rtt_slots": fc.rtt_slots,
                 "data_delay_slots": fc.data_delay_slots, "crosspoint_cells": fc.crosspoint_cells,
-                "retransmission_cells": fc.retransmission_cells, "replacement": fc.replacement}
+                "retransmission_cells": fc.retransmission_cells, "replacement": fc.replacement,
+                "resend": fc.resend}
 
     def check_traffic(self, traffic) -> None:
         check_unicast_traffic(self, traffic, self.priorities)

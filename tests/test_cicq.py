@@ -12,8 +12,8 @@ from switchq.validate.arch import cicq
 from switchq.validate.harness import RunSettings, simulate
 
 
-def _switch(n, tau, q_r, protocol, priorities=1, replacement=False, arbitration="lqf"):
-    return Switch(n, "cicq", flow_control=FlowControl(tau, q_r, protocol, replacement=replacement),
+def _switch(n, tau, q_r, protocol, priorities=1, replacement=False, arbitration="lqf", resend=None):
+    return Switch(n, "cicq", flow_control=FlowControl(tau, q_r, protocol, replacement=replacement, resend=resend),
                   priorities=priorities, arbitration=arbitration)
 
 
@@ -21,11 +21,13 @@ def _switch(n, tau, q_r, protocol, priorities=1, replacement=False, arbitration=
 @given(n=st.integers(1, 5), tau=st.integers(1, 12), q_r=st.integers(1, 5),
        protocol=st.sampled_from(["credit", "sfc"]), priorities=st.integers(1, 2),
        replacement=st.booleans(), load=st.floats(0.05, 1.0), burst=st.sampled_from([1.0, 4.0, 10.0]),
-       w=st.floats(0.0, 1.0), arbitration=st.sampled_from(["lqf", "rr"]), seed=st.integers(0, 2**31))
+       w=st.floats(0.0, 1.0), arbitration=st.sampled_from(["lqf", "rr"]), resend=st.sampled_from(["eager", "nak"]),
+       seed=st.integers(0, 2**31))
 def test_no_cell_lost_duplicated_or_reordered_and_credits_in_bounds(n, tau, q_r, protocol, priorities,
-                                                                  replacement, load, burst, w, arbitration, seed):
+                                                                  replacement, load, burst, w, arbitration, resend,
+                                                                  seed):
     replacement = replacement and protocol == "sfc" and priorities > 1
-    sw = _switch(n, tau, q_r, protocol, priorities, replacement, arbitration)
+    sw = _switch(n, tau, q_r, protocol, priorities, replacement, arbitration, resend if protocol == "sfc" else None)
     shares = (0.5, 0.5) if priorities == 2 else (1.0,)
     tr = Traffic(load, pattern="unbalanced", unbalanced_w=w, arrivals="onoff" if burst > 1 else "bernoulli",
                  mean_burst=burst, priority_shares=shares)
@@ -37,15 +39,17 @@ def test_no_cell_lost_duplicated_or_reordered_and_credits_in_bounds(n, tau, q_r,
     assert s["queued"] == 0                # every arrived cell delivered after draining
     assert s["arrived"] == s["delivered"]
     assert s["credits_out"] == 0           # every credit taken came back
-    if not replacement:
-        # Credited cells are never dropped; with replacement a replaced cell's flow loses the
-        # credited cells already on their way, by design (§3.2).
-        assert s["credited_drops"] == 0
+    # Conservative credits (R6): a credited cell always finds room. It may still be dropped for arriving
+    # out of order behind a dropped or replaced cell (counted apart).
+    assert s["credited_drops"] == 0
     assert s["credit_max"] <= q_r
     if protocol == "credit":
         assert s["credit_min"] >= 0
         assert s["speculative_transmissions"] == s["naks"] == s["duplicates"] == 0
     else:
+        if resend == "nak":
+            # A cell goes again only after its copy was dropped, so no copy can arrive twice.
+            assert s["duplicates"] == 0
         q_rtx = sw.flow_control.retransmission_cells
         assert s["retransmission_max"] <= q_rtx
         # Each cell in the retransmission buffer has at most two copies taking credits.

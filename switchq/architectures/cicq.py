@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
 from switchq.models.cicq import ARBITRATIONS, MAX_PRIORITIES, BufferedCrossbar
-from switchq.models.flow_control import PROTOCOLS
+from switchq.models.flow_control import PROTOCOLS, RESENDS
 from switchq.models.traffic import Traffic
 from switchq.params import REQUIRED, Param, sim_only
 
@@ -26,6 +26,9 @@ DATA_DELAY = Param("data_delay", "data_delay_slots", "int", None, low=0, unit="s
                    help="Slots from line card to crosspoint; credits take the rest of the round trip.")
 RETRANSMISSION = Param("retransmission_cells", "retransmission_cells", "int", None, low=1, unit="cells",
                        default_text="max(tau, Q_R N)", help="SFC retransmission buffer Q_RTX per input.")
+RESEND = Param("resend", "resend", "choice", None, choices=RESENDS, default_text="eager with SFC",
+               help="SFC: resend a speculative cell at the first credit (eager, R7 as written) or a sent cell "
+                    "only once NAKed (nak, §6.2); see switchq.models.flow_control and report sfc.")
 REPLACEMENT = Param("replacement", "replacement", "flag", False,
                     help="SFC: replace lower-priority cells at a full crosspoint (§3.2).")
 PRIORITIES = Param("priorities", "priorities", "int", 1, low=1, high=MAX_PRIORITIES, unit="classes",
@@ -39,7 +42,8 @@ SHARES = Param("priority_shares", "priority_shares", "floats", None, low=0, high
 def _flow_control(p, simulated: bool = True):
     from switchq.models import FlowControl
 
-    extra = {"retransmission_cells": p["retransmission_cells"], "replacement": p["replacement"]} if simulated else {}
+    extra = ({"retransmission_cells": p["retransmission_cells"], "replacement": p["replacement"],
+              "resend": p["resend"]} if simulated else {})
     return FlowControl(rtt_slots=p["rtt_slots"], crosspoint_cells=p["crosspoint_cells"], protocol=p["protocol"],
                        data_delay_slots=p["data_delay"], **extra)
 
@@ -122,7 +126,7 @@ DECLARATION = Architecture(
             "min(Q_R/tau, 1); simulated: any load and traffic (latency per burst)",
     description="Buffered crossbar (CICQ) with credit or speculative flow control; latency is per burst.",
     config=(BufferedCrossbar,), accepts=(Traffic,), architectures=("cicq",),
-    params=(PORTS, RTT_SLOTS, CROSSPOINT, PROTOCOL, RETRANSMISSION, DATA_DELAY, PRIORITIES, REPLACEMENT,
+    params=(PORTS, RTT_SLOTS, CROSSPOINT, PROTOCOL, RETRANSMISSION, DATA_DELAY, PRIORITIES, REPLACEMENT, RESEND,
             ARBITRATION),
     workload=(*UNICAST_TRAFFIC, SHARES), build=build,
     kernel="switchq.validate.arch.cicq",
@@ -131,7 +135,7 @@ DECLARATION = Architecture(
     counters=(*switch_counters(), *(Counter(n, u) for n, u in (
         ("speculative_transmissions", "cells"), ("retransmissions", "cells"), ("naks", "cells"),
         ("duplicates", "cells"), ("replacements", "cells"), ("order_errors", "cells"),
-        ("credited_drops", "cells"))),
+        ("credited_drops", "cells"), ("out_of_order_drops", "cells"))),
         Counter("credit_min", "credits", "min"), Counter("credit_max", "credits", "max"),
         Counter("retransmission_max", "cells", "max")),
     units={**SWITCH_UNITS, "rtt_slots": "slots", "data_delay_slots": "slots", "retransmission_cells": "cells",

@@ -27,9 +27,12 @@ SFC, rules R1-R7 (§3.1):
 - R6 conservative credits: every transmission takes a credit, so counts may
   go negative; every cell arriving at the crossbar returns one (ACK, NAK or
   duplicate credit);
-- R7 with credits, speculative and NAKed cells go before unsent cells
-  (lowest sequence number first); credited unacknowledged cells are never
-  resent (no transmission errors are modelled, so they never expire);
+- R7 with credits, cells due for a resend go before unsent cells (lowest
+  sequence number first). Due: NAKed cells, and with ``resend="eager"`` (R7
+  as written) also speculative cells not yet acknowledged either way; with
+  ``resend="nak"`` (§6.2, "upon NAK") only NAKed ones
+  (:mod:`switchq.models.flow_control`). Credited unacknowledged cells are
+  never resent (no transmission errors are modelled, so they never expire);
 - §6.2 after a NAK no cell of that flow is speculated until the NAKed cell
   has been resent credited (with one priority a flow is a crosspoint, the
   paper's "downstream buffer"; with several, the flows sharing a crosspoint
@@ -73,12 +76,13 @@ LAYOUT = K.Layout((*(f"m_latency_sum_p{p}" for p in range(4)), *(f"m_latency_cou
                    "credit_min", "credit_max",    # smallest and largest credit count seen
                    "retransmission_max",          # largest retransmission-buffer occupancy seen
                    "credited_drops",              # credited cells dropped for lack of room (must stay 0)
+                   "out_of_order_drops",          # cells dropped (NAKed) for arriving out of order
                    "credits_out"))                # credits not back at the end (0 once a run has drained)
 (LAT_SUM_P, LAT_COUNT_P, SPECULATIVE, RETRANSMISSIONS, NAKS, DUPLICATES, REPLACEMENTS, ORDER_ERRORS, CREDIT_MIN,
- CREDIT_MAX, RTX_MAX, CREDITED_DROPS, CREDITS_OUT) = (LAYOUT.index(name) for name in (
+ CREDIT_MAX, RTX_MAX, CREDITED_DROPS, OUT_OF_ORDER, CREDITS_OUT) = (LAYOUT.index(name) for name in (
     "m_latency_sum_p0", "m_latency_count_p0", "speculative_transmissions", "retransmissions", "naks", "duplicates",
     "replacements", "order_errors", "credit_min", "credit_max", "retransmission_max", "credited_drops",
-    "credits_out"))
+    "out_of_order_drops", "credits_out"))
 
 # Cell states at the line card.
 UNSENT = 0
@@ -93,14 +97,14 @@ DUP_CREDIT = 2   # a duplicate was dropped silently; only its credit comes back
 REPLACED = 3     # the cell, once accepted, was replaced by a higher-priority one
 
 # The crossbar as the kernel sees it.
-CicqArgs = namedtuple("CicqArgs", "n_ports priorities q_r data_delay credit_delay sfc speculate rtx_limit "
+CicqArgs = namedtuple("CicqArgs", "n_ports priorities q_r data_delay credit_delay sfc speculate eager rtx_limit "
                                   "replacement lqf storage")
 
 
 @njit(cache=True)
 def _run_cicq(sw, run, tr, prio_cdf, stats):
     K.seed_rng(run.seed)
-    n, P, q_r, dd, dc, sfc, speculate, rtx_limit, replacement, lqf, storage = sw
+    n, P, q_r, dd, dc, sfc, speculate, eager, rtx_limit, replacement, lqf, storage = sw
     warmup = run.warmup
     X = n * n
     F = X * P
@@ -228,8 +232,10 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
                     f = x * P + p
                     if tail[f] == retx_ptr[f]:
                         continue  # nothing unsent and nothing to resend: the common case, checked first
-                    # R7: a speculative or NAKed cell (lowest seq) before an unsent one.
-                    while retx_ptr[f] < sent_hw[f] and c_state[f, retx_ptr[f] & mask] == CRED:
+                    # R7: a cell due for a resend (lowest seq) before an unsent one. Due: NAKed, or
+                    # (eager) speculative and not yet acknowledged either way.
+                    while retx_ptr[f] < sent_hw[f] and (c_state[f, retx_ptr[f] & mask] == CRED or
+                                                        (not eager and c_state[f, retx_ptr[f] & mask] == SPEC)):
                         retx_ptr[f] += 1
                     backlog = tail[f] - sent_hw[f]
                     if retx_ptr[f] < sent_hw[f]:
@@ -283,7 +289,7 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
                         rtx_max = rtx_count[i]
                 if not credited:
                     stats[SPECULATIVE] += 1
-                    if s < retx_ptr[f]:
+                    if eager and s < retx_ptr[f]:
                         retx_ptr[f] = s
             c_state[f, s & mask] = CRED if credited else SPEC
             c_copy[f, s & mask] += 1
@@ -313,8 +319,7 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
             elif s > expected[f]:
                 msg = NAK
                 stats[NAKS] += 1
-                if dl_cred[i, arrive_idx] == 1:
-                    stats[CREDITED_DROPS] += 1
+                stats[OUT_OF_ORDER] += 1
             else:
                 room = xp_total[x] < q_r
                 if not room and replacement:
@@ -437,6 +442,7 @@ def replicate(switch, traffic, run, speculate=None):
     prio_cdf = np.cumsum(np.asarray(traffic.priority_shares, dtype=np.float64))
     stats = LAYOUT.zeros()
     args = CicqArgs(n, switch.priorities, fc.crosspoint_cells, fc.data_delay_slots, fc.credit_delay_slots, sfc,
-                    bool(speculate), q_rtx, fc.replacement, switch.arbitration == "lqf", storage)
+                    bool(speculate), fc.resend == "eager", q_rtx, fc.replacement, switch.arbitration == "lqf",
+                    storage)
     _run_cicq(args, run, K.traffic_arrays(traffic, n), prio_cdf, stats)
     return stats

@@ -159,6 +159,8 @@ def _simulate_command(declaration) -> click.Command:
     run_params = _run_params(declaration)
 
     def callback(as_json, **given):
+        from rich.markup import escape
+
         from .render import show, show_rows
         from .validate.harness import RunSettings, run
 
@@ -173,11 +175,18 @@ def _simulate_command(declaration) -> click.Command:
         title = f"{declaration.title} (simulated)"
         if len(results) == 1:
             r = results[0]
-            notes = []
+            notes = [f"[yellow]{escape(n)}[/yellow]" for n in r.notes]
             if r.unstable:
+                unit = r.units.get("backlog_growth", "")
                 notes.append("[yellow]unstable: offered load exceeds what this system carries; throughput is "
-                             "the saturation throughput and latency grows with the run length.[/yellow]")
-            show(r.to_dict(), r.inputs(), title, as_json, notes, units)
+                             "the saturation throughput and latency grows with the run length (the backlog, "
+                             f"everything not yet delivered, grew by {r.backlog_growth:.0f} {unit} per replication "
+                             f"while measuring; allowed: {r.backlog_growth_allowed:.0f}, 1 % of what was offered "
+                             "plus a noise allowance).[/yellow]")
+            shown = r.to_dict()
+            if not as_json:
+                shown.pop("notes", None)   # printed under the table instead
+            show(shown, r.inputs(), title, as_json, notes, units)
         else:
             many = [p.target for p in params if p.many]
             columns = many + [c for c in declaration.table if c not in many]

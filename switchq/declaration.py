@@ -29,16 +29,18 @@ __all__ = ["Architecture", "Answer", "Metric", "Counter", "Case", "BenchCase", "
 FAMILIES = ("switch", "network", "collective", "link")
 
 # Units of the run settings in every simulated output.
-RUN_UNITS = {"slots": "slots", "warmup_slots": "slots", "replications": "runs", "seed": "1", "workers": "processes",
-             "wall_seconds": "s", "seeds": "1"}
+RUN_UNITS = {"slots": "slots", "warmup_slots": "slots", "replications": "runs", "batches": "batches", "seed": "1",
+             "workers": "processes", "wall_seconds": "s", "seeds": "1", "notes": "1"}
 
 # Run options of the simulate verbs: (option, setting, default, help). Short options as the CLI has them.
 RUN_PARAMS = (
     Param("slots", "slots", "int", 50_000, low=100, unit="slots", help="Measured slots per replication (after warm-up)."),
     Param("warmup", "warmup_slots", "int", None, low=0, unit="slots", default_text="max(1000, slots/10)",
           help="Discarded warm-up slots."),
-    Param("replications", "replications", "int", 8, low=2, unit="runs", aliases=("-r",),
-          help="Independent replications (>= 2) for the 95% CI."),
+    Param("replications", "replications", "int", 8, low=1, unit="runs", aliases=("-r",),
+          help="Independent replications for the 95% CI; 1: one long run, CI from batch means."),
+    Param("batches", "batches", "int", None, low=2, unit="batches", default_text="20 with -r 1",
+          help="Batch means: batches the one run (-r 1) is cut into."),
     Param("workers", "workers", "int", 1, low=0, unit="processes", aliases=("-j",),
           help="Worker processes (0 = all cores); results do not depend on it."),
     Param("seed", "seed", "int", 1, low=0, unit="1", help="Root seed; fixes every replication's stream."),
@@ -61,6 +63,7 @@ class Metric:
     help: str = ""
     lossy_on_overflow: bool = False   # NaN when an "unbounded" queue overflowed (a refusal, not a loss)
     derived: tuple | None = None      # (metric, f): f(value, counts) of that metric's mean and interval ends
+    bounds: tuple = (0.0, None)       # what the figure can be (None: no limit); intervals past them get a note
 
 
 @dataclass(frozen=True)
@@ -250,7 +253,7 @@ class Architecture:
     bench: tuple = ()
     report: tuple = ()
     architectures: tuple = ()
-    settings_shown: tuple = ("slots", "warmup_slots", "replications", "seed", "workers")
+    settings_shown: tuple = ("slots", "warmup_slots", "replications", "batches", "seed", "workers")
     order: int = 100
     description: str = ""
     examples: tuple = ()

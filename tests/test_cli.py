@@ -51,7 +51,11 @@ def test_simulate_oq_and_voq_json_fields():
     (("solve", "hol", "--ports", "0"), "--ports"),
     (("solve", "hol", "--ports", "x"), "--ports"),
     (("solve", "oq", "--ports", "8", "--load", "1.2"), "--load"),
-    (("simulate", "fifo", "--ports", "8", "--load", "0.5", "--replications", "1"), "--replications"),
+    (("simulate", "fifo", "--ports", "8", "--load", "0.5", "--replications", "0"), "--replications"),
+    # Batch means cut one run (-r 1) only, into batches of at least 100 slots.
+    (("simulate", "fifo", "--ports", "8", "--load", "0.5", "--batches", "10"), "--batches"),
+    (("simulate", "fifo", "--ports", "8", "--load", "0.5", "-r", "1", "--slots", "1000", "--batches", "11"),
+     "--batches"),
     (("simulate", "voq", "--ports", "8", "--load", "0.5", "--matching", "rr"), "--matching"),
     (("simulate", "fifo", "--ports", "6", "--load", "0.5", "--pattern", "bitrev"), "--ports"),
     (("solve", "hol"), "--ports"),

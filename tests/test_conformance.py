@@ -77,6 +77,20 @@ def test_same_numbers_whatever_the_number_of_workers(d):
     assert one == two
 
 
+@pytest.mark.parametrize("d", [d for d in SIMULATED if "slots" in d.settings_shown], ids=_name)
+def test_one_long_run_gives_batch_means_that_add_up(d):
+    # Batch means (-r 1): the batches' counters are the one run's, cut at the batch edges, so the
+    # throughput of the whole window is the mean of the batches' throughputs (equal batches).
+    system, workload = d.build(_sample(d))
+    one = run(d, system, workload, RunSettings(slots=1000, warmup_slots=50, replications=1, batches=5, seed=5))
+    whole = run(d, system, workload, RunSettings(slots=1000, warmup_slots=50, replications=2, seed=5))
+    assert one.settings.batches == 5 and len(one.per_replication["throughput"]) == 5
+    assert one.seeds == whole.seeds[:1]
+    first = whole.per_replication["throughput"][0]   # the same run (seed), measured whole
+    assert sum(one.per_replication["throughput"]) / 5 == pytest.approx(first, rel=1e-12)
+    assert one.throughput.low <= one.throughput.value <= one.throughput.high
+
+
 @pytest.mark.parametrize("d", SIMULATED, ids=_name)
 def test_every_simulated_field_has_a_unit(d):
     assert all(m.unit for m in d.metrics) and all(c.unit for c in d.counters)

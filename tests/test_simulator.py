@@ -89,9 +89,55 @@ def test_confidence_interval_is_student_t():
     assert m == 2.0 and hi - m == pytest.approx(4.302652729911275 / np.sqrt(3))
 
 
-def test_single_replication_is_rejected():
+def test_batch_settings_are_checked():
+    assert RunSettings(slots=20_000, replications=1).batches == 20
+    assert RunSettings(slots=20_000, replications=4).batches == 1
+    with pytest.raises(InputError, match="batches"):
+        RunSettings(replications=4, batches=10)          # batch means are for one long run
+    with pytest.raises(InputError, match="batches"):
+        RunSettings(slots=1000, replications=1, batches=11)   # batches of at least 100 slots
     with pytest.raises(InputError, match="replications"):
-        RunSettings(replications=1)
+        RunSettings(replications=0)
+
+
+def test_one_long_run_gives_batch_means_that_add_up_to_the_run():
+    # Batch counters are differences of snapshots of the one run: their cells add up to its total.
+    sw, tr = Switch(8, "oq"), Traffic(0.8)
+    r = simulate(sw, tr, RunSettings(slots=40_000, replications=1, batches=16, seed=3))
+    per_batch = np.array(r.per_replication["throughput"])
+    assert per_batch.size == 16
+    assert per_batch.mean() * 40_000 * 8 == pytest.approx(r.delivered - _delivered_before_measuring(sw, tr, r), abs=0)
+    # Karol et al.'s exact OQ mean wait, (N-1)/N * p / (2 (1 - p)) = 1.75 at N = 8, p = 0.8, inside the
+    # batch-means interval (15 degrees of freedom; checked at this seed, a 5 % event otherwise).
+    assert r.mean_wait.covers(7 / 8 * 0.8 / 0.4)
+    assert r.carried_share.covers(1.0)
+
+
+def _delivered_before_measuring(sw, tr, r):
+    # The same run cut at the warm-up: what it delivered before measuring began.
+    from switchq.validate.arch import oq
+
+    s = oq.LAYOUT.named(oq.replicate(sw, tr, K.Run(r.settings.slots, r.settings.warmup_slots, 0, r.seeds[0])))
+    return s["delivered"] - s["m_delivered"]
+
+
+def test_batch_means_need_a_slotted_run():
+    from switchq.models import NamdRound
+    from switchq.models.network import FatTreeNetwork
+
+    with pytest.raises(InputError, match="replications"):
+        simulate(FatTreeNetwork.for_nodes(16, 8), NamdRound(256, senders=1, fanout=2.0), RunSettings(replications=1))
+
+
+def test_an_interval_past_what_is_possible_says_why():
+    # Saturated buffered crossbar, two short replications: the throughput interval reaches above 1.
+    from switchq.models import FlowControl
+
+    sw = Switch(16, "cicq", flow_control=FlowControl(64, 6))
+    r = simulate(sw, Traffic(1.0), RunSettings(slots=4000, replications=2, seed=1))
+    assert r.throughput.high > 1
+    assert any(n.startswith("throughput: the 95 % interval") and "above 1" in n for n in r.notes)
+    assert "notes" in r.to_dict()
 
 
 def test_fifo_under_a_permutation_carries_full_load():

@@ -16,14 +16,27 @@ Simulation practice (what every simulated figure in switchq follows):
   share the work or in which order they finish.
 - *Intervals*: each figure is the mean over replications with a 95 %
   Student-t interval (mean +- t_{0.975, R-1} s / sqrt(R)).
+- *Batch means*: with one replication (``replications=1``) the measured
+  slots of the one long run are cut into ``batches`` (default 20) equal
+  batches and the interval is the Student-t interval over the batch means
+  (df = batches - 1). A note says so when neighbouring batch means are
+  correlated (lag-1 autocorrelation above 2/sqrt(batches), the 95 % bound
+  for independent ones): the batches are then too short to be independent.
+- *Impossible intervals*: an interval reaching past what a figure can be
+  (below 0, or above 1 for a share) is printed as computed, with a note
+  that says why (too few replications or batches for the spread).
 - *Stability*: an "unbounded" queue is stored in ``kernel.UNBOUNDED_CELLS``
   cells. A run is flagged ``unstable`` when a queue fills that storage, or
-  when the backlog grew while measuring by more than ``UNSTABLE_GROWTH`` of
-  the cells offered (plus the declaration's allowance for noise): it is
-  offered more than it carries (or has not reached its steady state), so its
-  throughput is the saturation throughput and its latency grows with the run
-  length. What counts as backlog is the declaration's (by default: offered -
-  dropped - delivered while measuring).
+  when the backlog grew while measuring, on average over the replications,
+  by more than ``UNSTABLE_GROWTH`` of what was offered (plus the
+  declaration's allowance for noise): it is offered more than it carries (or
+  has not reached its steady state), so its throughput is the saturation
+  throughput and its latency grows with the run length. The backlog is
+  everything in the system, wherever it waits: for a switch, offered -
+  dropped - delivered while measuring; for a network, the copies owed to
+  destinations and not yet delivered (NICs, crosspoint buffers, links).
+  Every result shows the mean ``backlog_growth`` beside
+  ``backlog_growth_allowed``.
 """
 
 from __future__ import annotations
@@ -40,12 +53,26 @@ from switchq.models import _check
 from .result import Estimate, Result
 
 __all__ = ["RunSettings", "simulate", "run", "run_replications", "replication_seeds", "confidence_interval",
-           "Counts", "UNSTABLE_GROWTH"]
+           "Counts", "Backlog", "UNSTABLE_GROWTH", "DEFAULT_BATCHES", "MIN_BATCH_SLOTS"]
 
 # Backlog growth (share of the offered cells) that marks a run unstable. Stable runs measured here grow
 # by under 0.1 % once warm (VOQ iSLIP at 0.95: 0.6 %, still warming); FIFO 32 x 32 at 0.6, 2 % over its
 # saturation load, grows by 1.1 %, a crosspoint switch offered 10 % more than it carries by 10 %.
 UNSTABLE_GROWTH = 0.01
+# Batch means: batches of one long run by default, and the fewest slots a batch may have.
+DEFAULT_BATCHES = 20
+MIN_BATCH_SLOTS = 100
+
+
+@dataclass(frozen=True)
+class Backlog:
+    """What a declaration's stability rule measures, per replication: the backlog's growth while measuring,
+    what was offered, an allowance for noise, and the unit all three count."""
+
+    growth: np.ndarray
+    offered: np.ndarray
+    slack: object
+    unit: str
 
 
 @dataclass(frozen=True)
@@ -56,6 +83,8 @@ class RunSettings:
     --------
     >>> RunSettings(slots=20_000).warmup_slots
     2000
+    >>> RunSettings(slots=20_000, replications=1).batches      # one long run: batch means
+    20
     """
 
     slots: int = 50_000
@@ -63,6 +92,7 @@ class RunSettings:
     replications: int = 8
     seed: int = 1
     workers: int = 1
+    batches: int | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "slots", _check.integer("slots", self.slots, 100, 10**10))
@@ -70,9 +100,21 @@ class RunSettings:
             object.__setattr__(self, "warmup_slots", max(1000, self.slots // 10))
         object.__setattr__(self, "warmup_slots",
                            _check.integer("warmup_slots", self.warmup_slots, 0, 10**10))
-        # Two replications is the least that gives a variance, hence an interval.
-        object.__setattr__(self, "replications",
-                           _check.integer("replications", self.replications, 2, 10**5))
+        # One replication gives an interval only through batch means.
+        r = _check.integer("replications", self.replications, 1, 10**5)
+        object.__setattr__(self, "replications", r)
+        if r > 1:
+            if self.batches not in (None, 1):
+                raise _check.InputError("batches", self.batches, "1 with replications >= 2 (batch means are for "
+                                                                 "one long run: replications 1)")
+            object.__setattr__(self, "batches", 1)
+        else:
+            most = self.slots // MIN_BATCH_SLOTS
+            if most < 2:
+                raise _check.InputError("slots", self.slots, f"at least {2 * MIN_BATCH_SLOTS} for batch means "
+                                                             "(replications 1)")
+            b = DEFAULT_BATCHES if self.batches is None else self.batches
+            object.__setattr__(self, "batches", _check.integer("batches", b, 2, most))
         object.__setattr__(self, "seed", _check.integer("seed", self.seed, 0, 2**63 - 1))
         object.__setattr__(self, "workers", _check.integer("workers", self.workers, 0, 1024))
 
@@ -107,11 +149,13 @@ def estimate(samples) -> Estimate:
 
 
 class Counts:
-    """The replications' counters by name (``c["m_delivered"]``: one value per replication), and the run."""
+    """The replications' counters by name (``c["m_delivered"]``: one value per replication, or per batch),
+    the run, and ``slots``: the measured slots behind each row."""
 
-    def __init__(self, rows: np.ndarray, layout, system, workload, settings):
+    def __init__(self, rows: np.ndarray, layout, system, workload, settings, slots=None):
         self.rows, self.layout = rows, layout
         self.system, self.workload, self.settings = system, workload, settings
+        self.slots = settings.slots if slots is None else slots
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.layout.column(self.rows, name)
@@ -175,8 +219,11 @@ def run(declaration, system, workload, settings: RunSettings = RunSettings(), pr
 
     declaration.check(system, workload)
     seeds = replication_seeds(settings.seed, settings.replications)
-    args = [(declaration.kernel, system, workload, K.Run(settings.slots, settings.warmup_slots, 0, s))
-            for s in seeds]
+    if settings.batches > 1 and "slots" not in declaration.settings_shown:
+        raise _check.InputError("replications", settings.replications,
+                                f"at least 2 for {declaration.name} (its runs are not slotted: no batch means)")
+    args = [(declaration.kernel, system, workload,
+             K.Run(settings.slots, settings.warmup_slots, 0, s, settings.batches)) for s in seeds]
     t0 = time.perf_counter()
     rows = np.array(run_replications(_replicate, args, settings.workers, progress,
                                      declaration.label(system, workload)))
@@ -185,10 +232,57 @@ def run(declaration, system, workload, settings: RunSettings = RunSettings(), pr
     return summarise(declaration, Counts(rows, layout, system, workload, settings), wall, seeds)
 
 
+def _batches(c: Counts) -> tuple:
+    """One long run's counters as totals and as batch rows (:func:`switchq.validate.kernel.mark_batch`)."""
+    from .kernel import batch_slots
+
+    b, size = c.settings.batches, c.layout.size
+    blocks = c.rows[0].reshape(b + 1, size)
+    # Block k + 1 holds the counters when batch k began; block 0 the counters at the end.
+    rows = np.diff(np.vstack([blocks[1:], blocks[:1]]), axis=0)
+    totals = Counts(blocks[:1], c.layout, c.system, c.workload, c.settings)
+    return totals, Counts(rows, c.layout, c.system, c.workload, c.settings, batch_slots(c.settings.slots, b))
+
+
+def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
+    """Why an interval reaches past what its figure can be, or why batch means may not be independent."""
+    notes = []
+    spread = (f"{settings.batches} batches of one run" if settings.batches > 1
+              else f"{settings.replications} replications")
+    for m in declaration.metrics:
+        e = metrics.get(m.name)
+        for one in (e if isinstance(e, tuple) else (e,)):
+            if one is None or not np.isfinite(one.low):
+                continue
+            low, high = m.bounds
+            past = ((low is not None and one.low < low) and f"below {low:g}") or \
+                   ((high is not None and one.high > high) and f"above {high:g}")
+            if past:
+                notes.append(f"{m.name}: the 95 % interval [{one.low:.4g}, {one.high:.4g}] reaches {past}, which "
+                             f"{m.name} cannot: {spread} vary too much for a Student-t interval this close to "
+                             f"the limit; run more replications, or one long run with batch means (-r 1).")
+                break
+    if settings.batches > 1:
+        bound = 2 / math.sqrt(settings.batches)
+        for name, x in per_sample.items():
+            x = np.asarray(x, dtype=float)
+            if x.size > 2 and np.all(np.isfinite(x)) and x.std() > 0:
+                r1 = float(np.corrcoef(x[:-1], x[1:])[0, 1])
+                if r1 > bound:
+                    notes.append(f"{name}: neighbouring batch means are correlated (lag-1 autocorrelation "
+                                 f"{r1:.2f} > 2/sqrt({settings.batches}) = {bound:.2f}), so the batches are too "
+                                 "short to be independent and the interval too narrow; run more slots or fewer "
+                                 "batches.")
+    return notes
+
+
 def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
     """Metrics with intervals, counter totals, labels and the stability verdict of counter rows."""
+    totals = c
+    if c.settings.batches > 1:
+        totals, c = _batches(c)
     metrics, per_replication = {}, {}
-    overflow = "overflow" in c and bool(c["overflow"].sum() > 0)
+    overflow = "overflow" in totals and bool(totals["overflow"].sum() > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
         for m in declaration.metrics:
             if m.derived is not None:
@@ -210,13 +304,19 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
                 per_replication[m.name] = samples.tolist()
     counters = {}
     for counter in declaration.counters:
-        column = c[counter.counter or counter.name]
+        column = totals[counter.counter or counter.name]
         counters[counter.name] = int({"sum": np.sum, "min": np.min, "max": np.max}[counter.reduce](column))
-    labels = declaration.labels(c) if declaration.labels is not None else {}
+    labels = declaration.labels(totals) if declaration.labels is not None else {}
     unstable = None
+    units = declaration.units_of(c.system, c.workload)
     if declaration.stability is not None:
-        growth, offered, slack = declaration.stability(c)
-        unstable = overflow or bool(np.any(growth > UNSTABLE_GROWTH * offered + slack))
+        b = declaration.stability(totals)
+        # Means over replications: a system that cannot carry its load grows in every one.
+        growth = float(np.mean(b.growth))
+        allowed = UNSTABLE_GROWTH * float(np.mean(b.offered)) + b.slack
+        unstable = overflow or growth > allowed
+        labels = {**labels, "backlog_growth": growth, "backlog_growth_allowed": allowed}
+        units = {**units, "backlog_growth": b.unit, "backlog_growth_allowed": b.unit}
+    notes = _notes(metrics, declaration, c.settings, per_replication)
     return Result(declaration.name, c.system, c.workload, c.settings, metrics, counters, labels, unstable, wall,
-                  tuple(seeds), per_replication, declaration.units_of(c.system, c.workload),
-                  declaration.settings_shown)
+                  tuple(seeds), per_replication, units, declaration.settings_shown, tuple(notes))

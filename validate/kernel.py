@@ -85,12 +85,14 @@ class Layout:
     def __contains__(self, name) -> bool:
         return name in self._index
 
-    def zeros(self, dtype=np.int64) -> np.ndarray:
-        """A fresh counter vector."""
-        return np.zeros(self.size, dtype=dtype)
+    def zeros(self, run=None, dtype=np.int64) -> np.ndarray:
+        """A fresh counter vector; with batch means (``run.batches`` > 1), room after it for the
+        counters at the start of each batch (:func:`mark_batch`)."""
+        blocks = 1 if run is None or run.batches < 2 else run.batches + 1
+        return np.zeros(self.size * blocks, dtype=dtype)
 
     def named(self, row) -> dict:
-        """One counter vector as ``{name: value}`` (Python numbers)."""
+        """One counter vector as ``{name: value}`` (Python numbers); batch blocks left out."""
         return {name: row[i].item() for i, name in enumerate(self.names)}
 
     def column(self, rows: np.ndarray, name: str) -> np.ndarray:
@@ -99,8 +101,33 @@ class Layout:
 
 
 # What a slotted kernel is told about the run: measured slots, discarded warm-up, slots run on without
-# arrivals afterwards (to drain, for conservation checks), and the replication's seed.
-Run = namedtuple("Run", "slots warmup drain seed")
+# arrivals afterwards (to drain, for conservation checks), the replication's seed, and how many batches
+# the measured slots form for batch means (1: none; see mark_batch).
+Run = namedtuple("Run", "slots warmup drain seed batches", defaults=(1,))
+
+
+def batch_slots(slots: int, batches: int) -> np.ndarray:
+    """Measured slots of each batch: equal, the last taking the remainder (as :func:`mark_batch` cuts them)."""
+    out = np.full(batches, slots // batches, dtype=np.int64)
+    out[-1] += slots - out.sum()
+    return out
+
+
+@njit(cache=True, inline="always")
+def mark_batch(stats, t, run):
+    """Batch means: at the start of measured slot ``t`` that begins batch b, copy the counters into block b + 1.
+
+    Called once per slot by every slotted kernel. Block 0 of ``stats`` is the
+    live counter vector; the harness takes batch b's counters as block b + 2
+    minus block b + 1 (block 0 for the last), so a kernel counts as usual.
+    """
+    if run.batches > 1:
+        k = t - run.warmup
+        length = run.slots // run.batches
+        if k >= 0 and k % length == 0 and k // length < run.batches:
+            size = stats.size // (run.batches + 1)
+            b = k // length + 1
+            stats[b * size:(b + 1) * size] = stats[:size]
 # Arrival process and destinations of a switch's traffic (see traffic_arrays).
 TrafficArrays = namedtuple("TrafficArrays", "p_start p_end kind perm cdf")
 

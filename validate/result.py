@@ -4,7 +4,7 @@ Single switches, networks, event-driven collectives and batch workloads all
 return a :class:`Result`: the system and workload simulated, the run
 settings, named metrics (each an :class:`Estimate`, the mean over
 replications with its 95 % Student-t interval), counter totals, whether the
-run was unstable, and what reproduces it (the replications' seeds). Metrics
+run was unstable, notes on the intervals, and what reproduces it (the replications' seeds). Metrics
 and counters read as attributes (``r.throughput.ci95``, ``r.arrived``).
 
 Examples
@@ -80,6 +80,9 @@ class Result:
         Unit of every field :meth:`to_dict` gives.
     settings_shown : tuple
         The run settings that apply to this simulator (in ``to_dict``).
+    notes : tuple of str
+        What a reader must know to trust the figures: an interval reaching past what its figure can be,
+        correlated batch means (:mod:`switchq.validate.harness`).
     """
 
     architecture: str
@@ -94,7 +97,8 @@ class Result:
     seeds: tuple
     per_replication: dict = field(repr=False)
     units: dict = field(repr=False, default_factory=dict)
-    settings_shown: tuple = ("slots", "warmup_slots", "replications", "seed", "workers")
+    settings_shown: tuple = ("slots", "warmup_slots", "replications", "batches", "seed", "workers")
+    notes: tuple = ()
 
     def __getattr__(self, name):
         # Only reached for names that are not fields: metrics, counters and labels read as attributes.
@@ -127,6 +131,8 @@ class Result:
             out["unstable"] = self.unstable
         out["wall_seconds"] = self.wall_seconds
         out["seeds"] = list(self.seeds)
+        if self.notes:
+            out["notes"] = list(self.notes)
         return out
 
     def inputs(self) -> list:

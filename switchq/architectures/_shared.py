@@ -65,16 +65,19 @@ def switch_metrics(unit: str = "cells", copies: bool = False) -> tuple:
     """
     sent = "m_copies" if copies else "m_delivered"
     return (
-        Metric("throughput", f"{unit}/slot/input", lambda c: c["m_delivered"] / (_inputs(c) * c.settings.slots),
-               f"{unit} delivered per offering input per slot"),
+        Metric("throughput", f"{unit}/slot/input", lambda c: c["m_delivered"] / (_inputs(c) * c.slots),
+               f"{unit} delivered per offering input per slot", bounds=(0.0, 1.0)),
+        Metric("carried_share", "1", lambda c: c["m_delivered"] / c["m_offered"],
+               f"{unit} delivered over {unit} offered while measuring: 1 - loss - backlog growth / offered, "
+               "1 for a stable lossless switch (free of the noise in how many arrive)"),
         Metric("output_utilization", f"{'copies' if copies else unit}/slot/output",
-               lambda c: c[sent] / (c.system.n_ports * c.settings.slots),
-               f"{'copies' if copies else unit} sent per output per slot"),
+               lambda c: c[sent] / (c.system.n_ports * c.slots),
+               f"{'copies' if copies else unit} sent per output per slot", bounds=(0.0, 1.0)),
         Metric("mean_latency", "slots", lambda c: c["m_latency_sum"] / c["m_latency_count"],
                "slots from arrival to departure, the departure slot included"),
         Metric("mean_wait", "slots", lambda c: c["m_wait_sum"] / c["m_wait_count"], "whole slots before departure"),
         Metric("loss_probability", "1", lambda c: c["m_dropped"] / c["m_offered"],
-               "share of the offered cells dropped at a full buffer", lossy_on_overflow=True),
+               "share of the offered cells dropped at a full buffer", lossy_on_overflow=True, bounds=(0.0, 1.0)),
     )
 
 
@@ -82,10 +85,14 @@ def switch_counters(unit: str = "cells") -> tuple:
     return (Counter("arrived", unit), Counter("delivered", unit), Counter("dropped", unit), Counter("queued", unit))
 
 
-def switch_stability(c):
-    """Backlog growth while measuring: offered - dropped - delivered, over all replications."""
-    offered = c["m_offered"].sum()
-    return offered - c["m_dropped"].sum() - c["m_delivered"].sum(), offered, 0
+def switch_stability(unit: str = "cells"):
+    """The stability rule of a switch: its backlog, wherever it waits, grew by offered - dropped - delivered
+    while measuring (per replication, in ``unit``), with no allowance beyond the harness's share."""
+    from switchq.validate.harness import Backlog
+
+    def backlog(c):
+        return Backlog(c["m_offered"] - c["m_dropped"] - c["m_delivered"], c["m_offered"], 0, unit)
+    return backlog
 
 
 def latency_per(what: str):
@@ -100,7 +107,7 @@ def switch_family(per: str = "cell", unit: str = "cells", copies: bool = False, 
     wait and loss, counts ``unit``, and judges stability by the backlog's growth."""
     return {"family": "switch", "accepts": (Traffic,), "workload": workload,
             "metrics": switch_metrics(unit, copies), "counters": switch_counters(unit),
-            "labels": latency_per(per), "stability": switch_stability, "units": {**SWITCH_UNITS, **(units or {})}}
+            "labels": latency_per(per), "stability": switch_stability(unit), "units": {**SWITCH_UNITS, **(units or {})}}
 
 
 def with_default(param: Param, default, **changes) -> Param:

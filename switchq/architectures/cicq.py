@@ -96,8 +96,8 @@ def _uniform_case(protocol):
     # Fig. 3: uniform Bernoulli traffic below saturation is carried in full either way.
     return Case("sfc", f"{protocol}, uniform Bernoulli load 0.8",
                 {"ports": _N, "rtt_slots": _TAU, "crosspoint_cells": _Q_R, "protocol": protocol, "load": 0.8},
-                "throughput", lambda: (0.8, "throughput = load below saturation"), slots=30_000,
-                unit="cells/slot/output")
+                "carried_share", lambda: (1.0, "all offered cells carried below saturation"), slots=30_000,
+                unit="1")
 
 
 def _burst_case(tau):
@@ -140,7 +140,7 @@ DECLARATION = Architecture(
         Counter("retransmission_max", "cells", "max")),
     units={**SWITCH_UNITS, "rtt_slots": "slots", "data_delay_slots": "slots", "retransmission_cells": "cells",
            "crosspoint_cells": "cells", "priorities": "classes", "priority_shares": "1"},
-    labels=latency_per("burst"), stability=switch_stability,
+    labels=latency_per("burst"), stability=switch_stability("cells"),
     main="mean_latency",
     examples=("switchq simulate cicq --ports 16 --rtt-slots 32 --crosspoint-cells 4 --load 0.1 --burst 10 --sfc",
               "switchq simulate cicq --ports 16 --rtt-slots 32 --crosspoint-cells 4 --load 1 --unbalanced 1 --json"),

@@ -45,7 +45,7 @@ def build(p):
 
 
 def _per_node(name):
-    return lambda c: c[name] / (c.system.tree.nodes * c.settings.slots)
+    return lambda c: c[name] / (c.system.tree.nodes * c.slots)
 
 
 def _latency_ns(value, c):
@@ -54,8 +54,11 @@ def _latency_ns(value, c):
 
 
 def _stability(c):
-    """NIC backlog growth per replication, against 1 % of the packets offered plus one per node of noise."""
-    return c["backlog_end"] - c["backlog_start"], c["m_offered"], c.system.tree.nodes
+    """Growth of the copies owed and not yet delivered, wherever they wait (NICs, crosspoint buffers, links),
+    against 1 % of the copies offered plus one per node of noise."""
+    from switchq.validate.harness import Backlog
+
+    return Backlog(c["backlog_end"] - c["backlog_start"], c["m_copies_owed"], c.system.tree.nodes, "copies")
 
 
 def _route_case(ports):

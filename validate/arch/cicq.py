@@ -160,6 +160,7 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
     rtx_max = 0
     end = warmup + run.slots
     for t in range(end + run.drain):
+        K.mark_batch(stats, t, run)
         measured_from = warmup if t < end else K.NEVER
         lane = t % dc
         # 1. Flow-control messages emitted delta_c slots ago reach the line cards.
@@ -440,7 +441,7 @@ def replicate(switch, traffic, run, speculate=None):
     # Per-flow line-card storage: at least the retransmission window, and room for backlog.
     storage = K.ring_storage(max(1024, 2 * q_rtx if sfc else 0))
     prio_cdf = np.cumsum(np.asarray(traffic.priority_shares, dtype=np.float64))
-    stats = LAYOUT.zeros()
+    stats = LAYOUT.zeros(run)
     args = CicqArgs(n, switch.priorities, fc.crosspoint_cells, fc.data_delay_slots, fc.credit_delay_slots, sfc,
                     bool(speculate), fc.resend == "eager", q_rtx, fc.replacement, switch.arbitration == "lqf",
                     storage)

@@ -32,6 +32,7 @@ def _run_cioq(sw, run, tr, stats):
     in_match, out_match = state[2], state[3]   # state: iSLIP pointers, the match of a phase, its grants
     out_q, out_head, out_len = K.rings(n, K.UNBOUNDED_CELLS)
     for t in range(run.warmup + run.slots):
+        K.mark_batch(stats, t, run)
         K.draw_arrivals(arrivals, burst, tr, n)
         K.enqueue_voqs(stats, t, run.warmup, arrivals, voqs, limit, unbounded)
         for _ in range(speedup):
@@ -59,7 +60,7 @@ def replicate(switch, traffic, run):
     n = switch.n_ports
     unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
     matching = K.MATCH_ISLIP if switch.matching == "islip" else K.MATCH_PIM
-    stats = LAYOUT.zeros()
+    stats = LAYOUT.zeros(run)
     args = CioqArgs(n, switch.speedup, matching, switch.iterations, limit, unbounded, storage)
     _run_cioq(args, run, K.traffic_arrays(traffic, n), stats)
     return stats

@@ -57,6 +57,7 @@ def _run_fifo(sw, run, tr, stats):
     order = np.arange(n)
     scratch = (bucket_start, bucket_fill, cand_input, cand_pos, order)
     for t in range(warmup + run.slots):
+        K.mark_batch(stats, t, run)
         K.draw_arrivals(arrivals, burst, tr, n)
         for i in range(n):
             d = arrivals[i]
@@ -166,6 +167,6 @@ def replicate(switch, traffic, run):
     n = switch.n_ports
     unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
     policy = RANDOM if switch.window_policy == "random" else ROUNDS
-    stats = LAYOUT.zeros()
+    stats = LAYOUT.zeros(run)
     _run_fifo(FifoArgs(n, switch.window, policy, limit, unbounded, storage), run, K.traffic_arrays(traffic, n), stats)
     return stats

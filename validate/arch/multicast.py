@@ -125,6 +125,7 @@ def _run_multicast(sw, size_cdf, run, stats):
     in_pool = 0
     end = warmup + run.slots
     for t in range(end + run.drain):
+        K.mark_batch(stats, t, run)
         measured_from = warmup if t < end else K.NEVER
         # Arrivals.
         if t < end:
@@ -286,7 +287,7 @@ def replicate(switch, traffic, run):
     n = switch.n_ports
     size_cdf = np.cumsum(fanout_pmf(n, traffic.fanout, traffic.fanout_distribution))
     size_cdf[-1] = 1.0  # guard the last bin against rounding
-    stats = LAYOUT.zeros()
+    stats = LAYOUT.zeros(run)
     args = MulticastArgs(n, traffic.active_inputs or n, MODES[switch.architecture], switch.crosspoint_cells,
                          float(traffic.load), traffic.arrivals == "poisson", K.UNBOUNDED_CELLS)
     _run_multicast(args, size_cdf, run, stats)

@@ -40,8 +40,10 @@ and sinks packets at link rate; NIC overheads (Table 1) are latency added
 outside the loop.
 
 Counters: a "packet" is a message of one packet, delivered when its last
-copy reaches a node; the extras count copies reaching nodes, the NIC
-backlog when measuring starts and ends, and credits not back at the end.
+copy reaches a node (``queued``: those not yet at all their destinations);
+the extras count copies reaching nodes, copies owed, the copies owed and
+not yet delivered when measuring starts and ends (the whole network's
+backlog, for the stability rule), and credits not back at the end.
 """
 
 from __future__ import annotations
@@ -57,11 +59,14 @@ from .. import kernel as K
 
 __all__ = ["replicate", "run_batch", "LAYOUT", "ROUTINGS", "NIC_QUEUE_PACKETS"]
 
-LAYOUT = K.Layout(("copies", "m_copies", "copies_owed", "backlog_start", "backlog_end", "credits_out"))
-# backlog_start, backlog_end: packets waiting at the NICs when measuring starts and when it ends.
-COPIES, M_COPIES, COPIES_OWED, BACKLOG_START, BACKLOG_END, CREDITS_OUT = (
-    LAYOUT.index(name) for name in ("copies", "m_copies", "copies_owed", "backlog_start", "backlog_end",
-                                    "credits_out"))
+LAYOUT = K.Layout(("copies", "m_copies", "copies_owed", "m_copies_owed", "backlog_start", "backlog_end",
+                   "credits_out"))
+# copies_owed: destinations of the packets offered (m_: while measuring). backlog_start, backlog_end:
+# copies owed and not yet delivered, wherever they are (NICs, crosspoint buffers, links), when measuring
+# starts and when it ends.
+COPIES, M_COPIES, COPIES_OWED, M_COPIES_OWED, BACKLOG_START, BACKLOG_END, CREDITS_OUT = (
+    LAYOUT.index(name) for name in ("copies", "m_copies", "copies_owed", "m_copies_owed", "backlog_start",
+                                    "backlog_end", "credits_out"))
 
 # How a packet picks among candidate ports: most credits; at random among those with a credit; or a
 # route fixed at the source (a random route word, or d-mod-k: the destination as the route word).
@@ -168,7 +173,7 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
     out_sw, out_in, ports = tab.out_switch, tab.out_input, tab.ports
     n_sw, nodes = tab.route.shape
     load, kind, f_cap = src.load, src.kind, src.f_cap
-    slots, warmup, drain, _ = run
+    slots, warmup, drain = run.slots, run.warmup, run.drain
     batch_src = batch.src
     n_out = n_sw * ports
     n_links = n_out + nodes
@@ -242,7 +247,6 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
             nic_len[v] += 1
             stats[K.STAT_ARRIVED] += 1
             stats[COPIES_OWED] += batch.n[b]
-    in_flight = 0
     end = warmup + slots
     t = 0
     while True:
@@ -251,11 +255,12 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
                 break
         else:
             if t == warmup:
-                stats[BACKLOG_START] = nic_len.sum()
+                stats[BACKLOG_START] = stats[COPIES_OWED] - stats[COPIES]
             if t == end:
-                stats[BACKLOG_END] = nic_len.sum()
+                stats[BACKLOG_END] = stats[COPIES_OWED] - stats[COPIES]
             if t >= end + drain:
                 break
+        K.mark_batch(stats, t, run)
         measured_from = warmup if t < end else K.NEVER
         # Credits freed cd slots ago.
         r = t & (cr - 1)
@@ -292,7 +297,6 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
                     c_nfree -= 1
                     cid = c_free[c_nfree]
                     c_msg[cid] = mid
-                    in_flight += 1
                 if mask != (np.int64(1) << p):
                     # A fork: the slice of destinations routed through port p.
                     here = np.int64(1) << p
@@ -360,6 +364,8 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
                 if source:
                     m_route[mid] = int(np.random.random() * nodes) if routing == SOURCE else m_dest[mid, 0]
                 stats[COPIES_OWED] += m_n[mid]
+                if t >= warmup:
+                    stats[M_COPIES_OWED] += m_n[mid]
                 nic_q[v, (nic_head[v] + nic_len[v]) & (nic_cap - 1)] = mid
                 nic_len[v] += 1
         # NICs send their head packet when the leaf switch's crosspoint(s) have credit.
@@ -379,7 +385,6 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
                 continue
             c_nfree -= 1
             pid = c_free[c_nfree]
-            in_flight += 1
             c_msg[pid] = mid
             c_lo[pid] = 0
             c_hi[pid] = m_n[mid]
@@ -461,7 +466,6 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
             mid = c_msg[cid]
             c_free[c_nfree] = cid
             c_nfree += 1
-            in_flight -= 1
             stats[COPIES] += 1
             if t >= measured_from:
                 stats[M_COPIES] += 1
@@ -486,7 +490,11 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
                     m_free[m_nfree] = mid
                     m_nfree += 1
         t += 1
-    queued = nic_len.sum() + in_flight
+    # Messages not yet at all their destinations, wherever their copies are.
+    queued = 0
+    for mid in range(n_msg):
+        if m_left[mid] > 0:
+            queued += 1
     stats[K.STAT_QUEUED] = queued
     out = 0
     for x in range(n_xp):
@@ -542,7 +550,7 @@ def replicate(net, traffic, run) -> np.ndarray:
     """Run one replication of steady traffic (``run``: a :class:`~switchq.validate.kernel.Run`); return
     its counters (``LAYOUT``)."""
     args, tab = _arguments(net)
-    stats = LAYOUT.zeros()
+    stats = LAYOUT.zeros(run)
     _run(args, tab, _sources(tab.route.shape[1], traffic), _NO_BATCH, run, stats, np.zeros(1, dtype=np.int64),
          np.zeros((1, 3), dtype=np.int64))
     return stats

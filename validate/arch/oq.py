@@ -27,6 +27,7 @@ def _run_oq(n, limit, unbounded, storage, run, tr, stats):
     burst, arrivals = K.sources(n)
     first = 0
     for t in range(warmup + run.slots):
+        K.mark_batch(stats, t, run)
         K.draw_arrivals(arrivals, burst, tr, n)
         first = K.rr_next(first, n)
         for m in range(n):
@@ -48,6 +49,6 @@ def replicate(switch, traffic, run):
     """Run one replication (``run``: a :class:`~switchq.validate.kernel.Run`); return its counters (``LAYOUT``)."""
     n = switch.n_ports
     unbounded, limit, storage = K.queue_limit(switch.output_buffer_cells)
-    stats = LAYOUT.zeros()
+    stats = LAYOUT.zeros(run)
     _run_oq(n, limit, unbounded, storage, run, K.traffic_arrays(traffic, n), stats)
     return stats

@@ -40,6 +40,7 @@ def _run_voq(sw, run, tr, stats):
     q, q_head, q_len, held = voqs
     in_match, out_match = state[2], state[3]   # state: iSLIP pointers, the match of a phase, its grants
     for t in range(run.warmup + run.slots):
+        K.mark_batch(stats, t, run)
         K.draw_arrivals(arrivals, burst, tr, n)
         K.enqueue_voqs(stats, t, run.warmup, arrivals, voqs, limit, unbounded)
         in_match[:] = -1
@@ -58,7 +59,7 @@ def replicate(switch, traffic, run):
     n = switch.n_ports
     # An unbounded input keeps up to UNBOUNDED_CELLS per VOQ; a bounded one may put all B in one VOQ.
     unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
-    stats = LAYOUT.zeros()
+    stats = LAYOUT.zeros(run)
     matching = ISLIP if switch.matching == "islip" else PIM
     _run_voq(VoqArgs(n, matching, switch.iterations, limit, unbounded, storage), run, K.traffic_arrays(traffic, n),
              stats)

@@ -47,6 +47,10 @@ def test_quick_cioq_report_gives_a_verdict_per_row(tmp_path):
 def test_quick_sfc_report_has_every_figure(tmp_path):
     written = build_report("sfc", tmp_path, quick=True, workers=2, seed=1, store=None)
     text = (tmp_path / "sfc.md").read_text()
-    for heading in ("Buffer sizing (§4.2)", "Fig. 3", "Fig. 4 a, b, g, h", "Fig. 4 e, f", "Fig. 5"):
+    for heading in ("Buffer sizing (§4.2)", "Fig. 3", "Fig. 4 a, b, g, h", "Fig. 4 e, f", "Fig. 5", "What limits SFC"):
         assert heading in text
     assert len([p for p in written if p.suffix == ".png"]) == 4
+    # Both resend readings are counted against Fig. 3's 28 points, and every summary is a computed count.
+    assert re.search(r"`eager` at \d+ of 28 points, `nak` at \d+ of 28 points", text)
+    assert len(re.findall(r"\d+ of \d+", text)) >= 12
+    assert "agrees" not in text.replace("agrees when", "")   # no hand-written agreement

@@ -17,6 +17,7 @@ from switchq import registry
 from switchq.cli_sweep import results_command, sweep_group
 from switchq.errors import InputError
 from switchq.sweeps import plan_sweep, point_seed, run_sweep, values
+from switchq.validate import simulator_version
 
 engine = importlib.import_module("switchq.sweeps.engine")
 sweeps = importlib.import_module("switchq.sweeps")
@@ -303,7 +304,9 @@ def test_cli_json_csv_parquet_plot_and_results_round_trip(tmp_path):
         for k, x in p.items():
             if k not in ("cached",):
                 assert s[k] == x, k
-        assert s["settings"] == {"slots": 1000, "warmup_slots": 1000, "replications": 2, "root_seed": 1}
+        # The simulator's fingerprint keys the point too: a changed kernel never serves an old figure.
+        assert s["settings"] == {"slots": 1000, "warmup_slots": 1000, "replications": 2, "root_seed": 1,
+                                 "simulator": simulator_version()}
         assert s["switchq_version"] == switchq.__version__ and s["created_at"]
     some = json.loads(cli(results_command, "--store", str(store), "--where", "load>=0.5", "--where", "ports=8",
                           "--json").stdout)

@@ -29,3 +29,21 @@ def _cache_dir() -> str:
 
 
 os.environ.setdefault("NUMBA_CACHE_DIR", _cache_dir())
+
+
+def simulator_version() -> str:
+    """A short hash of everything a simulated figure depends on: the kernels and the harness, the
+    declarations (metrics, defaults) and the models. Stored sweep and report points carry it in their
+    key, so a changed simulator never serves a stored figure it would no longer produce."""
+    import switchq.architectures
+    import switchq.models
+
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    files = [p for p in sorted(here.rglob("*.py")) if b"@njit" in p.read_bytes()]
+    files += [here / "harness.py", here / "result.py"]
+    for package in (switchq.architectures, switchq.models):
+        files += sorted(Path(package.__path__[0]).glob("*.py"))
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]

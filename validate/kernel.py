@@ -351,15 +351,22 @@ def admit(stats, t, warmup, room, unbounded):
 
 @njit(cache=True)
 def count_departure(stats, t, arrival, warmup):
-    """A cell leaves in slot ``t``: throughput, and its wait and latency if it arrived measured."""
+    """A cell leaves in slot ``t``: throughput, and, if it leaves in the measured window, its wait and latency.
+
+    Waits are measured on the departures in the window, wherever the cell
+    arrived: once warm, their sequence is stationary, so its mean is unbiased.
+    Keeping only cells that also arrived in the window would leave out the
+    ones waiting across its start, which are the long waits (length bias),
+    and read low by about latency / window (6 % for 420-slot bursts in a
+    5000-slot window).
+    """
     stats[STAT_DELIVERED] += 1
     if t >= warmup:
         stats[STAT_M_DELIVERED] += 1
-        if arrival >= warmup:
-            stats[STAT_M_WAIT_SUM] += t - arrival
-            stats[STAT_M_WAIT_COUNT] += 1
-            stats[STAT_M_LATENCY_SUM] += t - arrival + 1
-            stats[STAT_M_LATENCY_COUNT] += 1
+        stats[STAT_M_WAIT_SUM] += t - arrival
+        stats[STAT_M_WAIT_COUNT] += 1
+        stats[STAT_M_LATENCY_SUM] += t - arrival + 1
+        stats[STAT_M_LATENCY_COUNT] += 1
 
 
 # --------------------------------------------------------------------------- VOQ matching

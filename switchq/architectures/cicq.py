@@ -133,7 +133,7 @@ DECLARATION = Architecture(
     metrics=(*switch_metrics(), Metric("mean_latency_by_priority", "slots", _by_priority,
                                        "burst latency of each priority class, highest first")),
     counters=(*switch_counters(), *(Counter(n, u) for n, u in (
-        ("speculative_transmissions", "cells"), ("retransmissions", "cells"), ("naks", "cells"),
+        ("transmissions", "cells"), ("speculative_transmissions", "cells"), ("retransmissions", "cells"), ("naks", "cells"),
         ("duplicates", "cells"), ("replacements", "cells"), ("order_errors", "cells"),
         ("credited_drops", "cells"), ("out_of_order_drops", "cells"))),
         Counter("credit_min", "credits", "min"), Counter("credit_max", "credits", "max"),
@@ -149,7 +149,7 @@ DECLARATION = Architecture(
                "buffered crossbar with credits or SFC (paper 002): low-load burst latency and the w = 1 rate bound "
                "min(Q_R/tau, 1); simulated: any load and traffic (latency per burst)",
                params=(RTT_SLOTS, CROSSPOINT, PROTOCOL, BURST, DATA_DELAY,
-                       *sim_only(PORTS, LOAD, RETRANSMISSION, REPLACEMENT, PRIORITIES, ARBITRATION,
+                       *sim_only(PORTS, LOAD, RETRANSMISSION, REPLACEMENT, RESEND, PRIORITIES, ARBITRATION,
                                  *(q for q in UNICAST_TRAFFIC[1:] if q.name != "burst"))),
                solve=_cicq, check=lambda p: _flow_control(p, simulated=False),
                twin=lambda p: {**p, "priority_shares": None},

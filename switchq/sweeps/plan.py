@@ -48,7 +48,7 @@ class Plan:
     axes: list            # [(Param, values)] in --vary order
     fixed: dict           # name -> value, given or default
     points: list
-    settings: dict        # simulated: slots, warmup_slots, replications, root_seed; analytic: {}
+    settings: dict        # simulated: slots, warmup_slots, replications, root_seed, simulator; analytic: {}
 
     @property
     def varied(self) -> list:
@@ -225,7 +225,10 @@ def _run_settings(mode: str, slots, warmup, replications, seed) -> dict:
 
     s = RunSettings(slots=50_000 if slots is None else slots, warmup_slots=warmup,
                     replications=8 if replications is None else replications, seed=1 if seed is None else seed)
-    return {"slots": s.slots, "warmup_slots": s.warmup_slots, "replications": s.replications, "root_seed": s.seed}
+    from switchq.validate import simulator_version
+
+    return {"slots": s.slots, "warmup_slots": s.warmup_slots, "replications": s.replications, "root_seed": s.seed,
+            "simulator": simulator_version()}
 
 
 def _point(model: Model, mode: str, params: dict, settings: dict, derived: bool) -> Point:

@@ -46,7 +46,8 @@ flow) and at the outputs (queue = cells of that priority at a crosspoint).
 
 Latency is per burst, from the first cell's arrival at the line card to the
 end of the slot in which the last cell leaves the crossbar (§5); a
-Bernoulli cell is a burst of one.
+Bernoulli cell is a burst of one. It is measured on the bursts that end in
+the measured window, wherever they began (:func:`kernel.count_departure`).
 
 Order of events in slot t: flow-control messages reach the line cards;
 cells arrive; each line card sends at most one cell; cells reach the
@@ -67,7 +68,8 @@ from .. import kernel as K
 
 # Per-priority latencies (priority 0 first), then the flow-control counters, after the core ones.
 LAYOUT = K.Layout((*(f"m_latency_sum_p{p}" for p in range(4)), *(f"m_latency_count_p{p}" for p in range(4)),
-                   "speculative_transmissions",   # all slots
+                   "transmissions",               # cells put on the links (all slots, as those below)
+                   "speculative_transmissions",
                    "retransmissions",             # credited resends (after a NAK, or of a speculative cell)
                    "naks",                        # cells dropped at a crosspoint (full, out of order, replaced)
                    "duplicates",                  # duplicate copies dropped silently
@@ -78,9 +80,9 @@ LAYOUT = K.Layout((*(f"m_latency_sum_p{p}" for p in range(4)), *(f"m_latency_cou
                    "credited_drops",              # credited cells dropped for lack of room (must stay 0)
                    "out_of_order_drops",          # cells dropped (NAKed) for arriving out of order
                    "credits_out"))                # credits not back at the end (0 once a run has drained)
-(LAT_SUM_P, LAT_COUNT_P, SPECULATIVE, RETRANSMISSIONS, NAKS, DUPLICATES, REPLACEMENTS, ORDER_ERRORS, CREDIT_MIN,
+(LAT_SUM_P, LAT_COUNT_P, TRANSMISSIONS, SPECULATIVE, RETRANSMISSIONS, NAKS, DUPLICATES, REPLACEMENTS, ORDER_ERRORS, CREDIT_MIN,
  CREDIT_MAX, RTX_MAX, CREDITED_DROPS, OUT_OF_ORDER, CREDITS_OUT) = (LAYOUT.index(name) for name in (
-    "m_latency_sum_p0", "m_latency_count_p0", "speculative_transmissions", "retransmissions", "naks", "duplicates",
+    "m_latency_sum_p0", "m_latency_count_p0", "transmissions", "speculative_transmissions", "retransmissions", "naks", "duplicates",
     "replacements", "order_errors", "credit_min", "credit_max", "retransmission_max", "credited_drops",
     "out_of_order_drops", "credits_out"))
 
@@ -272,6 +274,7 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
                 continue
             f = best
             x = f // P
+            stats[TRANSMISSIONS] += 1
             credits[x] -= 1  # R6: every transmission takes a credit
             if credits[x] < credit_min:
                 credit_min = credits[x]
@@ -393,10 +396,9 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
             stats[K.STAT_DELIVERED] += 1
             if t >= measured_from:
                 stats[K.STAT_M_DELIVERED] += 1
-                if c_arr[f, c] >= measured_from:
-                    stats[K.STAT_M_WAIT_SUM] += t - c_arr[f, c]
-                    stats[K.STAT_M_WAIT_COUNT] += 1
-                if c_last[f, c] == 1 and c_first[f, c] >= measured_from:
+                stats[K.STAT_M_WAIT_SUM] += t - c_arr[f, c]
+                stats[K.STAT_M_WAIT_COUNT] += 1
+                if c_last[f, c] == 1:
                     lat = t - c_first[f, c] + 1
                     stats[K.STAT_M_LATENCY_SUM] += lat
                     stats[K.STAT_M_LATENCY_COUNT] += 1

@@ -483,9 +483,8 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
                 stats[K.STAT_DELIVERED] += 1
                 if t >= measured_from:
                     stats[K.STAT_M_DELIVERED] += 1
-                    if m_birth[mid] >= warmup:
-                        stats[K.STAT_M_LATENCY_SUM] += done - m_birth[mid]
-                        stats[K.STAT_M_LATENCY_COUNT] += 1
+                    stats[K.STAT_M_LATENCY_SUM] += done - m_birth[mid]
+                    stats[K.STAT_M_LATENCY_COUNT] += 1
                 if not batched:
                     m_free[m_nfree] = mid
                     m_nfree += 1

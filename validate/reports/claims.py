@@ -1,0 +1,51 @@
+"""Verdicts on a paper's claims: every report sentence that compares is made from these.
+
+A claim is a target (a number the paper prints, or the value its words
+imply: "no observable difference" is a ratio of 1) and a tolerance (the
+paper's stated precision, or how finely its figure can be read). A simulated
+estimate agrees when its 95 % interval reaches the band target ± tolerance;
+an exact (analytic) value when it lies in the band. A report states the
+tolerance beside each verdict and counts them with :func:`tally`.
+
+Examples
+--------
+>>> from switchq.validate.result import Estimate
+>>> within(Estimate(3.36, 3.30, 3.42), 4, 0.5), within(4.9, 5, 0.5)
+('DISAGREE', 'agree')
+>>> tally(["agree", "DISAGREE", "agree"])
+'2 of 3'
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["AGREE", "DISAGREE", "within", "tally", "agreeing", "listed"]
+
+AGREE, DISAGREE = "agree", "DISAGREE"
+
+
+def within(value, target: float, tolerance: float) -> str:
+    """``agree`` if ``value`` (an Estimate, or a number) reaches ``target`` ± ``tolerance``."""
+    low, high = (value.low, value.high) if hasattr(value, "low") else (value, value)
+    if math.isnan(low) or math.isnan(high):
+        low = high = float(value)
+    return AGREE if low <= target + tolerance and high >= target - tolerance else DISAGREE
+
+
+def agreeing(verdicts) -> int:
+    return sum(v == AGREE for v in verdicts)
+
+
+def tally(verdicts) -> str:
+    """``"k of n"``: how many of the verdicts agree."""
+    verdicts = list(verdicts)
+    return f"{agreeing(verdicts)} of {len(verdicts)}"
+
+
+def listed(items, empty: str = "none") -> str:
+    """Items joined for a sentence: ``a, b and c``."""
+    items = [str(i) for i in items]
+    if not items:
+        return empty
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

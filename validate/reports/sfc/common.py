@@ -1,0 +1,93 @@
+"""What the sections of the sfc report share: run lengths, the paper's switch points, formatting.
+
+See :mod:`switchq.validate.reports.sfc` for what the report reproduces.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from switchq.models.flow_control import RESENDS
+
+from .. import est, points
+
+__all__ = ["Plan", "Section", "RTTS", "READINGS", "DEFAULT_READING", "DELAY_PRECISION", "THROUGHPUT_PRECISION", "q_r",
+           "switch", "pm",
+           "ratio", "save"]
+
+RTTS = (8, 16, 32, 64)
+# The two readings of when a sent SFC cell goes again (models.flow_control); the first is the default.
+READINGS = RESENDS
+DEFAULT_READING = RESENDS[0]
+# Paper 002 §5: "a precision of 0.4 % on the throughput and 5 % on the delay"; a smaller difference in
+# delay is not observable in its figures.
+DELAY_PRECISION = 0.05
+THROUGHPUT_PRECISION = 0.004
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Run lengths of one build (quick for tests, full for the committed report) and how to run them."""
+
+    quick: bool
+    seed: int
+    workers: int
+    store: object
+    progress: bool
+
+    def slots(self, full: int) -> int:
+        return max(1000, int(full * (0.1 if self.quick else 1.0)))
+
+    def run(self, params: list, slots: int, reps: int = 4, warmup: int | None = None) -> list:
+        """Rows of ``cicq`` at ``params``: ``slots`` (scaled when quick) measured slots each."""
+        return points("cicq", params, slots=self.slots(slots), warmup=None if warmup is None else self.slots(warmup),
+                      replications=reps, seed=self.seed, workers=self.workers, store=self.store,
+                      progress=self.progress)
+
+
+@dataclass
+class Section:
+    """Markdown lines of one section and the files it wrote."""
+
+    lines: list = field(default_factory=list)
+    files: list = field(default_factory=list)
+
+
+def q_r(n: int, tau: int) -> int:
+    """The paper's crosspoint size, floor(tau / N) + 2 (§5)."""
+    return tau // n + 2
+
+
+def switch(n: int, tau: int, protocol: str = "credit", resend: str | None = None, **extra) -> dict:
+    """The ``cicq`` point of an N-port crossbar with the paper's crosspoint size (SFC: ``resend`` reading)."""
+    return {"ports": n, "rtt_slots": tau, "crosspoint_cells": q_r(n, tau), "protocol": protocol,
+            "resend": (resend or DEFAULT_READING) if protocol == "sfc" else None, **extra}
+
+
+def pm(e, digits: int = 1) -> str:
+    """``value ± half-width`` of an estimate."""
+    if not math.isfinite(e.value):
+        return "—"
+    return f"{e.value:.{digits}f} ± {e.half_width:.{digits}f}" if math.isfinite(e.half_width) else \
+        f"{e.value:.{digits}f}"
+
+
+def ratio(a_row, b_row, name: str = "mean_latency"):
+    """The ratio a / b of two rows' means, with an approximate 95 % interval (relative half-widths added
+    in quadrature), as an :class:`~switchq.validate.result.Estimate`."""
+    from switchq.validate.result import Estimate
+
+    a, b = est(a_row, name), est(b_row, name)
+    r = a.value / b.value
+    rel = math.hypot(a.half_width / a.value, b.half_width / b.value)
+    return Estimate(r, r * (1 - rel), r * (1 + rel))
+
+
+def save(fig, path, title: str) -> None:
+    import matplotlib.pyplot as plt
+
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

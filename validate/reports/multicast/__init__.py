@@ -23,6 +23,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..claims import AGREE, DISAGREE, agreeing, listed, tally
 from .common import Plan, Section, plan
 from .namd import namd
 from .network_multicast import network_multicast
@@ -66,11 +67,18 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
         body += sec.lines + [f"_Section built in {time.time() - t0:.0f} s._", ""]
         files += sec.files
         summary += sec.summary
+    verdicts = [row[5] for row in summary if row[5] in (AGREE, DISAGREE)]
+    off = [f"{row[0]} ({row[1]})" for row in summary if row[5] == DISAGREE]
     lines += ["## Summary against the paper", "",
               "What the paper states in numbers or words, and what we find (simulated with root seed "
-              f"{seed}, ± the 95 % half-width; run lengths and the other figures in the sections below).", "", "| paper | claim | paper's figure | ours | difference | likely reason |",
-              "|---|---|---:|---:|---:|---|"]
-    lines += ["| " + " | ".join(row) + " |" for row in summary] + [""]
+              f"{seed}, ± the 95 % half-width; run lengths and the other figures in the sections below). A number "
+              "the paper prints agrees when our interval reaches it within half a unit of its last printed "
+              "digit (it would round to it); other tolerances are stated in the row. Notes say what we think "
+              "explains a difference.", "", "| paper | claim | paper's figure | ours | tolerance | verdict | notes |",
+              "|---|---|---:|---:|---:|---|---|"]
+    lines += ["| " + " | ".join(row) + " |" for row in summary]
+    lines += ["", f"{tally(verdicts)} claims with a figure or a checkable statement agree; "
+              f"{len(verdicts) - agreeing(verdicts)} do not: {listed(off)}.", ""]
     lines += body + [f"_Built in {time.time() - started:.0f} s (workers={workers})._", ""]
     path = out / "multicast.md"
     path.write_text("\n".join(lines))

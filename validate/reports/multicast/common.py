@@ -10,14 +10,15 @@ from dataclasses import dataclass, field
 
 from switchq.validate.reports import points
 
-__all__ = ["Plan", "Section", "plan", "simulated", "pm", "err", "carried_its_load", "how", "save", "curve", "ARCHS",
-           "CONFIGS", "PATTERNS", "PAPER_2X8_OQ", "PAPER_8X8_OQ", "PAPER_WBA", "PAPER_32_Q4"]
+__all__ = ["Plan", "Section", "plan", "printed", "simulated", "pm", "err", "carried_its_load", "how", "save", "curve", "ARCHS",
+           "CONFIGS", "PATTERNS", "PAPER_OQ", "PAPER_WBA", "PAPER_32_Q4"]
 
 # Paper 003 §3.1 and §3: the numbers its text states (the figures are curves without tables).
-PAPER_2X8_OQ = 0.8        # "saturates at a load factor of 0.8" (Fig. 14)
-PAPER_8X8_OQ = 0.25       # "saturates at a load factor close to 0.25" (Fig. 13)
-PAPER_WBA = {2: 0.65, 8: 0.22}   # ref. [19] quoted in §3.1 ("virtual output-queued routers")
-PAPER_32_Q4 = {"complement": 1.0, "uniform": 0.93, "transpose": 0.93, "bitrev": 0.93}  # §3, Fig. 11
+# As printed (strings): the digits fix the tolerance a comparison allows (printed()).
+PAPER_OQ = {2: "0.8",     # "saturates at a load factor of 0.8" (Fig. 14)
+            8: "0.25"}    # "saturates at a load factor close to 0.25" (Fig. 13)
+PAPER_WBA = {2: "0.65", 8: "0.22"}   # ref. [19] quoted in §3.1 ("virtual output-queued routers")
+PAPER_32_Q4 = {"complement": "1.00", "uniform": "0.93", "transpose": "0.93", "bitrev": "0.93"}  # §3, Fig. 11
 PATTERNS = ("uniform", "transpose", "bitrev", "complement")
 # (switch ports, crosspoint packets, paper throughput figure, paper latency figure)
 CONFIGS = ((8, 2, 5, 6), (8, 4, 7, 8), (32, 2, 9, 10), (32, 4, 11, 12))
@@ -96,13 +97,27 @@ def plan(quick: bool = False, workers: int = 0, seed: int = 1) -> Plan:
 class Section:
     """Markdown lines of one report section, the files it wrote and its rows of the summary table.
 
-    A summary row is ``(paper figure, claim, paper's figure, ours, difference, likely reason)``.
+    A summary row is ``(paper figure, claim, paper's figure, ours, tolerance, verdict, notes)``; the
+    verdict is computed (:mod:`switchq.validate.reports.claims`), never written by hand.
     """
 
     lines: list = field(default_factory=list)
     files: list = field(default_factory=list)
     summary: list = field(default_factory=list)
 
+
+
+def printed(text: str) -> tuple:
+    """A number as the paper prints it and the tolerance its digits imply, half a unit in the last place:
+    a value agrees with it when it rounds to it.
+
+    Examples
+    --------
+    >>> printed("0.22"), printed("0.8"), printed("1.00")
+    ((0.22, 0.005), (0.8, 0.05), (1.0, 0.005))
+    """
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    return float(text), 0.5 * 10.0 ** -decimals
 
 
 def simulated(p: Plan, kind: str, model: str, params: list, progress: bool = False, store=None) -> list:

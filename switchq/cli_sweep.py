@@ -83,22 +83,24 @@ def _show_table(run, rows) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from .render import _console
+    from .render import _console, table_or_blocks
 
     plan = run.plan
     model = plan.model
     varied = plan.varied
     shown = [r for r in model.table.get(plan.mode, ()) if any(r in row for row in rows)]
     fixed = plan.fixed_text()
-    table = Table(title=escape(f"{model.title} ({plan.mode})" + (f"\n{fixed}" if fixed else "")),
-                  header_style="bold")
+    title = f"{model.title} ({plan.mode})" + (f"\n{fixed}" if fixed else "")
+    table = Table(title=escape(title), header_style="bold")
+    heads = []
     for name in varied + shown:
         unit = model.unit_of(name)
-        table.add_column(escape(name + (f" [{unit}]" if unit and unit not in ("1", name) else "")), justify="right")
-    if plan.mode == "simulated":
-        table.add_column("seed", justify="right")
-    table.add_column("s", justify="right")
-    table.add_column("", justify="left")
+        heads.append(name + (f" [{unit}]" if unit and unit not in ("1", name) else ""))
+    heads += ["seed"] if plan.mode == "simulated" else []
+    heads += ["seconds", "point"]
+    for h in heads:
+        table.add_column(escape(h), justify="left" if h == "point" else "right", no_wrap=True)
+    texts = []
 
     def add(row):
         cells = [_fmt(row[n]) for n in varied] + [_cell(row, n) for n in shown]
@@ -106,6 +108,7 @@ def _show_table(run, rows) -> None:
             cells.append(str(row["seed"]))
         cells += [f"{row['wall_seconds']:.3g}", "stored" if row["cached"] else "new"]
         table.add_row(*(escape(c) for c in cells))
+        texts.append(cells)
 
     head, tail = (rows, []) if len(rows) <= 60 else (rows[:40], rows[-10:])
     for r in head:
@@ -114,8 +117,8 @@ def _show_table(run, rows) -> None:
         table.add_row(*(["..."] * len(table.columns)))
         for r in tail:
             add(r)
+    table_or_blocks(table, title, heads, texts)
     console = _console()
-    console.print(table)
     notes = []
     if tail:
         notes.append(f"{len(rows) - 50} rows not shown: --json, --csv or --parquet give them all.")
@@ -379,33 +382,34 @@ def results_command(store, model, mode, where, limit, lock_timeout, as_json, csv
 
 
 def _show_results(rows, path) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
-    from .render import _console
+    from .render import _console, table_or_blocks
 
-    table = Table(title=f"switchq results: {path}", header_style="bold")
-    for col in ("id", "model", "mode", "parameters", "main result", "seed", "s", "created (UTC)"):
-        table.add_column(col, justify="right" if col in ("id", "seed", "s") else "left")
+    title = f"switchq results: {path}"
+    table = Table(title=escape(title), header_style="bold")
+    heads = ["id", "model", "mode", "parameters", "main result", "seed", "s", "created (UTC)"]
+    for col in heads:
+        table.add_column(col, justify="right" if col in ("id", "seed", "s") else "left", no_wrap=True)
     head, tail = (rows, []) if len(rows) <= 60 else (rows[:40], rows[-10:])
+    texts = [_result_cells(r) for r in head + tail]
+    for cells in texts:
+        table.add_row(*(escape(c) for c in cells))
+    table_or_blocks(table, title, heads, texts)
     console = _console()
-    for r in head + tail:
-        _add_result_row(table, r)
-    console.print(table)
     if tail:
         console.print(f"{len(rows) - 50} of {len(rows)} rows not shown: --json, --csv or --parquet give them all.")
     else:
         console.print(f"{len(rows)} points")
 
 
-def _add_result_row(table, r) -> None:
-    from rich.markup import escape
-
+def _result_cells(r) -> list:
     m = MODELS.get(r["model"])
     # Parameters at their default are left out here (--json and --csv have them all).
     params = [p.name for p in m.params if p.name in r and (p.required or r[p.name] != p.default)] if m else []
     main = m.main.get(r["mode"]) if m is not None else None
     main_text = f"{main} = {_cell(r, main)}" if main in r else "-"
     text = ", ".join(f"{k}={_fmt(r[k])}" for k in params)
-    table.add_row(str(r["id"]), r["model"], r["mode"], escape(text), escape(main_text),
-                  "-" if r["seed"] is None else str(r["seed"]), f"{r['wall_seconds']:.3g}",
-                  r["created_at"][:19].replace("T", " "))
+    return [str(r["id"]), r["model"], r["mode"], text, main_text, "-" if r["seed"] is None else str(r["seed"]),
+            f"{r['wall_seconds']:.3g}", r["created_at"][:19].replace("T", " ")]

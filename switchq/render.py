@@ -1,12 +1,16 @@
-"""Printing answers: one JSON object for scripts, Rich tables for people."""
+"""Printing answers: one JSON object for scripts, Rich tables for people.
+
+Tables are laid out for the width they are printed at: the terminal's, or
+``$COLUMNS``, or 80 for a file or a pipe. A table whose figures would have to
+wrap to fit is printed as one block per row instead (its label on a line, its
+figures folded beneath), so nothing is ever split one word per line.
+"""
 
 from __future__ import annotations
 
 import json
 import math
 import sys
-
-
 
 def _clean(v):
     if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
@@ -39,11 +43,37 @@ def fmt(v) -> str:
 def _console():
     from rich.console import Console
 
-    console = Console()
-    # Tables of figures read badly when wrapped; on narrow terminals and pipes let them run wider.
-    if console.width < 140:
-        console = Console(width=140)
-    return console
+    return Console()
+
+
+def _fits(console, table, folded: int = 0) -> bool:
+    """Whether ``table`` fits the console with its figures on one line; ``folded`` characters of it (a
+    label column) may fold into a second line."""
+    natural = console.measure(table, options=console.options.update(max_width=1 << 16)).maximum
+    return natural - folded // 2 <= console.width
+
+
+def _blocks(console, title: str, rows) -> None:
+    """Rows that do not fit a table: a label line each, the figures indented and folded beneath.
+
+    ``rows``: (label, figures, style of the figures' last word or "").
+    """
+    import textwrap
+
+    from rich.text import Text
+
+    console.print(Text(title, style="bold"))
+    for label, figures, style in rows:
+        console.print(Text(label))
+        # An interval and its label never split: no-break spaces inside them while wrapping.
+        whole = figures.replace(" .. ", "\xa0..\xa0").replace("95% CI ", "95%\xa0CI\xa0")
+        lines = textwrap.wrap(whole, max(20, console.width - 1), initial_indent="    ", subsequent_indent="    ")
+        for k, line in enumerate(lines):
+            line = line.replace("\xa0", " ")
+            text = Text(line)
+            if style and k == len(lines) - 1:
+                text.stylize(style, len(line) - len(figures.rsplit(" ", 1)[-1]))
+            console.print(text)
 
 
 def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=(), units: dict | None = None) -> None:
@@ -57,10 +87,11 @@ def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=(), 
 
     console = _console()
     table = Table(title=title, show_header=True, header_style="bold")
-    table.add_column("")
-    table.add_column("quantity")
-    table.add_column("value")
-    table.add_column("unit")
+    # Names and units stay whole; a value with its interval folds after the value if it must.
+    table.add_column("", no_wrap=True)
+    table.add_column("quantity", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    table.add_column("unit", no_wrap=True)
     for k, v in payload.items():
         if k.endswith("_ci95") or k == "seeds":
             continue
@@ -89,9 +120,12 @@ def show_rows(payloads: list, columns: list, title: str, as_json: bool, units: d
     from rich.table import Table
 
     table = Table(title=title, header_style="bold")
+    heads = []
     for col in columns:
         unit = units.get(col, "")
-        table.add_column(escape(f"{col} [{unit}]" if unit and unit != "1" else col), justify="right")
+        heads.append(f"{col} [{unit}]" if unit and unit != "1" else col)
+        table.add_column(escape(heads[-1]), justify="right", no_wrap=True)
+    rows = []
     for p in payloads:
         cells = []
         for col in columns:
@@ -99,9 +133,21 @@ def show_rows(payloads: list, columns: list, title: str, as_json: bool, units: d
             ci = p.get(col + "_ci95")
             if ci is not None:
                 text += f" ({fmt(ci[0])} .. {fmt(ci[1])})"
-            cells.append(escape(text))
-        table.add_row(*cells)
-    _console().print(table)
+            cells.append(text)
+        table.add_row(*(escape(c) for c in cells))
+        rows.append(cells)
+    table_or_blocks(table, title, heads, rows)
+
+
+def table_or_blocks(table, title: str, heads: list, rows: list) -> None:
+    """Print ``table`` if its figures fit the width on one line, else each row (plain ``heads`` and
+    ``rows`` of cell texts) as a numbered block of ``head = cell`` pairs."""
+    console = _console()
+    if _fits(console, table):
+        console.print(table)
+        return
+    _blocks(console, title, [(f"{i + 1}.", "; ".join(f"{h} = {c}" for h, c in zip(heads, cells) if c), "")
+                             for i, cells in enumerate(rows)])
 
 
 def show_comparisons(rows, as_json: bool, title: str) -> None:
@@ -113,19 +159,29 @@ def show_comparisons(rows, as_json: bool, title: str) -> None:
         return
     from rich.table import Table
 
+    from rich.markup import escape
+    from rich.table import Table
+
     table = Table(title=title, header_style="bold")
     for col in ("suite", "case", "quantity", "unit", "analytic", "simulated", "95% CI", "tol", "SE off",
                 "verdict"):
         table.add_column(col, justify="right" if col in ("analytic", "simulated", "tol", "SE off") else "left",
                          no_wrap=col != "case")
     styles = {"agree": "green", "marginal": "yellow"}
+    blocks = []
     for r in rows:
         style = styles.get(r.verdict, "red")
-        table.add_row(r.suite, r.case, r.quantity, r.unit, f"{r.analytic:.5g}", f"{r.simulated:.5g}",
-                      f"{r.ci95[0]:.5g} .. {r.ci95[1]:.5g}", f"{r.tolerance:.2g}", f"{r.standard_errors:.2f}",
-                      f"[{style}]{r.verdict}[/{style}]")
+        cells = (f"{r.analytic:.5g}", f"{r.simulated:.5g}", f"{r.ci95[0]:.5g} .. {r.ci95[1]:.5g}",
+                 f"{r.tolerance:.2g}", f"{r.standard_errors:.2f}", f"[{style}]{r.verdict}[/{style}]")
+        table.add_row(r.suite, escape(r.case), r.quantity, r.unit, *cells)
+        blocks.append((f"{r.suite}: {r.case}",
+                       f"{r.quantity} [{r.unit}]: analytic {cells[0]}, simulated {cells[1]} (95% CI {cells[2]}), "
+                       f"tol {cells[3]}, {cells[4]} SE off: {r.verdict}", style))
     console = _console()
-    console.print(table)
+    if _fits(console, table, folded=max((len(r.case) for r in rows), default=0)):
+        console.print(table)
+    else:
+        _blocks(console, title, blocks)
     if rows:
         r = rows[0]
         console.print(f"seed {r.seed}, {r.replications} replications per row; 'SE off' is the gap beyond "

@@ -54,3 +54,23 @@ def test_quick_sfc_report_has_every_figure(tmp_path):
     assert re.search(r"`eager` at \d+ of 28 points, `nak` at \d+ of 28 points", text)
     assert len(re.findall(r"\d+ of \d+", text)) >= 12
     assert "agrees" not in text.replace("agrees when", "")   # no hand-written agreement
+
+
+def test_a_printed_number_agrees_only_when_ours_rounds_to_it():
+    # Issue 10, item 3: WBA 8 x 8 at 0.2259 +- 0.0004 used to be called "agree" with the 0.22 that paper 003
+    # quotes; a printed 0.22 allows 0.215..0.225, so the interval 0.2255..0.2263 does not.
+    from switchq.validate.reports.claims import within
+    from switchq.validate.reports.multicast.common import printed
+    from switchq.validate.result import Estimate
+
+    assert printed("0.22") == (0.22, 0.005)
+    assert within(Estimate(0.2259, 0.2255, 0.2263), *printed("0.22")) == "DISAGREE"
+    assert within(Estimate(0.6528, 0.6513, 0.6543), *printed("0.65")) == "agree"
+
+
+def test_the_multicast_fat_tree_bound_is_one_over_the_mean_set_size():
+    # Each node is in each of the other 255 nodes' sets with probability E[size] / 255, so it receives
+    # 8 x load copies per slot: the bound is 1/8 whether or not sets may hold their sender.
+    from switchq.validate.reports.multicast.network_multicast import _bound
+
+    assert _bound(256, 8.0) == pytest.approx(0.125, rel=1e-12)

@@ -150,8 +150,7 @@ def _answer_command(answer, declaration) -> click.Command:
 # --------------------------------------------------------------------------- simulate
 
 def _run_params(declaration) -> tuple:
-    slotted = "slots" in declaration.settings_shown
-    return tuple(p for p in RUN_PARAMS if slotted or p.name not in ("slots", "warmup", "batches"))
+    return tuple(p for p in RUN_PARAMS if declaration.slotted or p.name not in ("slots", "warmup", "batches"))
 
 
 def _simulate_command(declaration) -> click.Command:

@@ -267,6 +267,11 @@ class Architecture:
     def simulated(self) -> bool:
         return bool(self.kernel)
 
+    @property
+    def slotted(self) -> bool:
+        """Whether its runs are measured over slots (steady state), so slots, warm-up and batch means apply."""
+        return "slots" in self.settings_shown
+
     def all_params(self) -> tuple:
         """System then workload parameters: the options of ``simulate NAME``."""
         return self.params + self.workload

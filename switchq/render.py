@@ -12,6 +12,7 @@ import json
 import math
 import sys
 
+
 def _clean(v):
     if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
         return None  # JSON has no NaN; null means "not measurable here"
@@ -157,8 +158,6 @@ def show_comparisons(rows, as_json: bool, title: str) -> None:
                    "verdict": "DISAGREE" if any(r.verdict == "DISAGREE" for r in rows) else "agree"}
         sys.stdout.write(json.dumps(_clean(payload)) + "\n")
         return
-    from rich.table import Table
-
     from rich.markup import escape
     from rich.table import Table
 

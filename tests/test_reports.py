@@ -59,8 +59,7 @@ def test_quick_sfc_report_has_every_figure(tmp_path):
 def test_a_printed_number_agrees_only_when_ours_rounds_to_it():
     # Issue 10, item 3: WBA 8 x 8 at 0.2259 +- 0.0004 used to be called "agree" with the 0.22 that paper 003
     # quotes; a printed 0.22 allows 0.215..0.225, so the interval 0.2255..0.2263 does not.
-    from switchq.validate.reports.claims import within
-    from switchq.validate.reports.multicast.common import printed
+    from switchq.validate.reports.claims import printed, within
     from switchq.validate.result import Estimate
 
     assert printed("0.22") == (0.22, 0.005)

@@ -10,6 +10,7 @@ every source file of this package that compiles a kernel (under ``$XDG_CACHE_HOM
 ``~/.cache/switchq``), unless ``NUMBA_CACHE_DIR`` is already set.
 """
 
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -31,10 +32,12 @@ def _cache_dir() -> str:
 os.environ.setdefault("NUMBA_CACHE_DIR", _cache_dir())
 
 
+@functools.lru_cache(maxsize=1)
 def simulator_version() -> str:
     """A short hash of everything a simulated figure depends on: the kernels and the harness, the
     declarations (metrics, defaults) and the models. Stored sweep and report points carry it in their
-    key, so a changed simulator never serves a stored figure it would no longer produce."""
+    key, so a changed simulator never serves a stored figure it would no longer produce. Read once per
+    process: the code it hashes does not change under a running process."""
     import switchq.architectures
     import switchq.models
 

@@ -219,7 +219,7 @@ def run(declaration, system, workload, settings: RunSettings = RunSettings(), pr
 
     declaration.check(system, workload)
     seeds = replication_seeds(settings.seed, settings.replications)
-    if settings.batches > 1 and "slots" not in declaration.settings_shown:
+    if settings.batches > 1 and not declaration.slotted:
         raise _check.InputError("replications", settings.replications,
                                 f"at least 2 for {declaration.name} (its runs are not slotted: no batch means)")
     args = [(declaration.kernel, system, workload,
@@ -255,8 +255,8 @@ def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
             if one is None or not np.isfinite(one.low):
                 continue
             low, high = m.bounds
-            past = ((low is not None and one.low < low) and f"below {low:g}") or \
-                   ((high is not None and one.high > high) and f"above {high:g}")
+            past = (f"below {low:g}" if low is not None and one.low < low else
+                    f"above {high:g}" if high is not None and one.high > high else "")
             if past:
                 notes.append(f"{m.name}: the 95 % interval [{one.low:.4g}, {one.high:.4g}] reaches {past}, which "
                              f"{m.name} cannot: {spread} vary too much for a Student-t interval this close to "

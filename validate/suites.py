@@ -39,7 +39,7 @@ def run_case(case, declaration, seed: int = 1, workers: int = 1, scale: float = 
     tolerance = case.tolerance + case.tolerance_share * value + case.tolerance_slots / slots
     unit = case.unit or result.units.get(case.quantity, "")
     return compare(case.suite, case.label, case.quantity, unit, value, method, result.metrics[case.quantity],
-                   settings, tolerance, slotted="slots" in declaration.settings_shown)
+                   settings, tolerance, slotted=declaration.slotted)
 
 
 def run_suite(name: str, seed: int = 1, workers: int = 1, scale: float = 1.0, progress: bool = False) -> list:

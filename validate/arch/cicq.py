@@ -237,8 +237,10 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
                         continue  # nothing unsent and nothing to resend: the common case, checked first
                     # R7: a cell due for a resend (lowest seq) before an unsent one. Due: NAKed, or
                     # (eager) speculative and not yet acknowledged either way.
-                    while retx_ptr[f] < sent_hw[f] and (c_state[f, retx_ptr[f] & mask] == CRED or
-                                                        (not eager and c_state[f, retx_ptr[f] & mask] == SPEC)):
+                    while retx_ptr[f] < sent_hw[f]:
+                        state = c_state[f, retx_ptr[f] & mask]
+                        if state != CRED and (eager or state != SPEC):
+                            break
                         retx_ptr[f] += 1
                     backlog = tail[f] - sent_hw[f]
                     if retx_ptr[f] < sent_hw[f]:

@@ -20,9 +20,22 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["AGREE", "DISAGREE", "within", "tally", "agreeing", "listed"]
+__all__ = ["AGREE", "DISAGREE", "printed", "within", "tally", "agreeing", "listed"]
 
 AGREE, DISAGREE = "agree", "DISAGREE"
+
+
+def printed(text: str) -> tuple:
+    """A number as the paper prints it and the tolerance its digits imply, half a unit in the last place:
+    a value agrees with it when it rounds to it.
+
+    Examples
+    --------
+    >>> printed("0.22"), printed("0.8"), printed("1.00")
+    ((0.22, 0.005), (0.8, 0.05), (1.0, 0.005))
+    """
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    return float(text), 0.5 * 10.0 ** -decimals
 
 
 def within(value, target: float, tolerance: float) -> str:

@@ -18,14 +18,13 @@ from switchq.validate.harness import RunSettings
 from switchq.validate.compare import verdict
 
 from . import est, points
-from .claims import AGREE, DISAGREE, listed, tally, within
+from .claims import AGREE, DISAGREE, listed, printed, tally, within
 
 # Karol, Hluchyj & Morgan 1987, Table I (saturation throughput, uniform traffic).
-# As printed (four decimals): a value agrees when it rounds to the printed one (half a unit, 0.00005).
+# As printed (four decimals): a value agrees when it rounds to the printed one (claims.printed).
 KAROL_TABLE_I = {1: "1.0000", 2: "0.7500", 3: "0.6825", 4: "0.6553", 5: "0.6399", 6: "0.6302", 7: "0.6234",
                  8: "0.6184"}
 KAROL_LIMIT = "0.5858"
-PRINTED = 0.00005
 
 WINDOWS = (1, 2, 4, 8, 16, 32, 64)
 # Paper 001 §4, Fig. 1: "W = 16 ... above 0.90 and W = 64 above 0.98 for every N".
@@ -83,7 +82,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
         if n in KAROL_TABLE_I:
             pub = KAROL_TABLE_I[n]
             diff = f"{(x - float(pub)) * 1e4:+.2f}"
-            pv = within(x, float(pub), PRINTED)
+            pv = within(x, *printed(pub))
             printed_v.append(pv)
             if pv != AGREE:
                 off.append((f"N = {n} ({x:.5f} against {pub})", (float(pub) - x) * 1e4))
@@ -93,7 +92,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
         lines.append(f"| {n} | {a.exact or '—'} | {x:.4f} ({a.method}) | {pub} | {diff} | {pv} | "
                      f"{_fmt_ci(r, 'throughput')} | {sv} |")
     lim = hol.saturation_limit()
-    lv = within(lim.saturation_throughput, float(KAROL_LIMIT), PRINTED)
+    lv = within(lim.saturation_throughput, *printed(KAROL_LIMIT))
     printed_v.append(lv)
     lines += [f"| ∞ | {lim.exact} | {lim.saturation_throughput:.4f} (closed form) | {KAROL_LIMIT} | "
               f"{(lim.saturation_throughput - float(KAROL_LIMIT)) * 1e4:+.2f} | {lv} | — | — |", "",

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 
 from switchq.validate.reports import points
 
-__all__ = ["Plan", "Section", "plan", "printed", "simulated", "pm", "err", "carried_its_load", "how", "save", "curve", "ARCHS",
+__all__ = ["Plan", "Section", "plan", "simulated", "pm", "err", "carried_its_load", "how", "save", "curve", "ARCHS",
            "CONFIGS", "PATTERNS", "PAPER_OQ", "PAPER_WBA", "PAPER_32_Q4"]
 
 # Paper 003 §3.1 and §3: the numbers its text states (the figures are curves without tables).
-# As printed (strings): the digits fix the tolerance a comparison allows (printed()).
+# As printed (strings): the digits fix the tolerance a comparison allows (claims.printed).
 PAPER_OQ = {2: "0.8",     # "saturates at a load factor of 0.8" (Fig. 14)
             8: "0.25"}    # "saturates at a load factor close to 0.25" (Fig. 13)
 PAPER_WBA = {2: "0.65", 8: "0.22"}   # ref. [19] quoted in §3.1 ("virtual output-queued routers")
@@ -105,19 +105,6 @@ class Section:
     files: list = field(default_factory=list)
     summary: list = field(default_factory=list)
 
-
-
-def printed(text: str) -> tuple:
-    """A number as the paper prints it and the tolerance its digits imply, half a unit in the last place:
-    a value agrees with it when it rounds to it.
-
-    Examples
-    --------
-    >>> printed("0.22"), printed("0.8"), printed("1.00")
-    ((0.22, 0.005), (0.8, 0.05), (1.0, 0.005))
-    """
-    decimals = len(text.split(".")[1]) if "." in text else 0
-    return float(text), 0.5 * 10.0 ** -decimals
 
 
 def simulated(p: Plan, kind: str, model: str, params: list, progress: bool = False, store=None) -> list:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import est
-from ..claims import within
-from .common import Plan, Section, carried_its_load, curve, how, pm, printed, save, simulated
+from ..claims import printed, within
+from .common import Plan, Section, carried_its_load, curve, how, pm, save, simulated
 
 PAPER_BOUND = "0.125"   # §3.1, Fig. 15: "stable for load-factors under 0.125"
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import est
-from ..claims import AGREE, DISAGREE, listed, within
-from .common import (CONFIGS, PAPER_32_Q4, PATTERNS, Plan, Section, carried_its_load, curve, err, how, pm, printed,
+from ..claims import AGREE, DISAGREE, listed, printed, within
+from .common import (CONFIGS, PAPER_32_Q4, PATTERNS, Plan, Section, carried_its_load, curve, err, how, pm,
                      save, simulated)
 
 __all__ = ["permutations"]

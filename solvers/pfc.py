@@ -1,0 +1,314 @@
+"""PFC headroom (IEEE 802.1Qbb) and InfiniBand credit buffers, term by term, with the source of every constant.
+
+Paper 002 (Minkenberg & Gusat) §2.3: grant (on/off) flow control needs the
+buffer above its stop threshold to absorb everything still arriving while
+"stop" travels back and takes effect. PFC is that protocol with real delays:
+after the receiver's queue crosses XOFF it must finish the frame it is
+sending (its MTU), send the 64-byte PFC frame, which crosses both interfaces
+and the cable; the sender reacts within its response time (in pause quanta
+of 512 bit times), finishes its frame in progress (its MTU), and what it sent
+meanwhile is still on the cable and in the interfaces. Four readings of that
+sum (``--model``):
+
+- ``ieee``: IEEE 802.1Qbb Annex N's delay model with IEEE 802.3's bounds
+  (interface delays, Table 31B-1's reaction times), every frame with its
+  12-byte gap and 8-byte preamble, the cable at Cisco's per-medium speeds;
+- ``cisco``: Cisco's PFC white paper (Nexus 5000): both MTUs, the cable both
+  ways, the response time; interfaces and framing neglected;
+- ``mlx5``: the Linux mlx5 driver's ``calculate_xoff``
+  (``(301 + 2.16 len) speed + 2.72 MTU``, speed in Gb/s, floored at 40);
+- ``sonic``: SONiC's ``buffer_headroom_mellanox.lua`` (Spectrum-2/3 ASIC
+  table), whose bytes include the cells small packets waste.
+
+InfiniBand (IBA Vol. 1 §7.9) uses absolute credits in 64-byte blocks: a VL
+runs at full rate when its buffer holds the round trip's bytes plus one
+whole packet (a packet goes only with credits for all of it).
+
+Examples
+--------
+>>> from switchq.models.pfc import PfcPort
+>>> h = headroom(PfcPort(link_rate_bps=100e9, cable_m=100.0, mtu_bytes=9216))
+>>> h.headroom_bytes, h.terms["response"], h.terms["interface"]
+(87322, 25216.0, 30720.0)
+>>> headroom(PfcPort(link_rate_bps=100e9, cable_m=100.0, mtu_bytes=9216, model="mlx5")).headroom_bytes
+76767
+>>> from switchq.models.pfc import InfinibandLink
+>>> b = infiniband(InfinibandLink(None, 30.0, 4096, speed="HDR", width=4))
+>>> b.link_rate_bps, b.credits, b.buffer_bytes
+(200000000000.0, 182, 11648)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from switchq.models import _check
+from switchq.models.pfc import InfinibandLink, PfcPort
+
+__all__ = ["headroom", "infiniband", "Headroom", "CreditBuffer", "IEEE_RESPONSE_QUANTA", "SONIC_RESPONSE_QUANTA",
+           "IEEE_INTERFACE_BIT_TIMES", "MEDIUM_SPEED", "IB_SPEEDS", "IB_WIDTHS", "FRAME_OVERHEAD_BYTES",
+           "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "response_quanta", "interface_delay_s", "propagation_speed"]
+
+C = 299_792_458.0
+PAUSE_QUANTUM_BITS = 512                  # IEEE 802.3 31B.2: a pause quantum is 512 bit times
+FRAME_OVERHEAD_BYTES = 20                 # 12-byte inter-frame gap + 7-byte preamble + 1-byte SFD (802.3 4.4.2, 3.2)
+PFC_FRAME_BYTES = 64 + FRAME_OVERHEAD_BYTES   # a PFC frame is a minimum-size MAC control frame (802.1Qbb 36.1.3)
+
+SRC_8023 = "IEEE Std 802.3, Annex 31B (Table 31B-1, PAUSE reaction timing)"
+SRC_GUPTA = ("P. Gupta, 'Detecting, Troubleshooting, and Preventing Congestion in Storage Networks', Cisco Press "
+             "2023, ch. 7 (the 802.1Qbb Annex N terms D-Max-Frame-Len, D-Pause, D-Intf, D-Cable, D-Resp)")
+SRC_SONIC = "sonic-net/sonic-swss cfgmgr/buffer_headroom_mellanox.lua (pause_quanta_per_speed, citing 802.3 31B.3.7)"
+SRC_SONIC_ASIC = ("sonic-net/sonic-buildimage Mellanox asic_table.j2 (Spectrum-2/3: cell_size 144, pipeline_latency "
+                  "18 KB, mac_phy_delay 0.8 KB) and the dynamic-buffer HLD (small_packet_percentage 100, lossless "
+                  "mtu 1024)")
+SRC_MLX5 = ("Linux drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c, calculate_xoff(): "
+            "xoff = (301 + 216 * cable_len / 100) * speed / 1000 + 272 * mtu / 100, speed in Mb/s, at least 40000")
+SRC_CISCO = ("Cisco, 'Priority Flow Control: Build Reliable Layer 2 Infrastructure' (white paper c11-542809, Nexus "
+             "5000): MTU[R] + cable both ways + response + MTU[S]; bits travel at 0.70 c in twinax copper, 0.65 c "
+             "in single-mode fibre (476 / 513 ns per 100 m); transceiver latency neglected")
+SRC_8021QBB = "IEEE Std 802.1Qbb-2011, Annex N (PFC delay model)"
+SRC_IBA = ("InfiniBand Architecture Specification Vol. 1 (IBTA), 7.9 flow control: credits in 64-byte blocks, "
+           "absolute credit limits per VL; 7.7 packet headers (LRH 8 B, BTH 12 B, ICRC 4 B, VCRC 2 B)")
+SRC_IB_SPEEDS = ("IBTA InfiniBand roadmap and Vol. 2 physical layer: per-lane signalling and data rates "
+                 "(SDR/DDR/QDR 8b/10b; FDR10/FDR/EDR 64b/66b; HDR/NDR/XDR PAM4 with 64b/66b and RS-FEC)")
+
+_G = 1_000_000_000
+# Table 31B-1 pause reaction time in quanta, by speed (bit/s). The 802.3 values as Gupta and Cisco print them;
+# speeds they do not list from SONiC's table (which cites the same clause).
+IEEE_RESPONSE_QUANTA = {100_000_000: (1, SRC_SONIC), _G: (2, SRC_SONIC), 10 * _G: (60, SRC_GUPTA),
+                        25 * _G: (80, SRC_GUPTA), 40 * _G: (118, SRC_GUPTA), 50 * _G: (147, SRC_SONIC),
+                        100 * _G: (394, SRC_GUPTA), 200 * _G: (453, SRC_SONIC), 400 * _G: (905, SRC_GUPTA),
+                        800 * _G: (905, SRC_SONIC)}
+# SONiC's own table: it differs from 802.3 as printed by Gupta and Cisco at 10 Gb/s (67 quanta, not 60).
+SONIC_RESPONSE_QUANTA = {100_000_000: 1, _G: 2, 10 * _G: 67, 25 * _G: 80, 40 * _G: 118, 50 * _G: 147,
+                         100 * _G: 394, 200 * _G: 453, 400 * _G: 905, 800 * _G: 905}
+# D-Intf, one end's transmit plus receive interface delay bound in bit times (IEEE 802.3 delay constraints, as
+# Gupta tabulates them). Speeds not listed need --interface-delay.
+IEEE_INTERFACE_BIT_TIMES = {10 * _G: 8192, 25 * _G: 6144, 40 * _G: 24576, 100 * _G: 122880}
+MEDIUM_SPEED = {"copper": 0.70 * C, "fiber": 0.65 * C}
+
+# InfiniBand: name -> (signalling Gb/s per lane, encoding, data Gb/s per lane).
+IB_SPEEDS = {"SDR": (2.5, "8b/10b", 2.0), "DDR": (5.0, "8b/10b", 4.0), "QDR": (10.0, "8b/10b", 8.0),
+             "FDR10": (10.3125, "64b/66b", 10.0), "FDR": (14.0625, "64b/66b", 14.0625 * 64 / 66),
+             "EDR": (25.78125, "64b/66b", 25.0), "HDR": (53.125, "PAM4, 64b/66b + RS-FEC", 50.0),
+             "NDR": (106.25, "PAM4, 64b/66b + RS-FEC", 100.0), "XDR": (212.5, "PAM4, 64b/66b + RS-FEC", 200.0)}
+IB_WIDTHS = (1, 2, 4, 8, 12)
+IB_BLOCK_BYTES = 64
+IB_HEADER_BYTES = 8 + 12 + 4 + 2      # LRH + BTH + ICRC + VCRC of a local (no GRH) packet
+IB_FC_PACKET_BYTES = 6                # a flow-control packet: 4 bytes and a 2-byte CRC (IBA 7.9.4)
+DEFAULT_IB_SPEED = 2e8                # 5 ns/m, as switchq.models.link
+
+
+@dataclass(frozen=True)
+class Headroom:
+    """A PFC headroom answer: bytes per priority, the terms that add to it, their sources and the formula."""
+
+    model: str
+    headroom_bytes: int
+    terms: dict
+    term_sources: dict
+    formula: str
+    source: str
+    response_quanta: int | None = None
+    interface_delay_ns: float | None = None
+    propagation_speed: float | None = None
+    reserved_bytes: int | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CreditBuffer:
+    """An InfiniBand credit buffer: per VL in bytes and 64-byte credits, the terms, and the link it is for."""
+
+    link_rate_bps: float
+    signalling_bps: float | None
+    encoding: str | None
+    buffer_bytes: int
+    credits: int
+    total_bytes: int
+    terms: dict
+    term_sources: dict
+    formula: str
+    source: str
+
+
+def _whole(rate_bps: float) -> int | None:
+    r = round(rate_bps)
+    return r if abs(rate_bps - r) < 1e-6 * max(1.0, rate_bps) else None
+
+
+def _speeds(table) -> str:
+    return ", ".join(f"{k // _G}Gb/s" if k >= _G else f"{k // 1_000_000}Mb/s" for k in table)
+
+
+def response_quanta(port: PfcPort) -> tuple[int, str]:
+    """The sender's response time in pause quanta: given, or the model's table for the port's speed."""
+    if port.response_quanta is not None:
+        return port.response_quanta, "given (--response)"
+    table = ({k: (v, SRC_SONIC) for k, v in SONIC_RESPONSE_QUANTA.items()} if port.model == "sonic"
+             else IEEE_RESPONSE_QUANTA)
+    found = table.get(_whole(port.link_rate_bps))
+    if found is None:
+        raise _check.InputError("response", None, "pause quanta (0..65535) for this speed: the table has "
+                                + _speeds(table))
+    return found
+
+
+def interface_delay_s(port: PfcPort) -> tuple[float, str]:
+    """One end's interface delay (transmit + receive): given, or D-Intf's 802.3 bound for the port's speed."""
+    if port.interface_delay_s is not None:
+        return port.interface_delay_s, "given (--interface-delay)"
+    bits = IEEE_INTERFACE_BIT_TIMES.get(_whole(port.link_rate_bps))
+    if bits is None:
+        raise _check.InputError("interface_delay", None, "a time with a unit (e.g. 1us) for this speed: D-Intf is "
+                                                         "tabulated for " + _speeds(IEEE_INTERFACE_BIT_TIMES))
+    return bits / port.link_rate_bps, f"{bits} bit times, {SRC_GUPTA}"
+
+
+def propagation_speed(port: PfcPort) -> tuple[float, str]:
+    if port.propagation_speed is not None:
+        return port.propagation_speed, "given (--propagation-speed)"
+    return MEDIUM_SPEED[port.medium], f"{port.medium}: {SRC_CISCO.split(';')[1].strip()} (Cisco white paper)"
+
+
+def _bytes(rate_bps: float, seconds: float) -> float:
+    return rate_bps * seconds / 8
+
+
+def _answer(port, terms, sources, formula, source, **kw) -> Headroom:
+    return Headroom(port.model, math.ceil(sum(terms.values()) - 1e-9), terms, sources, formula, source, **kw)
+
+
+def _ieee(port: PfcPort) -> Headroom:
+    rate = port.link_rate_bps
+    quanta, q_src = response_quanta(port)
+    intf, i_src = interface_delay_s(port)
+    speed, s_src = propagation_speed(port)
+    terms = {"mtu_receiver": port.mtu_bytes + FRAME_OVERHEAD_BYTES, "pfc_frame": PFC_FRAME_BYTES,
+             "interface": 2 * _bytes(rate, intf), "transceiver": 2 * _bytes(rate, port.transceiver_delay_s),
+             "cable": 2 * _bytes(rate, port.cable_m / speed), "response": quanta * PAUSE_QUANTUM_BITS / 8,
+             "mtu_sender": port.mtu_sender + FRAME_OVERHEAD_BYTES}
+    terms = {k: float(v) for k, v in terms.items()}
+    sources = {"mtu_receiver": f"the receiver's frame in progress + 20 B gap and preamble; {SRC_8021QBB}",
+               "pfc_frame": f"a 64-byte PFC frame + 20 B; {SRC_8021QBB}",
+               "interface": f"both ends' D-Intf: {i_src}", "transceiver": "given (--transceiver-delay), both ways",
+               "cable": f"cable both ways at {speed:.4g} m/s, {s_src}",
+               "response": f"{quanta} quanta x 512 bits: {q_src}",
+               "mtu_sender": f"the sender's frame in progress + 20 B; {SRC_8021QBB}"}
+    formula = ("(MTU_R + 20) + 84 + 2 rate D_intf/8 + 2 rate D_xcvr/8 + 2 rate cable/(8 v) + 64 quanta + "
+               "(MTU_S + 20) bytes, rounded up")
+    return _answer(port, terms, sources, formula, f"{SRC_8021QBB}; {SRC_8023}; {SRC_GUPTA}", response_quanta=quanta,
+                   interface_delay_ns=intf * 1e9, propagation_speed=speed)
+
+
+def _cisco(port: PfcPort) -> Headroom:
+    rate = port.link_rate_bps
+    quanta, q_src = response_quanta(port)
+    speed, s_src = propagation_speed(port)
+    terms = {"mtu_receiver": float(port.mtu_bytes), "cable": 2 * _bytes(rate, port.cable_m / speed),
+             "transceiver": 2 * _bytes(rate, port.transceiver_delay_s),
+             "response": float(quanta * PAUSE_QUANTUM_BITS / 8), "mtu_sender": float(port.mtu_sender)}
+    sources = {"mtu_receiver": f"MTU[R], {SRC_CISCO.split(':')[0]}", "cable": f"cable both ways, {s_src}",
+               "transceiver": "given (--transceiver-delay), both ways (the white paper neglects it)",
+               "response": f"{quanta} quanta x 512 bits: {q_src}", "mtu_sender": "MTU[S], Cisco white paper"}
+    return _answer(port, terms, sources, "MTU_R + 2 rate cable/(8 v) + 2 rate D_xcvr/8 + 64 quanta + MTU_S bytes",
+                   SRC_CISCO, response_quanta=quanta, propagation_speed=speed)
+
+
+def _mlx5(port: PfcPort) -> Headroom:
+    mbps = _whole(port.link_rate_bps / 1e6)
+    if mbps is None:
+        raise _check.InputError("link_rate", port.link_rate_bps, "a whole number of Mb/s with --model mlx5")
+    speed = max(mbps, 40_000)               # the driver floors the speed at 40 Gb/s
+    length = int(port.cable_m)
+    cable = 216 * length // 100              # C integer arithmetic, as the driver computes it
+    xoff = (301 + cable) * speed // 1000 + 272 * port.mtu_bytes // 100
+    terms = {"fixed": 301 * speed / 1000, "cable": cable * speed / 1000, "mtu": 272 * port.mtu_bytes / 100}
+    terms["integer_rounding"] = xoff - sum(terms.values())
+    sources = {"fixed": f"301 x speed[Gb/s] (speed floored at 40 Gb/s), {SRC_MLX5.split(',')[0]}",
+               "cable": "2.16 x cable[m] x speed[Gb/s], integer metres (cable_len; the driver's default is 7 m)",
+               "mtu": "2.72 x MTU[B] (the port MTU given)", "integer_rounding": "the driver's integer divisions"}
+    return Headroom("mlx5", xoff, terms, sources,
+                    f"xoff = (301 + 216 cable/100) speed_Mbps/1000 + 272 MTU/100 (integer C); the driver refuses a "
+                    f"lossless buffer smaller than xoff + max(MTU, 9216) + one cell", SRC_MLX5)
+
+
+def _sonic(port: PfcPort) -> Headroom:
+    mbps = _whole(port.link_rate_bps / 1e6)
+    quanta, q_src = response_quanta(port)
+    cell, pipeline, mac_phy, small, lossless_mtu, light = 144, 18 * 1024, 0.8 * 1024, 100, 1024, 198_000_000
+    eight_lanes = mbps is not None and mbps >= 400_000   # 400G and up: 8-lane ports on Spectrum-2/3
+    if eight_lanes:
+        pipeline = pipeline * 2 - 1024
+    worst = cell / 64 if cell > 2 * 64 else 2 * cell / (1 + cell)
+    occupancy = (100 - small + small * worst) / 100
+    on_cable = 2 * port.cable_m * (port.link_rate_bps / 1e6) * 1e9 / light / (8 * 1024)   # as the script: KiB-ish
+    response = quanta * 512 / 8
+    parts = {"port_mtu": port.mtu_bytes, "cable": on_cable, "mac_phy": mac_phy, "response": response}
+    xoff = math.ceil((lossless_mtu + sum(parts.values()) * occupancy) / 1024) * 1024
+    xon = math.ceil(pipeline / 1024) * 1024
+    size = math.ceil((xoff + xon + (port.mtu_bytes if eight_lanes else 0)) / 1024) * 1024
+    terms = {"lossless_mtu": float(lossless_mtu), **{k: v * occupancy for k, v in parts.items()}}
+    terms["round_up_1024"] = xoff - sum(terms.values())
+    sources = {"lossless_mtu": f"LOSSLESS_TRAFFIC_PATTERN mtu 1024 B, {SRC_SONIC_ASIC}",
+               "port_mtu": f"port MTU x cell occupancy {occupancy:g}", "cable": "2 cable speed / 1.98e8 m/s, "
+               f"divided by 8 x 1024 (as the script does) x {occupancy:g}",
+               "mac_phy": f"mac_phy_delay 0.8 KB x {occupancy:g}, {SRC_SONIC_ASIC}",
+               "response": f"{quanta} quanta x 64 B x {occupancy:g}: {q_src}", "round_up_1024": "xoff rounded up "
+               "to 1024 B"}
+    return Headroom("sonic", xoff, terms, sources,
+                    f"xoff = ceil1024(lossless_mtu + (MTU + cable + mac_phy + response) x occupancy), occupancy = "
+                    f"{occupancy:g} (cell {cell} B vs 64 B packets); reserved = ceil1024(xoff + xon"
+                    f"{' + MTU (8-lane port)' if eight_lanes else ''}), xon = pipeline latency {pipeline} B",
+                    f"{SRC_SONIC}; {SRC_SONIC_ASIC}", response_quanta=quanta, propagation_speed=float(light),
+                    reserved_bytes=size, extra={"xon_bytes": xon})
+
+
+_MODELS = {"ieee": _ieee, "cisco": _cisco, "mlx5": _mlx5, "sonic": _sonic}
+
+
+def headroom(port: PfcPort) -> Headroom:
+    """XOFF headroom per lossless priority of ``port`` under ``port.model``: bytes, terms and sources.
+
+    Cost: a few arithmetic operations.
+    """
+    return _MODELS[port.model](port)
+
+
+def infiniband(link: InfinibandLink) -> CreditBuffer:
+    """Credit buffer per virtual lane for full rate over ``link``: the round trip's bytes plus one packet.
+
+    The rate is ``link.link_rate_bps`` (a data rate), or the speed's data rate per lane times the width.
+    """
+    signalling = encoding = None
+    rate = link.link_rate_bps
+    if link.speed is not None or link.width is not None:
+        if link.speed is None or link.width is None:
+            missing = "speed" if link.speed is None else "width"
+            raise _check.InputError(missing, None, "both --speed and --width (or --link-rate alone)")
+        name = link.speed.upper()
+        if name not in IB_SPEEDS:
+            raise _check.InputError("speed", link.speed, "one of " + ", ".join(IB_SPEEDS))
+        _check.choice("width", link.width, IB_WIDTHS)
+        lane_signal, encoding, lane_data = IB_SPEEDS[name]
+        signalling, named = lane_signal * 1e9 * link.width, lane_data * 1e9 * link.width
+        if rate is not None and abs(rate - named) > 1e-6 * named:
+            raise _check.InputError("link_rate", rate, f"{named:g} bit/s for {link.width}x {name}, or leave it out")
+        rate = named
+    if rate is None:
+        raise _check.InputError("link_rate", None, "a data rate with a unit (200Gb/s), or --speed and --width")
+    speed = link.propagation_speed or DEFAULT_IB_SPEED
+    terms = {"cable": 2 * _bytes(rate, link.cable_m / speed), "fixed_delay": _bytes(rate, link.fixed_delay_s),
+             "credit_packet": float(IB_FC_PACKET_BYTES), "packet": float(link.mtu_bytes + IB_HEADER_BYTES)}
+    credits = math.ceil(sum(terms.values()) / IB_BLOCK_BYTES - 1e-9)
+    terms["round_up_64"] = credits * IB_BLOCK_BYTES - sum(terms.values())
+    sources = {"cable": f"cable both ways at {speed:.4g} m/s ({'given' if link.propagation_speed else '5 ns/m'})",
+               "fixed_delay": "given (--fixed-delay): SerDes, logic, credit turnaround",
+               "credit_packet": f"a 6-byte flow-control packet, {SRC_IBA.split(':')[0]}",
+               "packet": f"one packet: MTU + 26 B headers (a packet goes only with credits for all of it); {SRC_IBA}",
+               "round_up_64": "whole 64-byte credits"}
+    return CreditBuffer(rate, signalling, encoding, credits * IB_BLOCK_BYTES, credits,
+                        credits * IB_BLOCK_BYTES * link.vls, terms, sources,
+                        "credits = ceil((2 rate cable/v + rate fixed)/8 + 6 + MTU + 26) / 64); per VL, x VLs in all",
+                        f"{SRC_IBA}; {SRC_IB_SPEEDS}; paper 002 (Minkenberg & Gusat) 2.3: credits need one round trip")

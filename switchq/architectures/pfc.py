@@ -1,0 +1,152 @@
+"""Lossless links as deployed: PFC headroom (IEEE 802.1Qbb) and InfiniBand credit buffers (paper 002 §2.3).
+
+Answered by ``switchq size pfc`` (``--model ieee|mlx5|sonic|cisco``) and
+``switchq size infiniband``, term by term with every constant's source
+(:mod:`switchq.solvers.pfc`). Simulated as ``pfc``: a link with on/off flow
+control, byte by byte, whose receiver reserves the sized headroom above its
+XOFF threshold (:mod:`switchq.validate.arch.pfc`); ``switchq validate pfc``
+checks that the headroom the twin needs in the worst case is the sized one,
+that nothing is lost at it and that a frame per XOFF is lost one frame below.
+"""
+
+from __future__ import annotations
+
+from switchq.declaration import Answer, Architecture
+from switchq.errors import InputError
+from switchq.params import Param
+
+LINK_RATE = Param("link_rate", "link_rate", "rate", low=0, low_open=True, unit="bit/s", aliases=("link_rate_bps",),
+                  help="Link rate with a unit: 100Gb/s, 400Gbps.")
+CABLE = Param("cable", "cable", "length", low=0, high=100_000, unit="m", aliases=("cable_m",),
+              help="Cable length with a unit: 100m, 300ft.")
+MTU = Param("mtu", "mtu", "size", 9216 * 8, low=64 * 8, high=16384 * 8, unit="bits", aliases=("mtu_bytes",),
+            default_text="9216B", help="Largest frame the receiver sends (any class), with a unit: 9216B, 1500B.")
+MTU_SENDER = Param("mtu_sender", "mtu_sender", "size", None, low=64 * 8, high=16384 * 8, unit="bits",
+                   default_text="--mtu", help="Largest lossless frame the sender sends.")
+MEDIUM = Param("medium", "medium", "choice", None, choices=("fiber", "copper"), default_text="fiber",
+               help="Cable: fibre (0.65 c) or twinax copper (0.70 c), Cisco's figures.")
+PROPAGATION = Param("propagation_speed", "propagation_speed", "speed", None, low=0, low_open=True, unit="m/s",
+                    default_text="by --medium", help="Signal speed in the cable, overriding --medium.")
+RESPONSE = Param("response", "response_quanta", "int", None, low=0, high=65535, unit="quanta",
+                 default_text="802.3 Table 31B-1 by speed",
+                 help="Sender's response time in pause quanta (512 bit times); needed for speeds not tabulated.")
+INTERFACE = Param("interface_delay", "interface_delay", "time", None, low=0, unit="s",
+                  default_text="802.3 D-Intf by speed",
+                  help="One end's PHY/MAC transmit + receive delay (ieee); needed for speeds not tabulated.")
+TRANSCEIVER = Param("transceiver_delay", "transceiver_delay", "time", 0.0, low=0, unit="s", default_text="0ns",
+                    help="Transceiver or gearbox delay per crossing (ieee, cisco), counted both ways.")
+PRIORITIES = Param("priorities", "priorities", "int", 1, low=1, high=8, unit="priorities",
+                   help="Lossless priorities on the port, each with its own headroom.")
+MODEL = Param("model", "model", "choice", "ieee", choices=("ieee", "mlx5", "sonic", "cisco"),
+              help="ieee: 802.1Qbb Annex N; mlx5: Linux driver; sonic: SONiC Mellanox script; cisco: white paper.")
+
+IB_RATE = Param("link_rate", "link_rate", "rate", None, low=0, low_open=True, unit="bit/s",
+                aliases=("link_rate_bps",), help="Data rate with a unit (200Gb/s), or give --speed and --width.")
+IB_SPEED = Param("speed", "speed", "choice", None, choices=("SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR",
+                                                           "XDR"),
+                 help="Lane speed by name (with --width).")
+IB_WIDTH = Param("width", "width", "choice", None, choices=("1x", "2x", "4x", "8x", "12x"), help="Lanes.")
+IB_MTU = Param("mtu", "mtu", "size", 4096 * 8, low=256 * 8, high=4096 * 8, unit="bits", aliases=("mtu_bytes",),
+               default_text="4096B", help="Path MTU: 256B, 512B, 1024B, 2048B or 4096B.")
+VLS = Param("vls", "vls", "int", 1, low=1, high=15, unit="VLs", help="Data virtual lanes, each with its own buffer.")
+IB_PROPAGATION = Param("propagation_speed", "propagation_speed", "speed", None, low=0, low_open=True, unit="m/s",
+                       default_text="2e8m/s, i.e. 5 ns/m", help="Signal speed in the cable.")
+FIXED = Param("fixed_delay", "fixed_delay", "time", 0.0, low=0, unit="s", default_text="0ns",
+              help="Non-cable part of the credit round trip (SerDes, logic).")
+
+UNITS = {"link_rate_bps": "bit/s", "cable_m": "m", "mtu_bytes": "B", "mtu_sender": "B", "propagation_speed": "m/s",
+         "response_quanta": "quanta", "interface_delay_ns": "ns", "transceiver_delay_ns": "ns",
+         "priorities": "priorities", "headroom_bytes": "B", "port_headroom_bytes": "B", "terms": "B",
+         "reserved_bytes": "B", "xon_bytes": "B", "signalling_bps": "bit/s", "buffer_bytes": "B", "credits": "credits",
+         "total_bytes": "B", "vls": "VLs", "fixed_delay_ns": "ns", "width": "lanes"}
+PFC_RESULTS = ("headroom_bytes", "port_headroom_bytes", "terms", "term_sources", "response_quanta",
+               "interface_delay_ns", "propagation_speed", "reserved_bytes", "xon_bytes", "formula", "source")
+IB_RESULTS = ("signalling_bps", "encoding", "buffer_bytes", "credits", "total_bytes", "terms", "term_sources",
+              "formula", "source")
+
+
+def _bytes(name, bits):
+    if bits is None:
+        return None
+    if bits % 8:
+        raise InputError(name, bits, "a whole number of bytes, e.g. 9216B")
+    return bits // 8
+
+
+def port(p):
+    """The :class:`~switchq.models.pfc.PfcPort` of a point's parameters."""
+    from switchq.models.pfc import PfcPort
+
+    return PfcPort(p["link_rate"], p["cable"], _bytes("mtu", p["mtu"]), _bytes("mtu_sender", p["mtu_sender"]),
+                   p["medium"], p["propagation_speed"], p["response"], p["interface_delay"], p["transceiver_delay"],
+                   p["priorities"], p["model"])
+
+
+def _size_pfc(p):
+    from switchq.solvers.pfc import headroom
+
+    q = port(p)
+    h = headroom(q)
+    inputs = {"model": q.model, "link_rate_bps": q.link_rate_bps, "cable_m": q.cable_m, "mtu_bytes": q.mtu_bytes}
+    if q.model in ("ieee", "cisco"):   # the vendor formulas fix these (models.pfc refuses them there)
+        inputs.update(medium=q.medium, mtu_sender=q.mtu_sender, transceiver_delay_ns=q.transceiver_delay_s * 1e9)
+    inputs["priorities"] = q.priorities
+    results = {"headroom_bytes": h.headroom_bytes, "port_headroom_bytes": h.headroom_bytes * q.priorities,
+               "terms": h.terms, "term_sources": h.term_sources, "response_quanta": h.response_quanta,
+               "interface_delay_ns": h.interface_delay_ns, "propagation_speed": h.propagation_speed,
+               "reserved_bytes": h.reserved_bytes, **h.extra, "formula": h.formula, "source": h.source}
+    return inputs, {k: v for k, v in results.items() if v is not None}
+
+
+def _size_infiniband(p):
+    from switchq.models.pfc import InfinibandLink
+    from switchq.solvers.pfc import infiniband
+
+    width = None if p["width"] is None else int(p["width"][:-1])
+    link = InfinibandLink(p["link_rate"], p["cable"], _bytes("mtu", p["mtu"]), p["speed"], width, p["vls"],
+                          p["propagation_speed"], p["fixed_delay"])
+    b = infiniband(link)
+    inputs = {"link_rate_bps": b.link_rate_bps, "speed": link.speed, "width": width, "cable_m": link.cable_m,
+              "mtu_bytes": link.mtu_bytes, "vls": link.vls, "fixed_delay_ns": link.fixed_delay_s * 1e9}
+    results = {"signalling_bps": b.signalling_bps, "encoding": b.encoding, "buffer_bytes": b.buffer_bytes,
+               "credits": b.credits, "total_bytes": b.total_bytes, "terms": b.terms, "term_sources": b.term_sources,
+               "formula": b.formula, "source": b.source}
+    return ({k: v for k, v in inputs.items() if v is not None}, {k: v for k, v in results.items() if v is not None})
+
+
+PFC_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE, INTERFACE, TRANSCEIVER, PRIORITIES,
+              MODEL)
+
+DECLARATION = Architecture(
+    name="pfc", family="link", order=91,
+    title="Lossless links: PFC headroom and InfiniBand credits",
+    summary="PFC (802.1Qbb) XOFF headroom and InfiniBand credit buffers, term by term (switchq size pfc|infiniband)",
+    answers=(
+        Answer("size-pfc", "PFC (802.1Qbb) XOFF headroom", "PFC headroom per priority, term by term, under the "
+                                                           "standard's or a vendor's formula",
+               params=PFC_PARAMS, solve=_size_pfc, results=PFC_RESULTS, units=UNITS, main="headroom_bytes",
+               table=("headroom_bytes", "port_headroom_bytes"), verb="size",
+               description="XOFF headroom per lossless priority: what still arrives after the receiver decides to "
+                           "pause (paper 002 2.3, grant flow control, with IEEE 802.1Qbb's delays).\n\nTerms: "
+                           "the receiver's frame in progress, the PFC frame, both interfaces, the cable both ways, "
+                           "the sender's response time and its frame in progress. --model gives the standard's "
+                           "reading (ieee) beside the Linux mlx5 driver's, SONiC's and Cisco's.",
+               examples=("switchq size pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --json",
+                         "switchq size pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --model mlx5",
+                         "switchq size pfc --link-rate 400Gb/s --cable 100m --model sonic --priorities 2",
+                         "switchq size pfc --link-rate 400Gb/s --cable 100m --interface-delay 1228.8ns"),
+               vary_example="cable=10m:100m:10m --vary model=ieee,mlx5,sonic,cisco --link-rate 100Gb/s"),
+        Answer("size-infiniband", "InfiniBand credit buffer per VL", "InfiniBand credits per virtual lane for full "
+                                                                     "rate, term by term",
+               params=(IB_RATE, IB_SPEED, IB_WIDTH, CABLE, IB_MTU, VLS, IB_PROPAGATION, FIXED),
+               solve=_size_infiniband, results=IB_RESULTS, units=UNITS, main="buffer_bytes",
+               table=("buffer_bytes", "credits", "total_bytes"), verb="size",
+               description="Credit buffer per InfiniBand virtual lane for full rate over a cable (credits in "
+                           "64-byte blocks).\n\nThe round trip's bytes (cable both ways, fixed delay, the credit "
+                           "packet) plus one whole packet, rounded up to credits; speeds by name (SDR..XDR) with "
+                           "their encodings, or a data rate.",
+               examples=("switchq size infiniband --link-rate 200Gb/s --cable 30m --mtu 4096B --json",
+                         "switchq size infiniband --speed NDR --width 4x --cable 100m --vls 8"),
+               vary_example="cable=10m:100m:10m --speed HDR --width 4x"),
+    ),
+)

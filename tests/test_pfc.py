@@ -1,0 +1,138 @@
+"""PFC headroom and InfiniBand credits: each model against its source's own arithmetic, errors in one line.
+
+The expected numbers are worked by hand from the sources (the mlx5 driver's C
+expression, SONiC's Lua script, the bit-time figures Gupta prints for the
+802.1Qbb Annex N terms, Cisco's bytes per 100 m), not read back from the code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from switchq.cli_verbs import size_group
+from switchq.errors import InputError
+from switchq.models.pfc import InfinibandLink, PfcPort
+from switchq.solvers.pfc import headroom, infiniband
+
+
+def size(*args):
+    result = CliRunner().invoke(size_group, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def size_error(*args) -> str:
+    # The group raises InputError; the top-level CLI prints it as "switchq: error: <line>" with exit code 2.
+    result = CliRunner().invoke(size_group, list(args))
+    assert isinstance(result.exception, InputError), (result.output, result.exception)
+    line = str(result.exception)
+    assert "\n" not in line
+    return line
+
+
+def test_mlx5_matches_the_drivers_integer_expression():
+    # (301 + 216 * 100 / 100) * 100000 / 1000 + 272 * 9216 / 100 = 51700 + 25067, in C integers.
+    out = size("pfc", "--link-rate", "100Gb/s", "--cable", "100m", "--mtu", "9216B", "--model", "mlx5")
+    assert out["headroom_bytes"] == 76767
+    assert sum(out["terms"].values()) == pytest.approx(76767, abs=1e-9)
+
+
+def test_mlx5_floors_the_speed_at_40g():
+    # 25 Gb/s is computed as 40000 Mb/s: (301 + 216 * 7 / 100) * 40 + 272 * 1500 / 100 = 316 * 40 + 4080.
+    h = headroom(PfcPort(25e9, 7.0, 1500, model="mlx5"))
+    assert h.headroom_bytes == 316 * 40 + 4080
+
+
+def test_ieee_terms_are_the_bit_times_gupta_prints():
+    # Gupta ch. 7 prints for 100 GbE: D-Max-Frame-Len 73888 BT (9216 B), D-Pause 672 BT, D-Intf 122880 BT,
+    # D-Resp 201728 BT; bytes are bit times / 8, D-Intf counted at both ends.
+    t = size("pfc", "--link-rate", "100Gb/s", "--cable", "100m", "--mtu", "9216B")["terms"]
+    assert (t["mtu_receiver"], t["pfc_frame"], t["interface"], t["response"]) == (73888 / 8, 672 / 8,
+                                                                                   2 * 122880 / 8, 201728 / 8)
+    assert t["mtu_sender"] == t["mtu_receiver"]
+
+
+def test_cisco_cable_bytes_per_100m_at_10g():
+    # Cisco: at 10 Gb/s, 100 m hold 641 bytes of fibre (513 ns) and 595 bytes of copper (476 ns), each way.
+    fibre = headroom(PfcPort(10e9, 100.0, 1500, model="cisco")).terms["cable"] / 2
+    copper = headroom(PfcPort(10e9, 100.0, 1500, medium="copper", model="cisco")).terms["cable"] / 2
+    # Cisco truncates to whole nanoseconds (476.5 ns -> 476), so its bytes are our figures rounded down.
+    assert int(fibre) == 641 and int(copper) == 595
+    # and the response: 60 quanta at 10 Gb/s is 3840 bytes, as the white paper's example.
+    assert headroom(PfcPort(10e9, 100.0, 1500, model="cisco")).terms["response"] == 3840
+
+
+def test_sonic_reproduces_the_lua_script():
+    # The script's steps for 100G, 100 m, port MTU 9216 on Spectrum-2/3 (cell 144 B, 100 % small packets):
+    occupancy = (100 - 100 + 100 * 144 / 64) / 100
+    cable = 2 * 100 * 100000 * 1e9 / 198000000 / (8 * 1024)
+    delay = 9216 + cable + 0.8 * 1024 + 394 * 512 / 8
+    xoff = math.ceil((1024 + delay * occupancy) / 1024) * 1024
+    out = size("pfc", "--link-rate", "100Gb/s", "--cable", "100m", "--model", "sonic")
+    assert (out["headroom_bytes"], out["xon_bytes"]) == (xoff, 18 * 1024)
+    assert out["reserved_bytes"] == xoff + 18 * 1024 == 126976
+
+
+def test_sonic_and_ieee_disagree_on_10g_response():
+    # 802.3 as Gupta and Cisco print it: 60 quanta at 10 Gb/s; SONiC's table: 67.
+    assert headroom(PfcPort(10e9, 1.0, 1500)).response_quanta == 60
+    assert headroom(PfcPort(10e9, 1.0, 1500, model="sonic")).response_quanta == 67
+
+
+def test_priorities_multiply_the_port_headroom():
+    out = size("pfc", "--link-rate", "400Gb/s", "--cable", "100m", "--model", "mlx5", "--priorities", "3")
+    assert out["port_headroom_bytes"] == 3 * out["headroom_bytes"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(cable=st.integers(0, 2000), extra=st.integers(1, 500), mtu=st.integers(64, 9216),
+       rate=st.sampled_from([10e9, 25e9, 40e9, 100e9]), medium=st.sampled_from(["fiber", "copper"]))
+def test_ieee_grows_by_the_cable_both_ways(cable, extra, mtu, rate, medium):
+    # Independent of every other term: extra metres add 2 x rate x extra / (8 v) bytes.
+    a = headroom(PfcPort(rate, float(cable), mtu, medium=medium))
+    b = headroom(PfcPort(rate, float(cable + extra), mtu, medium=medium))
+    v = {"fiber": 0.65, "copper": 0.70}[medium] * 299_792_458
+    assert sum(b.terms.values()) - sum(a.terms.values()) == pytest.approx(2 * rate * extra / (8 * v), rel=1e-9)
+    assert a.headroom_bytes == math.ceil(sum(a.terms.values()) - 1e-9)
+
+
+def test_infiniband_hdr_4x_30m():
+    # 200 Gb/s over 30 m at 5 ns/m: 2 x 150 ns x 25 B/ns = 7500 B, + 6 B credit packet + 4096 + 26 B packet.
+    out = size("infiniband", "--link-rate", "200Gb/s", "--cable", "30m", "--mtu", "4096B")
+    assert out["credits"] == math.ceil((7500 + 6 + 4122) / 64) == 182 and out["buffer_bytes"] == 182 * 64
+
+
+@pytest.mark.parametrize("speed, width, data_rate", [("SDR", "4x", 8e9), ("QDR", "4x", 32e9),
+                                                     ("FDR", "4x", 4 * 14.0625e9 * 64 / 66), ("EDR", "4x", 100e9),
+                                                     ("HDR", "4x", 200e9), ("NDR", "4x", 400e9),
+                                                     ("XDR", "4x", 800e9), ("NDR", "1x", 100e9)])
+def test_infiniband_speeds_by_name(speed, width, data_rate):
+    out = size("infiniband", "--speed", speed, "--width", width, "--cable", "10m", "--vls", "4")
+    assert out["link_rate_bps"] == pytest.approx(data_rate)
+    assert out["total_bytes"] == 4 * out["buffer_bytes"]
+
+
+@pytest.mark.parametrize("args, starts", [
+    (("pfc", "--link-rate", "100Gb/s", "--cable", "-5m"), "--cable: got '-5m'"),
+    (("pfc", "--link-rate", "100Gb/s", "--cable", "5m", "--mtu", "63B"), "--mtu: got '63B'"),
+    (("pfc", "--link-rate", "123Gb/s", "--cable", "5m"), "--response: got None"),
+    (("pfc", "--link-rate", "400Gb/s", "--cable", "5m"), "--interface-delay: got None"),
+    (("pfc", "--link-rate", "100Gb/s", "--cable", "5m", "--model", "mlx5", "--medium", "copper"),
+     "--medium: got 'copper'"),
+    (("pfc", "--link-rate", "100Gb/s", "--cable", "5.5m", "--model", "mlx5"), "--cable: got"),
+    (("infiniband", "--speed", "HDR", "--cable", "5m"), "--width: got None"),
+    (("infiniband", "--link-rate", "200Gb/s", "--cable", "5m", "--mtu", "2000B"), "--mtu: got"),
+])
+def test_bad_input_is_one_line_naming_the_option(args, starts):
+    assert size_error(*args).startswith(starts)
+
+
+def test_unknown_speed_runs_with_a_response_time_given():
+    out = size("pfc", "--link-rate", "123Gb/s", "--cable", "5m", "--response", "400", "--interface-delay", "1us")
+    assert out["terms"]["response"] == 400 * 64 and out["terms"]["interface"] == pytest.approx(2 * 123e9 * 1e-6 / 8)

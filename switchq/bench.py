@@ -42,7 +42,7 @@ def _rate(declaration, case, slots: int) -> float:
         t0 = time.perf_counter()
         kernel.replicate(system, workload, K.Run(slots, 0, 0, rep + 1))
         best = min(best, time.perf_counter() - t0)
-    size = getattr(system, "n_ports", None) or system.tree.nodes
+    size = getattr(system, "n_ports", None) or getattr(system, "nodes", None) or system.tree.nodes
     return size * slots / best
 
 

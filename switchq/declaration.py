@@ -34,7 +34,9 @@ RUN_UNITS = {"slots": "slots", "warmup_slots": "slots", "replications": "runs", 
 
 # Run options of the simulate verbs: (option, setting, default, help). Short options as the CLI has them.
 RUN_PARAMS = (
-    Param("slots", "slots", "int", 50_000, low=100, unit="slots", help="Measured slots per replication (after warm-up)."),
+    Param("slots", "slots", "int", 50_000, low=100, unit="slots", aliases=("--cycles",),
+          help="Measured slots per replication (after warm-up); --cycles on flit-level networks, where a slot is "
+               "a cycle."),
     Param("warmup", "warmup_slots", "int", None, low=0, unit="slots", default_text="max(1000, slots/10)",
           help="Discarded warm-up slots."),
     Param("replications", "replications", "int", 8, low=1, unit="runs", aliases=("-r",),

@@ -1,0 +1,260 @@
+"""Flit-level switches in bidirectional MINs: FIFO, SAFC, DAMQ, HIPIQS and central buffer (paper 000 §2-§5).
+
+Simulated as ``bmin`` by the flit-level network kernel
+(:mod:`switchq.validate.arch.flit`); answered as ``bmin`` (zero-load latency
+and the channel-load bound of the pattern under turnaround routing, §4's
+crossbar cost), ``hol-flit`` (FIFO head-of-line saturation of one switch) and
+``buffer-sharing`` (complete sharing vs partitioning of an input buffer).
+"""
+
+from __future__ import annotations
+
+from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
+from switchq.models.flit import (ARBITRATIONS, BUFFER_ORGS, FLIT_ARRIVALS, FLIT_PATTERNS, UNIFORM_OVER, FlitNetwork,
+                                 FlitSwitch, MessageTraffic)
+from switchq.params import REQUIRED, Param, sim_only
+
+TOPOLOGY = Param("topology", "topology", "choice", "bmin", choices=("bmin", "crossbar"),
+                 help="bmin: a k-ary n-tree of --ports-port switches (16 nodes: 2 stages, 64: 3); crossbar: one "
+                      "switch, a node on each port.")
+NODES = Param("nodes", "nodes", "int", 16, low=2, high=4096, unit="nodes", aliases=("-P",),
+              help="Nodes: a power of ports/2 on a BMIN (16, 64); the port count on a crossbar.")
+PORTS = Param("ports", "switch_ports", "int", 8, low=2, high=64, unit="ports", aliases=("-k",),
+              help="Ports per switch k (8 in paper 000); also the chunk size in flits.")
+ORG = Param("buffer_org", "buffer_org", "choice", "hipiqs", choices=BUFFER_ORGS, aliases=("org",),
+            help="Buffer organisation: fifo, safc (crosspoint partitions), damq (one read port), hipiqs, central.")
+BUFFER = Param("buffer_flits", "buffer_flits", "int", 640, low=2, high=1 << 20, unit="flits", aliases=("buffer",),
+               help="Input buffer per port in flits (320, 640, 1280 in the paper); central: the same total per "
+                    "switch.")
+XP = Param("crosspoint_flits", "crosspoint_flits", "int", None, low=1, high=1 << 16, unit="flits",
+           default_text="2 x ports", help="hipiqs: FIFO unit per input/output pair.")
+CENTRAL_IN = Param("central_input_flits", "central_input_flits", "int", None, low=1, high=1 << 20, unit="flits",
+                   default_text="2 x ports", help="central: each input's small FIFO (the rest is the central buffer).")
+BYPASS = Param("bypass_cycles", "bypass_cycles", "int", 2, low=1, high=64, unit="cycles",
+               help="Header through a switch when nothing waits ahead of it (Fig. 5, Pipe 1).")
+BUFFERED = Param("buffered_cycles", "buffered_cycles", "int", 6, low=1, high=64, unit="cycles",
+                 help="Header through a switch when stored behind another packet (Fig. 5, Pipe 3).")
+LINK_DELAY = Param("link_delay", "link_delay", "int", 1, low=1, high=1024, unit="cycles",
+                   help="Cycles a flit spends on a link.")
+UP_SHARE = Param("up_share", "up_share", "float", 0.5, low=0, high=1, low_open=True, high_open=True, unit="1",
+                 help="central: share of the central buffer messages going up may hold (deadlock avoidance).")
+ARBITRATION = Param("arbitration", "arbitration", "choice", "rr", choices=ARBITRATIONS,
+                    help="How an output picks among inputs: round-robin pointer, or a random input.")
+FLIT_BYTES = Param("flit_bytes", "flit_bytes", "int", 2, low=1, high=1024, unit="B",
+                   help="Flit (link) width (2 bytes in paper 000); crossbar cost in bits.")
+SWITCH_PARAMS = (TOPOLOGY, NODES, PORTS, ORG, BUFFER, XP, CENTRAL_IN, BYPASS, BUFFERED, LINK_DELAY, UP_SHARE,
+                 ARBITRATION, FLIT_BYTES)
+
+LOAD = Param("load", "load", "float", REQUIRED, low=0, high=1, unit="flits/cycle/node", aliases=("-p",),
+             help="Applied load: flits injected per node per cycle, a share of the injection link, in [0, 1].")
+MESSAGE = Param("message_flits", "message_flits", "int", 64, low=1, high=1 << 16, unit="flits",
+                aliases=("message", "-m"), help="Message length M in flits (64, 128, 256 in the paper).")
+PACKET = Param("packet_flits", "packet_flits", "int", None, low=1, high=1 << 16, unit="flits",
+               help="Cut messages into packets of this many flits (64 in paper 000 §5.4); none: one packet.")
+TRAFFIC = Param("traffic", "pattern", "choice", "uniform", choices=FLIT_PATTERNS, aliases=("pattern", "--pattern"),
+                help="Destinations: uniform, bitrev, transpose (fixed points send to themselves).")
+ARRIVALS = Param("arrivals", "arrivals", "choice", "bernoulli", choices=FLIT_ARRIVALS,
+                 help="Message starts per node and cycle: Bernoulli or Poisson, mean load / M.")
+OVER = Param("uniform_over", "uniform_over", "choice", "others", choices=UNIFORM_OVER,
+             help="Uniform destinations over the other nodes, or all (the sender included, Karol's model).")
+TRAFFIC_PARAMS = (LOAD, MESSAGE, PACKET, TRAFFIC, ARRIVALS, OVER)
+
+UNITS = {"switch_ports": "ports", "nodes": "nodes", "switches": "switches", "buffer_flits": "flits",
+         "crosspoint_flits": "flits", "central_input_flits": "flits", "central_flits": "flits", "flit_bytes": "B",
+         "bypass_cycles": "cycles", "buffered_cycles": "cycles", "link_delay": "cycles", "up_share": "1",
+         "load": "flits/cycle/node", "message_flits": "flits", "packet_flits": "flits"}
+
+
+def _network(p) -> FlitNetwork:
+    switch = FlitSwitch(p["ports"], p["buffer_org"], p["buffer_flits"], p["flit_bytes"], p["bypass_cycles"],
+                        p["buffered_cycles"], p["crosspoint_flits"], p["central_input_flits"], p["up_share"],
+                        p["arbitration"])
+    if p["topology"] == "crossbar":
+        return FlitNetwork.single(p["nodes"], switch, p["link_delay"])
+    return FlitNetwork.bmin(p["nodes"], switch, p["link_delay"])
+
+
+def _traffic(p) -> MessageTraffic:
+    return MessageTraffic(p["load"], p["message_flits"], p["packet_flits"], p["arrivals"], p["traffic"],
+                          p["uniform_over"])
+
+
+def build(p):
+    net = _network(p)
+    traffic = _traffic(p)
+    net.check_traffic(traffic)
+    return net, traffic
+
+
+def _per_node(name):
+    return lambda c: c[name] / (c.system.nodes * c.slots)
+
+
+def _stability(c):
+    """Growth of the flits offered and not yet received (injection queues, buffers, links) against 1 % of
+    the flits offered, plus a message per node of noise."""
+    from switchq.validate.harness import Backlog
+
+    return Backlog(c["backlog_end"] - c["backlog_start"], c["m_flits_offered"],
+                   c.system.nodes * c.workload.message_flits, "flits")
+
+
+def _bmin(p):
+    from switchq.solvers import bmin
+
+    net = _network({**DEFAULTS, **p})
+    traffic = MessageTraffic(p["load"] if p["load"] is not None else 0.0, p["message_flits"], p["packet_flits"],
+                             pattern=p["traffic"], uniform_over=p["uniform_over"])
+    net.check_traffic(traffic)
+    s = net.switch
+    inputs = {"topology": net.describe()["topology"], "nodes": net.nodes, "switch_ports": s.ports,
+              "buffer_org": s.buffer_org, "message_flits": traffic.message_flits, "traffic": traffic.pattern,
+              "bypass_cycles": s.bypass_cycles, "link_delay": net.link_delay}
+    results = {"zero_load_latency": bmin.zero_load_latency(net, traffic),
+               "saturation_bound": bmin.saturation_bound(net, traffic),
+               "crossbar_cost_bits": bmin.crossbar_cost(s.ports, 8 * s.flit_bytes, s.buffer_org),
+               "method": "zero load: h bypass pipelines + (h + 1) links + M - 1 flits, averaged over the pattern's "
+                         "routes (h = 2 l + 1 switches, l the least common ancestor's level); bound: 1 / heaviest "
+                         "channel load with each flow spread evenly over its up ports; cost: paper 000 §4",
+               "source": "Sivaram, Stunkel & Panda, HIPIQS (paper 000) §3.4 Fig. 5, §4, §5.1"}
+    return inputs, results
+
+
+def _hol_flit(p):
+    from switchq.solvers import bmin
+
+    r = bmin.fifo_saturation(p["ports"])
+    return ({"switch_ports": p["ports"], "message_flits": p["message_flits"]},
+            {"saturation_throughput": r.saturation_throughput, "exact": r.exact,
+             "method": ("exact: Karol's saturated chain with single-flit messages" if p["message_flits"] == 1 else
+                        "approximation: Karol's saturated chain, as if every output freed at once (message-slotted);"
+                        " an asynchronous cut-through switch departs from it (switchq validate bmin measures how "
+                        "far)"),
+             "source": bmin.KAROL})
+
+
+def _sharing(p):
+    from switchq.solvers import bmin
+
+    places = p["buffer_flits"] // p["message_flits"]
+    r = bmin.buffer_sharing(p["ports"], p["rho"], max(1, places))
+    return ({"switch_ports": p["ports"], "rho": p["rho"], "buffer_flits": p["buffer_flits"],
+             "message_flits": p["message_flits"], "places": max(1, places)}, r)
+
+
+def _zero_load_case(org, nodes, traffic="uniform"):
+    def analytic():
+        from switchq.solvers import bmin
+
+        net = _network({**DEFAULTS, "nodes": nodes, "buffer_org": org})
+        return bmin.zero_load_latency(net, MessageTraffic(0.002, 64, pattern=traffic)), "bmin.zero_load_latency"
+    return Case("bmin", f"{org}, {nodes} nodes, {traffic}, 64-flit messages, load 0.002: zero-load latency",
+                {"nodes": nodes, "buffer_org": org, "traffic": traffic, "load": 0.002}, "mean_latency", analytic,
+                tolerance=0.6, slots=200_000,
+                why="At load 0.002 a message meets another on its path rarely: measured +0.1 to +0.4 cycles over "
+                    "the zero-load figure; 0.6 cycles allows that queueing.")
+
+
+def _karol_case():
+    def analytic():
+        from switchq.solvers import hol
+
+        return hol.saturation_throughput(8).saturation_throughput, "Karol's exact chain, N = 8"
+    return Case("bmin", "fifo crossbar 8x8, 1-flit messages, uniform over all, random arbitration, saturated",
+                {"topology": "crossbar", "nodes": 8, "buffer_org": "fifo", "message_flits": 1, "load": 1.0,
+                 "uniform_over": "all", "arbitration": "random"}, "throughput", analytic, slots=60_000,
+                why="Exact: with one-flit messages the flit switch is Karol's slotted FIFO switch (the pipeline "
+                    "delays every cell alike).")
+
+
+DEFAULTS = {p.name: p.default for p in SWITCH_PARAMS + TRAFFIC_PARAMS if p.default is not REQUIRED}
+
+RHO = Param("rho", "rho", "float", 0.5, low=0, high=10, low_open=True, unit="1",
+            help="Load of each output's queue (M/M/1) in the buffer-sharing model.")
+
+DECLARATION = Architecture(
+    name="bmin", family="network", order=65,
+    sample={"nodes": 16, "load": 0.5, "message_flits": 16, "buffer_flits": 160},
+    title="Flit-level switches in a BMIN",
+    summary="flit-level cut-through BMIN (paper 000): fifo, safc, damq, hipiqs, central-buffer switches",
+    description="Flit-level cut-through network of k-port switches (paper 000, HIPIQS): a BMIN (k/2-ary n-tree, "
+                "turnaround routing, adaptive up) or one crossbar, with FIFO, SAFC, DAMQ, HIPIQS or SP2-style "
+                "central-buffer switches compared at equal storage.\n\nLoad and throughput are flits per node per "
+                "cycle as a share of the injection link (applied and received load, as the paper plots them); "
+                "mean_latency is in cycles from a message's creation to its last flit's arrival. Slots are cycles "
+                "(--cycles is --slots).",
+    config=(FlitNetwork,), accepts=(MessageTraffic,), params=SWITCH_PARAMS, workload=TRAFFIC_PARAMS, build=build,
+    kernel="switchq.validate.arch.flit",
+    metrics=(Metric("throughput", "flits/cycle/node", _per_node("m_flits_received"),
+                    "received load: flits reaching the nodes per node per cycle", bounds=(0.0, 1.0)),
+             Metric("applied_load", "flits/cycle/node", _per_node("m_flits_offered"),
+                    "flits offered per node per cycle while measuring", bounds=(0.0, 1.0)),
+             Metric("carried_share", "1", lambda c: c["m_flits_received"] / c["m_flits_offered"],
+                    "flits received over flits offered while measuring"),
+             Metric("mean_latency", "cycles", lambda c: c["m_latency_sum"] / c["m_latency_count"],
+                    "cycles from a message's creation (injection queueing included) to its last flit's arrival"),
+             Metric("mean_packet_latency", "cycles", lambda c: c["m_packet_latency_sum"] / c["m_packets"],
+                    "the same per packet (differs from mean_latency when messages are packetised)")),
+    counters=(Counter("arrived", "messages"), Counter("delivered", "messages"), Counter("queued", "messages"),
+              Counter("max_held", "flits", "max"), Counter("deadlock", "runs")),
+    units=UNITS, stability=_stability,
+    table=("throughput", "mean_latency", "unstable"),
+    vary_example="load=0.1:0.9:0.1 --vary buffer_org=fifo,hipiqs,central --cycles 20000",
+    examples=("switchq simulate bmin --nodes 16 --buffer-org hipiqs --message-flits 64 --buffer-flits 640 "
+              "--traffic uniform --load 0.6 --cycles 20000 -r 4 --json",
+              "switchq simulate bmin --nodes 16 --buffer-org central --message-flits 128 --load 0.5 --cycles 20000"),
+    answers=(
+        Answer("bmin", "Flit-level BMIN: zero-load latency and channel-load bound",
+               "zero-load message latency and the channel-load saturation bound of a BMIN or crossbar (paper 000)",
+               params=(TOPOLOGY, NODES, PORTS, ORG, BYPASS, LINK_DELAY, FLIT_BYTES, MESSAGE, PACKET, TRAFFIC, OVER,
+                       Param("load", "load", "float", None, low=0, high=1, unit="flits/cycle/node",
+                             help="Applied load (for the simulated twin of a sweep; not used analytically)."),
+                       *sim_only(BUFFER, XP, CENTRAL_IN, BUFFERED, UP_SHARE, ARBITRATION, ARRIVALS)),
+               solve=_bmin, twin=lambda p: {**p, "load": 0.5 if p["load"] is None else p["load"]},
+               results=("zero_load_latency", "saturation_bound", "crossbar_cost_bits", "method", "source"),
+               units={**UNITS, "zero_load_latency": "cycles", "saturation_bound": "flits/cycle/node",
+                      "crossbar_cost_bits": "crosspoint-bits"},
+               main="zero_load_latency", table=("zero_load_latency", "saturation_bound", "crossbar_cost_bits"),
+               description="Zero-load latency of a message (pipeline depths, hops, message length) and the "
+                           "channel-load bound on saturation throughput for the traffic pattern under turnaround "
+                           "routing, with §4's crossbar cost of the buffer organisation.",
+               examples=("switchq solve bmin --nodes 16 --message-flits 64 --traffic uniform --json",
+                         "switchq solve bmin --nodes 64 --message-flits 128 --traffic bitrev"),
+               vary_example="message_flits=64,128,256 --vary nodes=16,64"),
+        Answer("hol-flit", "FIFO input queuing with multi-flit messages: HOL saturation",
+               "FIFO head-of-line saturation of one flit-level switch (Karol's chain; exact for 1-flit messages)",
+               params=(PORTS, MESSAGE), solve=_hol_flit,
+               results=("saturation_throughput", "exact", "method", "source"),
+               units={"switch_ports": "ports", "message_flits": "flits",
+                      "saturation_throughput": "flits/cycle/node"},
+               main="saturation_throughput", table=("saturation_throughput",),
+               description="Saturation throughput of a k-port FIFO input-queued switch under uniform traffic "
+                           "(destinations over every output): Karol's saturated chain, exact for single-flit "
+                           "messages; for M-flit messages the message-slotted approximation.",
+               examples=("switchq solve hol-flit --ports 8 --message-flits 1 --json",),
+               vary_example="ports=2:16"),
+        Answer("buffer-sharing", "Shared vs partitioned input buffer (Kamoun & Kleinrock)",
+               "blocking and occupancy of an input buffer shared by k output queues vs split among them",
+               params=(PORTS, BUFFER, MESSAGE, RHO), solve=_sharing,
+               results=("blocking_shared", "blocking_partitioned", "occupancy_shared", "occupancy_partitioned",
+                        "places_per_queue", "method", "source"),
+               units={"switch_ports": "ports", "buffer_flits": "flits", "message_flits": "flits", "rho": "1",
+                      "places": "messages", "blocking_shared": "1", "blocking_partitioned": "1",
+                      "occupancy_shared": "messages", "occupancy_partitioned": "messages",
+                      "places_per_queue": "messages"},
+               main="blocking_shared", table=("blocking_shared", "blocking_partitioned"),
+               description="Complete sharing (DAMQ, HIPIQS) vs complete partitioning (SAFC) of an input buffer of "
+                           "buffer/message places among k output queues, each an M/M/1 of load rho (Kamoun & "
+                           "Kleinrock 1980): blocking probability and mean occupancy.",
+               examples=("switchq solve buffer-sharing --ports 8 --buffer-flits 640 --message-flits 64 --rho 0.5",),
+               vary_example="message_flits=32,64,128,256 --buffer-flits 640"),
+    ),
+    cases=(_zero_load_case("hipiqs", 16), _zero_load_case("fifo", 16), _zero_load_case("central", 64, "bitrev"),
+           _karol_case()),
+    bench=(BenchCase("BMIN 16 nodes, HIPIQS, 64-flit messages, uniform load 0.8",
+                     {"nodes": 16, "load": 0.8, "buffer_org": "hipiqs"}, 2e7, 5e5, unit="node-cycles/s", scale=1.0),
+           BenchCase("BMIN 64 nodes, central buffer, 64-flit messages, uniform load 0.8",
+                     {"nodes": 64, "load": 0.8, "buffer_org": "central"}, None, 5e5, unit="node-cycles/s",
+                     scale=0.25)),
+    report=(("hipiqs", "switchq.validate.reports.hipiqs"),),
+)

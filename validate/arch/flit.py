@@ -444,13 +444,18 @@ def _run(tab, sw, tr, run, stats, trace):
                     if sw.org == CENTRAL:
                         first, count = 0, 1
                     else:
-                        first = int(np.random.random() * k) if sw.rnd else rr[g]
+                        first = 0 if sw.rnd else rr[g]
                         count = k
                 else:
                     s = -1
                     o = 0
                     first, count = 0, 1
+                # Pass 1: the eligible header (first in round-robin order, or uniformly at random among
+                # all eligible, Karol's rule) and its queue at the next switch; pass 2 takes it.
                 chosen = -1
+                chosen_q2 = -1
+                chosen_i = 0
+                eligible = 0
                 for j in range(count):
                     i = first + j
                     if i >= k:
@@ -472,8 +477,7 @@ def _run(tab, sw, tr, run, stats, trace):
                             continue
                         if sw.org == FIFO and not (tab.groups[s, tab.route[s, p_dest[e_pkt[c]]]] >> o) & 1:
                             continue
-                    # the packet's queue at the next switch, and room there for its header
-                    d = -1
+                    q2 = -1
                     if target >= 0:
                         gi2 = target * k + tab.out_input[g]
                         if sw.org == FIFO or sw.org == CENTRAL:
@@ -483,37 +487,44 @@ def _run(tab, sw, tr, run, stats, trace):
                             q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
                         if not _room(sw, q2, gi2, qflits, buf_used, fifo_cnt, qw, qr, chunks):
                             continue
-                        e_top -= 1
-                        d = e_free[e_top]
-                        e_pkt[d] = e_pkt[c]
-                        e_q[d] = q2
-                        e_in[d] = 0
-                        e_arr[d] = 0
-                        e_sent[d] = 0
-                        e_ready[d] = 1 << 62
-                        e_claim[d] = -1
-                        e_down[d] = -1
-                        e_next[d] = -1
-                        if q_tail[q2] >= 0:
-                            e_next[q_tail[q2]] = d
-                        else:
-                            q_head[q2] = d
-                        q_tail[q2] = d
-                        if sw.org != CENTRAL:
-                            waiting[target] += 1
-                    chosen = c
-                    e_down[c] = d
-                    e_claim[c] = g
-                    o_entry[g] = c
-                    if s >= 0:
-                        waiting[s] -= 1
-                        rr[g] = i + 1 if i + 1 < k else 0
-                        if sw.org == DAMQ:
-                            rd_busy[s * k + i] = 1
-                    break
+                    eligible += 1
+                    if eligible == 1 or np.random.random() * eligible < 1.0:
+                        chosen, chosen_q2, chosen_i = c, q2, i
+                    if not sw.rnd:
+                        break
                 if chosen < 0:
                     continue
-                e = chosen
+                c = chosen
+                d = -1
+                if chosen_q2 >= 0:
+                    q2 = chosen_q2
+                    e_top -= 1
+                    d = e_free[e_top]
+                    e_pkt[d] = e_pkt[c]
+                    e_q[d] = q2
+                    e_in[d] = 0
+                    e_arr[d] = 0
+                    e_sent[d] = 0
+                    e_ready[d] = 1 << 62
+                    e_claim[d] = -1
+                    e_down[d] = -1
+                    e_next[d] = -1
+                    if q_tail[q2] >= 0:
+                        e_next[q_tail[q2]] = d
+                    else:
+                        q_head[q2] = d
+                    q_tail[q2] = d
+                    if sw.org != CENTRAL:
+                        waiting[target] += 1
+                e_down[c] = d
+                e_claim[c] = g
+                o_entry[g] = c
+                if s >= 0:
+                    waiting[s] -= 1
+                    rr[g] = chosen_i + 1 if chosen_i + 1 < k else 0
+                    if sw.org == DAMQ:
+                        rd_busy[s * k + chosen_i] = 1
+                e = c
             # --- send one flit of entry e
             if e_arr[e] <= e_sent[e]:
                 continue

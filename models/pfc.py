@@ -128,10 +128,12 @@ class PfcLink:
     headroom_bytes: int
     sized_by: str = "ieee"
     shortfall_bytes: int = 0
+    granule_bytes: int = 64
 
     def __post_init__(self):
         _check.integer("headroom", self.headroom_bytes, 1)
         _check.choice("model", self.sized_by, MODELS)
+        _check.integer("granule", self.granule_bytes, 1, 4096)
 
     def check_traffic(self, workload) -> None:
         _check.choice("phases", workload.phases, PHASES)
@@ -140,7 +142,7 @@ class PfcLink:
         p = self.port
         return {"link_rate_bps": p.link_rate_bps, "cable_m": p.cable_m, "medium": p.medium, "mtu_bytes": p.mtu_bytes,
                 "mtu_sender": p.mtu_sender, "sized_by": self.sized_by, "shortfall_bytes": self.shortfall_bytes,
-                "headroom_bytes": self.headroom_bytes}
+                "headroom_bytes": self.headroom_bytes, "granule_bytes": self.granule_bytes}
 
 
 @dataclass(frozen=True)

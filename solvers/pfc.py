@@ -48,7 +48,7 @@ from switchq.models.pfc import InfinibandLink, PfcPort
 
 __all__ = ["headroom", "infiniband", "Headroom", "CreditBuffer", "IEEE_RESPONSE_QUANTA", "SONIC_RESPONSE_QUANTA",
            "IEEE_INTERFACE_BIT_TIMES", "MEDIUM_SPEED", "IB_SPEEDS", "IB_WIDTHS", "FRAME_OVERHEAD_BYTES",
-           "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "response_quanta", "interface_delay_s", "propagation_speed"]
+           "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "twin_terms", "response_quanta", "interface_delay_s", "propagation_speed"]
 
 C = 299_792_458.0
 PAUSE_QUANTUM_BITS = 512                  # IEEE 802.3 31B.2: a pause quantum is 512 bit times
@@ -274,6 +274,24 @@ def headroom(port: PfcPort) -> Headroom:
     Cost: a few arithmetic operations.
     """
     return _MODELS[port.model](port)
+
+
+def twin_terms(port: PfcPort) -> dict:
+    """The IEEE terms as the simulated twin plays them out, in bytes: R's frame, S's frame, the PFC frame, the
+    one-way delay (interface, transceiver and cable, each way) and the response.
+
+    Examples
+    --------
+    >>> from switchq.models.pfc import PfcPort
+    >>> t = twin_terms(PfcPort(link_rate_bps=100e9, cable_m=100.0, mtu_bytes=9216))
+    >>> round(t["frame_r"] + t["pfc"] + 2 * t["delay"] + t["resp"] + t["frame_s"], 6)
+    87321.388277
+    """
+    from dataclasses import replace
+
+    t = _ieee(replace(port, model="ieee")).terms
+    return {"frame_r": t["mtu_receiver"], "frame_s": t["mtu_sender"], "pfc": t["pfc_frame"],
+            "delay": (t["interface"] + t["transceiver"] + t["cable"]) / 2, "resp": t["response"]}
 
 
 def infiniband(link: InfinibandLink) -> CreditBuffer:

@@ -11,8 +11,11 @@ that nothing is lost at it and that a frame per XOFF is lost one frame below.
 
 from __future__ import annotations
 
-from switchq.declaration import Answer, Architecture
+import math
+
+from switchq.declaration import Answer, Architecture, Case, Counter, Metric
 from switchq.errors import InputError
+from switchq.models.pfc import Adversary, PfcLink
 from switchq.params import Param
 
 LINK_RATE = Param("link_rate", "link_rate", "rate", low=0, low_open=True, unit="bit/s", aliases=("link_rate_bps",),
@@ -117,10 +120,124 @@ def _size_infiniband(p):
 PFC_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE, INTERFACE, TRANSCEIVER, PRIORITIES,
               MODEL)
 
+# The twin: the port's delays (always the IEEE terms: they are what happens on the wire), a buffer whose headroom
+# is sized by --model (or given), and how the delays line up.
+HEADROOM = Param("headroom", "headroom", "size", None, low=8, unit="bits", default_text="sized by --model",
+                 help="Headroom above the XOFF threshold, with a unit (80KB); default: as switchq size pfc gives.")
+SHORTFALL = Param("shortfall", "shortfall", "size", 0, low=0, unit="bits", default_text="0B",
+                  help="Bytes taken off the headroom (9236B: one jumbo frame short).")
+GRANULE = Param("granule", "granule", "size", 64 * 8, low=8, high=4096 * 8, unit="bits", default_text="64B",
+                help="Bytes per slot: 1B is byte-exact, larger runs faster (delays rounded to whole slots).")
+PHASES = Param("phases", "phases", "choice", "random", choices=("worst", "random"),
+               help="worst: every delay at its bound, frames aligned against the buffer; random: phases and "
+                    "the peer's reaction drawn within their bounds.")
+TWIN_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE, INTERFACE, TRANSCEIVER, MODEL,
+               HEADROOM, SHORTFALL, GRANULE)
+
+def link(p) -> PfcLink:
+    """The twin's :class:`~switchq.models.pfc.PfcLink`: the IEEE delays of the port, the headroom of ``--model``
+    (or ``--headroom``) less ``--shortfall``."""
+    from dataclasses import replace
+
+    from switchq.solvers.pfc import headroom
+
+    sized = port({**p, "priorities": 1})
+    given = _bytes("headroom", p["headroom"])
+    short = _bytes("shortfall", p["shortfall"])
+    room = (headroom(sized).headroom_bytes if given is None else given) - short
+    if room < 1:
+        raise InputError("shortfall", p["shortfall"], "less than the headroom")
+    return PfcLink(replace(sized, model="ieee"), room, sized.model, short, _bytes("granule", p["granule"]))
+
+
+def build(p):
+    return link(p), Adversary(p["phases"])
+
+
+def _per_pause(counter):
+    return lambda c: c[counter] / c["m_xoff"]
+
+
+METRICS = (
+    Metric("headroom_used", "B", lambda c: c["m_demand_bytes"] / c["m_xoff"],
+           "bytes reaching the receiver from the XOFF trigger on, per pause (what the headroom must hold)"),
+    Metric("frames_lost_per_pause", "frames/pause", _per_pause("m_frames_lost"),
+           "frames losing a byte at the full buffer, per pause"),
+    Metric("loss_probability", "1", lambda c: c["m_dropped"] / c["m_offered"], "share of the bytes sent lost",
+           bounds=(0.0, 1.0)),
+    Metric("throughput", "1", lambda c: c["m_offered"] / c.slots,
+           "share of the link's slots carrying the sender's data", bounds=(0.0, 1.0)),
+)
+COUNTERS = (Counter("pauses", "pauses", counter="m_xoff"), Counter("headroom_peak", "B", "max", "demand_peak_bytes"),
+            Counter("frames_lost", "frames"), Counter("dropped", "slots"))
+TWIN_UNITS = {"granule_bytes": "B", "headroom_bytes": "B", "shortfall_bytes": "B", "mtu_bytes": "B", "mtu_sender": "B",
+              "link_rate_bps": "bit/s", "cable_m": "m"}
+
+# The validation port: 100 Gb/s RoCE, 100 m of fibre, jumbo frames; byte-exact slots, ~12 pauses per replication.
+_PORT = {"link_rate": 100e9, "cable": 100.0, "mtu": 9216 * 8, "granule": 8}
+_FRAME = 9216 + 20
+
+
+def _ieee_sum():
+    from switchq.solvers.pfc import headroom
+
+    return sum(headroom(port({**dict(_defaults()), **_PORT})).terms.values())
+
+
+def _defaults():
+    return {q.name: q.default for q in PFC_PARAMS if not q.required}
+
+
+def _sized(model):
+    from switchq.solvers.pfc import headroom
+
+    return headroom(port({**_defaults(), **_PORT, "model": model})).headroom_bytes
+
+
+def _lost(headroom_bytes):
+    """Frames lost per pause when the worst-case demand exceeds ``headroom_bytes``: the excess falls on S's last
+    (maximum) frame, then on the one before it (the twin's frames before the last are at least half a maximum)."""
+    excess = math.floor(_ieee_sum()) - headroom_bytes
+    return 0 if excess <= 0 else 1 if excess <= _FRAME else 2
+
+
+def _case(label, params, quantity, analytic, **kw):
+    return Case("pfc", label, {**_PORT, **params}, quantity, analytic, slots=3_000_000, replications=4,
+                warmup_share=0.1, **kw)
+
+
+CASES = (
+    _case("100G, 100 m, 9216 B, worst phases: headroom used = the 802.1Qbb sum", {"phases": "worst"}, "headroom_used",
+          lambda: (_ieee_sum(), "sum of the IEEE terms (switchq size pfc)"), tolerance=2.0,
+          why="The twin rounds the one-way delay down to whole byte times, each way: at most 2 bytes under."),
+    _case("worst phases, headroom as sized (ieee): nothing lost", {"phases": "worst"}, "frames_lost_per_pause",
+          lambda: (_lost(_sized("ieee")), "demand <= headroom")),
+    _case(f"worst phases, one frame ({_FRAME} B) short: one frame lost per pause",
+          {"phases": "worst", "shortfall": _FRAME * 8}, "frames_lost_per_pause",
+          lambda: (_lost(_sized("ieee") - _FRAME), "excess <= one frame: S's last frame")),
+    _case("random phases, headroom as sized (ieee): nothing lost", {"phases": "random"}, "loss_probability",
+          lambda: (0.0, "every phase is within the worst case")),
+    _case("worst phases, headroom sized by mlx5 (76767 B): two frames lost per pause",
+          {"phases": "worst", "model": "mlx5"}, "frames_lost_per_pause",
+          lambda: (_lost(_sized("mlx5")), "excess over the driver's xoff spans S's last two frames")),
+)
+
 DECLARATION = Architecture(
     name="pfc", family="link", order=91,
     title="Lossless links: PFC headroom and InfiniBand credits",
     summary="PFC (802.1Qbb) XOFF headroom and InfiniBand credit buffers, term by term (switchq size pfc|infiniband)",
+    description="A link with PFC, granule by granule: the sender saturates it, the receiver's egress is paused "
+                "until a pause has fully taken effect, its buffer holds the XOFF threshold plus the headroom "
+                "(sized by --model, or --headroom, less --shortfall).\n\nheadroom_used is what reaches the "
+                "receiver from each XOFF trigger on; with --phases worst it is the 802.1Qbb sum itself.",
+    config=(PfcLink,), accepts=(Adversary,), params=TWIN_PARAMS, workload=(PHASES,), build=build,
+    kernel="switchq.validate.arch.pfc", metrics=METRICS, counters=COUNTERS, units=TWIN_UNITS,
+    main="headroom_used", table=("headroom_used", "frames_lost_per_pause", "loss_probability"),
+    cases=CASES, sample={"link_rate": "10Gb/s", "cable": "10m", "mtu": "1500B"},
+    examples=("switchq simulate pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --phases worst --granule 1B "
+              "--slots 3000000 --json",
+              "switchq simulate pfc --link-rate 100Gb/s --cable 100m --shortfall 9236B --phases worst"),
+    vary_example="shortfall=0B,4KB,9236B --link-rate 100Gb/s --cable 100m --phases worst --slots 1000000",
     answers=(
         Answer("size-pfc", "PFC (802.1Qbb) XOFF headroom", "PFC headroom per priority, term by term, under the "
                                                            "standard's or a vendor's formula",

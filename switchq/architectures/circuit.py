@@ -1,0 +1,227 @@
+"""Circuit-switched HIPPI LANs (paper 001, Ma & Steenkiste, §2-§7): one circuit per packet.
+
+Simulated as ``circuit`` (event by event, saturated adapters, FIFO /
+window / logical-channel scheduling, distributed or central control, set-up
+overheads, fixed / uniform / bimodal sizes, packet trains, file servers);
+answered as ``circuit`` (:mod:`switchq.solvers.circuit`: the slotted chains
+for the ideal switch with fixed sizes, renewal-reward without conflicts,
+the variable-size FIFO limit, an overhead approximation, logical channels'
+100 %, and "no analytic model" elsewhere).
+
+The link rate defaults to 800 Mbit/s: with the paper's 1 us clock a 100-byte
+short packet is exactly 1 us there (0.5 us at 1600), and the overhead
+figures need it (``switchq report circuit`` runs both).
+"""
+
+from __future__ import annotations
+
+from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
+from switchq.errors import InputError
+from switchq.models.circuit import (CLAIMS, CONTROL, DESTINATIONS, POINTERS, SCHEDULING, SIZES, CircuitSwitch,
+                                    CircuitTraffic)
+from switchq.params import SIM, Param
+
+from ._shared import with_default, PORTS
+
+SYSTEM = (
+    with_default(PORTS, PORTS.default, low=2, high=1024),
+    Param("scheduling", "scheduling", "choice", "fifo", choices=SCHEDULING,
+          help="Adapter scheduling: fifo, window (first W packets, round robin), channels (L queue heads)."),
+    Param("window", "window", "int", 1, low=1, high=1024, unit="packets", aliases=("-w",),
+          help="Window W: packets of the FIFO the adapter tries (scheduling window)."),
+    Param("channels", "channels", "int", 1, low=1, high=1024, unit="channels",
+          help="Logical channels L (scheduling channels)."),
+    Param("control", "control", "choice", "distributed", choices=CONTROL,
+          help="distributed: adapters set circuits up and may be rejected; central: never rejected."),
+    Param("ideal", "ideal", "flag", False, help="No overhead at all (the paper's ideal switch)."),
+    Param("select_time", "select_time", "time", None, low=0, high=1, unit="s", default_text="2us (0 with --ideal)",
+          help="Time to select a packet, per attempt (central control: its one charge per packet)."),
+    Param("setup_time", "setup_time", "time", None, low=0, high=1, unit="s", default_text="5us (0 with --ideal)",
+          help="Time of one set-up attempt, successful or not (distributed control)."),
+    Param("link_rate", "link_rate", "rate", 800e6, low=1e3, high=1e13, unit="bit/s", default_text="800Mb/s",
+          help="HIPPI link rate (800 or 1600 Mbit/s)."),
+    Param("pointer", "pointer", "choice", "next", choices=POINTERS,
+          help="Round robin after a packet is sent: next (the packet/channel after it) or head."),
+    Param("claim", "claim", "choice", "request", choices=CLAIMS,
+          help="When a set-up holds the output: request (once selected, through the set-up) or connect."),
+)
+SIZE_HELP = " Size with a unit (2000B, 32KB)."
+TRAFFIC = (
+    Param("sizes", "sizes", "choice", "fixed", choices=SIZES, help="Packet size law."),
+    Param("size", "size", "size", 16000, low=8, high=8 << 24, unit="B", default_text="2000B",
+          help="Fixed packet size." + SIZE_HELP),
+    Param("size_min", "size_min", "size", 0, low=0, high=8 << 24, unit="B", default_text="0B",
+          help="Uniform sizes: smallest." + SIZE_HELP),
+    Param("size_max", "size_max", "size", 256000, low=8, high=8 << 24, unit="B", default_text="32000B",
+          help="Uniform sizes: largest." + SIZE_HELP),
+    Param("short", "short", "size", 800, low=8, high=8 << 24, unit="B", default_text="100B",
+          help="Bimodal: short packets." + SIZE_HELP),
+    Param("long", "long", "size", 128000, low=8, high=8 << 24, unit="B", default_text="16000B",
+          help="Bimodal: long packets." + SIZE_HELP),
+    Param("long_bytes", "long_bytes", "float", 0.9, low=0, high=1, unit="1",
+          help="Bimodal: fraction of the bytes in long packets (BinL), in [0, 1]."),
+    Param("train", "train", "int", 8, low=1, high=1024, unit="packets",
+          help="sizes train: a long packet goes as this many back-to-back packets to one destination."),
+    Param("destinations", "destinations", "choice", "others", choices=DESTINATIONS,
+          help="Uniform over the other nodes (the paper) or over all N (Karol's switch)."),
+    Param("file_servers", "file_servers", "int", 0, low=0, high=1023, unit="nodes",
+          help="Nodes 0..F-1 are file servers (paper 001 §7.2); 0: uniform traffic."),
+    Param("server_share", "server_share", "float", 0.8, low=0, high=1, unit="1",
+          help="File servers: share of a client's bytes sent to the servers."),
+    Param("server_long_bytes", "server_long_bytes", "float", 0.98, low=0, high=1, unit="1",
+          help="File servers: BinL of the traffic to and from servers (client-client: --long-bytes)."),
+)
+RUN = (
+    Param("seconds", "seconds", "float", 5.0, low=1e-4, high=1e4, unit="s", modes=SIM,
+          help="Measured simulated time per replication (the paper ran 5 to 20 s)."),
+    Param("warmup_seconds", "warmup_seconds", "float", None, low=0, high=1e4, unit="s", modes=SIM,
+          default_text="seconds/10", help="Discarded simulated warm-up per replication."),
+)
+
+
+def _bytes(name, bits):
+    if bits % 8:
+        raise InputError(name, bits, "a whole number of bytes, e.g. 2000B")
+    return bits // 8
+
+
+def switch(p) -> CircuitSwitch:
+    if p["ideal"]:
+        for name in ("select_time", "setup_time"):
+            if p[name]:
+                raise InputError(name, p[name], "0 or unset with --ideal")
+        select = setup = 0.0
+    else:
+        select = 2e-6 if p["select_time"] is None else p["select_time"]
+        setup = 5e-6 if p["setup_time"] is None else p["setup_time"]
+    return CircuitSwitch(p["ports"], p["scheduling"], p["window"], p["channels"], p["control"], select, setup,
+                         p["link_rate"], p["pointer"], p["claim"])
+
+
+def traffic(p) -> CircuitTraffic:
+    sizes = {k: _bytes(k, p[k]) for k in ("size", "size_min", "size_max", "short", "long")}
+    return CircuitTraffic(p["sizes"], **sizes, long_bytes=p["long_bytes"], train=p["train"],
+                          destinations=p["destinations"], file_servers=p["file_servers"],
+                          server_share=p["server_share"], server_long_bytes=p["server_long_bytes"],
+                          seconds=p.get("seconds", 5.0), warmup_seconds=p.get("warmup_seconds"))
+
+
+def build(p):
+    return switch(p), traffic(p)
+
+
+def _solve(p):
+    from switchq.solvers import circuit as solver
+
+    sw, tr = switch(p), traffic(p)
+    sw.check_traffic(tr)
+    inputs = {**sw.describe(), **tr.describe()}
+    inputs.pop("seconds")
+    inputs.pop("warmup_seconds")
+    return inputs, solver.saturation_throughput(sw, tr).to_dict()
+
+
+def _servers(c, which):
+    f = c.workload.file_servers
+    if not f:
+        return None
+    n = c.system.n_ports
+    span = c.workload.seconds * 1e9
+    counts = {"send": (c["m_server_send_ns"], f), "receive": (c["m_server_receive_ns"], f),
+              "client": (c["m_client_client_ns"], n - f)}
+    busy, ports = counts[which]
+    return busy / (ports * span)
+
+
+METRICS = (
+    Metric("throughput", "1", lambda c: c["m_busy_ns"] / (c.system.n_ports * c.workload.seconds * 1e9),
+           "bits sent / (ports x link rate x measured time), the paper's saturation throughput", bounds=(0.0, 1.0)),
+    Metric("attempts_per_packet", "attempts/packet", lambda c: c["m_attempts"] / c["m_delivered"],
+           "set-up attempts per packet sent (1 under central control and on the ideal switch)"),
+    Metric("mean_delay", "us", lambda c: c["m_delay_sum_ns"] / c["m_delivered"] / 1000,
+           "from when a packet became eligible (entered the window, reached its channel's head) to its last bit"),
+    Metric("server_send", "1", lambda c: _servers(c, "send"), "file servers' links busy sending (share)"),
+    Metric("server_receive", "1", lambda c: _servers(c, "receive"), "file servers' links busy receiving (share)"),
+    Metric("client_client", "1", lambda c: _servers(c, "client"),
+           "clients' links busy sending to other clients (share)"),
+)
+COUNTERS = (Counter("delivered", "packets"), Counter("attempts", "attempts", counter="m_attempts"),
+            Counter("bytes_delivered", "B"))
+UNITS = {"n_ports": "ports", "window": "packets", "channels": "channels", "select_time": "s", "setup_time": "s",
+         "link_rate": "bit/s", "size": "B", "size_min": "B", "size_max": "B", "short": "B", "long": "B",
+         "long_bytes": "1", "train": "packets", "file_servers": "nodes", "server_share": "1",
+         "server_long_bytes": "1", "seconds": "s", "warmup_seconds": "s", "saturation_throughput": "1",
+         "error": "1"}
+POINT = {"ports": 32, "sizes": "bimodal", "long": 8 * 32000, "long_bytes": 0.9}
+
+
+def _case(label, params, why, tolerance=0.0, seconds=0.2, replications=8):
+    def analytic():
+        from switchq.solvers import circuit as solver
+
+        p = {**DECLARATION.defaults(), **params}
+        r = solver.saturation_throughput(switch(p), traffic(p))
+        return r.saturation_throughput, r.method
+    return Case("circuit", label, {**params, "seconds": seconds}, "throughput", analytic, tolerance=tolerance,
+                why=why, replications=replications, unit="1")
+
+
+CASES = (
+    _case("N=2, distributed overhead, bimodal 32000/100 B at BinL 0.5", {"ports": 2, "sizes": "bimodal",
+          "long": 8 * 32000, "long_bytes": 0.5}, "Renewal-reward is exact without conflicts."),
+    _case("N=4, ideal, fixed 2000 B, destinations all: Karol's chain", {"ports": 4, "ideal": True, "size": 16000,
+          "destinations": "all"}, "Fixed sizes and no overhead make the switch slotted: exact."),
+    _case("N=3, ideal, fixed, others: full chain", {"ports": 3, "ideal": True, "size": 16000},
+          "Exact full chain of the slotted switch with destinations over the other nodes."),
+    _case("N=3, W=2, ideal, fixed, all: window chain (random rule)", {"ports": 3, "ideal": True, "size": 16000,
+          "scheduling": "window", "window": 2, "destinations": "all"},
+          "Exact lumped chain of the random window rule, which the ideal switch is."),
+    _case("N=8, L=8 channels, ideal, uniform sizes: 100 %", {"ports": 8, "ideal": True, "sizes": "uniform",
+          "scheduling": "channels", "channels": 8},
+          "Exact; only the start (every port free at once) can leave a port idle, for one packet time.",
+          tolerance=0.001),
+    _case("N=64, ideal FIFO, uniform [0, 32000] B: the N -> infinity limit", {"ports": 64, "ideal": True,
+          "sizes": "uniform"}, "The limit is for N -> infinity; finite N reads higher (FIFO_LIMIT_ERROR, "
+          "measured).", tolerance=0.03, seconds=0.5, replications=4),
+)
+
+DECLARATION = Architecture(
+    name="circuit", family="switch", order=15,
+    sample={"ports": 4, "scheduling": "window", "window": 2, "sizes": "bimodal", "seconds": 0.002},
+    title="Circuit-switched LAN (HIPPI)",
+    summary="paper 001: one circuit per packet, saturated adapters, FIFO / window / logical channels, "
+            "distributed or central control with set-up overheads, variable sizes",
+    description="Simulated circuit-switched LAN (paper 001): event-driven, saturated adapters; throughput as the "
+                "paper defines it (bits sent / (ports x link rate x time)), set-up attempts per packet, mean "
+                "packet delay; means over replications with 95% CIs.",
+    config=(CircuitSwitch,), accepts=(CircuitTraffic,), params=SYSTEM, workload=TRAFFIC + RUN, build=build,
+    kernel="switchq.validate.arch.circuit", metrics=METRICS, counters=COUNTERS, units=UNITS,
+    settings_shown=("replications", "seed"),
+    table=("throughput", "attempts_per_packet", "mean_delay"),
+    vary_example="long_bytes=0.1:0.9:0.2 --vary ports=4,16 --sizes bimodal --seconds 0.5",
+    examples=("switchq simulate circuit --ports 16 --scheduling window --window 16 --ideal --sizes fixed "
+              "--size 2000B --seconds 0.2 --seed 1 --json",
+              "switchq simulate circuit --ports 32 --sizes bimodal --short 100B --long 32KB --long-bytes 0.9 "
+              "--setup-time 5us --select-time 2us --seconds 0.2"),
+    answers=(
+        Answer("circuit", "Circuit-switched LAN: saturation throughput",
+               "paper 001: renewal-reward without conflicts, slotted chains for the ideal switch, the "
+               "variable-size FIFO limit, an overhead approximation, logical channels (simulated twin: "
+               "switchq simulate circuit)",
+               params=SYSTEM + TRAFFIC + RUN, solve=_solve, twin=lambda p: p,
+               results=("saturation_throughput", "method", "error", "source"), units=UNITS,
+               main="saturation_throughput", table=("saturation_throughput", "method"),
+               sim_table=("throughput", "attempts_per_packet", "mean_delay"),
+               description="Analytic saturation throughput of a circuit-switched LAN (paper 001), where a model "
+                           "applies; otherwise the method says 'no analytic model'. `error` is the stated "
+                           "error of an approximation (0: exact).",
+               examples=("switchq solve circuit --ports 2 --sizes bimodal --long 32KB --long-bytes 0.5 --json",
+                         "switchq solve circuit --ports 32 --ideal --sizes uniform --size-min 0B --size-max 32KB",
+                         "switchq solve circuit --ports 3 --ideal --window 2 --scheduling window"),
+               vary_example="long_bytes=0.1:0.9:0.2 --sizes bimodal --ports 2"),
+    ),
+    cases=CASES,
+    bench=(BenchCase("circuit N=32 FIFO distributed bimodal 32000/100 B BinL 0.9, 5 s simulated", POINT,
+                     target=1.0, unit="s"),),
+    report=(("circuit", "switchq.validate.reports.circuit"),),
+)

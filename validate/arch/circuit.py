@@ -1,0 +1,395 @@
+"""Circuit-switched HIPPI LANs of paper 001 (Ma & Steenkiste, §2.1-§2.2, §4-§7), event by event.
+
+Each adapter is saturated and keeps ``slots`` packets it may try: the first
+W packets of its FIFO (``fifo``: W = 1; ``window``), or the heads of its L
+logical channels (``channels``; channel c carries the destinations whose
+rank among the other nodes is c mod L). Time is integer nanoseconds (the
+paper's simulator had 1 us); events live in the binary heap of
+:mod:`switchq.validate.kernel`, at most one per input.
+
+Distributed control (§2.1, §6): an adapter selects the packet its round
+robin points at (``select_ns``), sends a set-up request, and learns the
+outcome ``setup_ns`` later; the output is checked (and held, if free) when
+the request reaches the switch (``claim`` = request) or when the set-up
+completes (``connect``). A rejection moves the round robin on and the next
+attempt starts at once; a success holds input and output for the set-up
+and the transfer (size x 8 / link rate), after which the next attempt starts.
+
+Central control, and the ideal switch (no overhead, where §2.1 says both
+controls coincide): whenever ports free up (all events of one instant
+first, as the paper's same-slot events), the free outputs in random order
+each pick uniformly one packet addressed to them among the slots of the
+free inputs; a pick holds both ports for ``charge_ns`` (central control's
+2 us per packet) plus the transfer. With fixed sizes every transfer ends
+together, so this is the slotted ``fifo --window-policy random`` switch.
+
+Throughput is the paper's: bits sent while measuring (transfers cut at the
+window's edges) over ports x link rate x measured time. A packet's delay
+runs from when it became eligible (entered the window, reached its
+channel's head) to its last bit. A trace of the first circuits (input,
+output, held from, until, bytes) can be kept for tests.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from .. import kernel as K
+
+__all__ = ["replicate", "run_once", "LAYOUT", "Trace"]
+
+LAYOUT = K.Layout(("m_attempts", "m_busy_ns", "m_delay_sum_ns", "m_server_send_ns", "m_server_receive_ns",
+                   "m_client_client_ns", "bytes_arrived", "bytes_delivered", "bytes_queued"))
+_ATTEMPTS, _BUSY, _DELAY, _SRV_TX, _SRV_RX, _CC, _B_ARR, _B_DEL, _B_Q = (LAYOUT.index(n) for n in LAYOUT.names[-9:])
+
+# The switch and its run as the kernel reads them (times in ns).
+CircuitArgs = namedtuple("CircuitArgs", "n slots channel_mode matched check_ns after_ns charge_ns ns_per_byte "
+                                        "pointer_head servers warm_ns end_ns seed")
+# Where each input's packets go and how big they are: per input and group g (a traffic class in a window,
+# a channel), the chance of the group (windows), its destinations and its size law (a row of `sizes`:
+# kind, a, b, p_long, train).
+Mix = namedtuple("Mix", "group_cdf group_dest group_ndest group_size sizes")
+Trace = namedtuple("Trace", "inp out held_from until size count")
+
+FIXED, UNIFORM, BIMODAL, TRAIN = 0, 1, 2, 3
+EV_CHECK, EV_END = 0, 1
+
+
+@njit(cache=True, inline="always")
+def _refill(i, k, group, t, mix, train, pk, stats):
+    """Put a new packet in slot k of input i (``group`` >= 0: its channel; -1: draw a class)."""
+    sd, ss, se = pk
+    tr_left, tr_dest, tr_size = train
+    col = group if group >= 0 else 0
+    se[i, k] = t
+    if tr_left[i, col] > 0:
+        tr_left[i, col] -= 1
+        sd[i, k] = tr_dest[i, col]
+        ss[i, k] = tr_size[i, col]
+    else:
+        g = group
+        if g < 0:
+            u = np.random.random()
+            g = 0
+            while g < mix.group_cdf.shape[1] - 1 and mix.group_cdf[i, g] <= u:
+                g += 1
+        nd = mix.group_ndest[i, g]
+        if nd == 0:   # a channel with no destination for this input
+            sd[i, k] = -1
+            ss[i, k] = 0
+            return
+        d = mix.group_dest[i, g, int(np.random.random() * nd)]
+        law = mix.sizes[mix.group_size[i, g]]
+        kind = int(law[0])
+        a = np.int64(law[1])
+        b = np.int64(law[2])
+        if kind == FIXED:
+            size = a
+        elif kind == UNIFORM:
+            size = a + np.int64(np.random.random() * (b - a + 1))
+        elif np.random.random() < law[3]:
+            k_train = np.int64(law[4])
+            size = b // k_train
+            if kind == TRAIN and k_train > 1:
+                tr_left[i, col] = k_train - 1
+                tr_dest[i, col] = d
+                tr_size[i, col] = size
+        else:
+            size = a
+        sd[i, k] = d
+        ss[i, k] = size
+    stats[K.STAT_ARRIVED] += 1
+    stats[_B_ARR] += ss[i, k]
+
+
+@njit(cache=True, inline="always")
+def _next_slot(sd, i, k, slots):
+    """The round robin's next non-empty slot after k."""
+    for s in range(1, slots + 1):
+        c = (k + s) % slots
+        if sd[i, c] >= 0:
+            return c
+    return k
+
+
+@njit(cache=True, inline="always")
+def _account(sw, stats, i, j, start, end):
+    """Transfer time of i -> j inside the measured window, overall and by file-server stream."""
+    lo = max(start, sw.warm_ns)
+    hi = min(end, sw.end_ns)
+    if hi <= lo:
+        return
+    stats[_BUSY] += hi - lo
+    if sw.servers > 0:
+        if i < sw.servers:
+            stats[_SRV_TX] += hi - lo
+        elif j < sw.servers:
+            stats[_SRV_RX] += hi - lo
+        else:
+            stats[_CC] += hi - lo
+
+
+@njit(cache=True, inline="always")
+def _hold(sw, i, j, k, t, start, pk, ports, heap, trace):
+    """Input i holds output j from t for slot k's packet, whose transfer starts at ``start``."""
+    sd, ss, se = pk
+    out_busy, out_of, cur, tr_start = ports
+    heap_t, heap_c, size = heap
+    out_busy[j] = True
+    out_of[i] = j
+    cur[i] = k
+    tr_start[i] = start
+    end = start + np.int64(ss[i, k] * sw.ns_per_byte + 0.5)
+    if sw.matched:
+        K.heap_push(heap_t, heap_c, size, end, i * 2 + EV_END)
+    else:   # the adapter's check event, at the top, becomes its end event
+        _replace_top(heap_t, heap_c, size, end, i * 2 + EV_END)
+    c = trace.count[0]
+    if c < trace.inp.shape[0]:
+        trace.inp[c] = i
+        trace.out[c] = j
+        trace.held_from[c] = t
+        trace.until[c] = end
+        trace.size[c] = ss[i, k]
+        trace.count[0] = c + 1
+
+
+@njit(cache=True, inline="always")
+def _replace_top(heap_t, heap_c, size, t, code):
+    """Pop the earliest event and push (t, code) in one sift-down: an adapter's next event replaces the one
+    just handled. (A candidate for switchq.validate.kernel's heap toolkit.)"""
+    n = size[0]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and heap_t[child + 1] < heap_t[child]:
+            child += 1
+        if heap_t[child] >= t:
+            break
+        heap_t[i] = heap_t[child]
+        heap_c[i] = heap_c[child]
+        i = child
+    heap_t[i] = t
+    heap_c[i] = code
+
+
+@njit(cache=True)
+def _match(sw, t, pk, ports, heap, trace, scratch, stats):
+    """Central control: free outputs in random order each pick a random packet for them of a free input."""
+    sd, ss, se = pk
+    out_busy, out_of, cur, tr_start = ports
+    bucket_start, bucket_fill, cand_input, cand_slot, order, taken = scratch
+    n = sw.n
+    bucket_start[:] = 0
+    for i in range(n):
+        taken[i] = out_of[i] >= 0
+        if not taken[i]:
+            for k in range(sw.slots):
+                d = sd[i, k]
+                if d >= 0 and not out_busy[d]:
+                    bucket_start[d + 1] += 1
+    for j in range(n):
+        bucket_start[j + 1] += bucket_start[j]
+        bucket_fill[j] = bucket_start[j]
+    if bucket_start[n] == 0:
+        return
+    for i in range(n):
+        if not taken[i]:
+            for k in range(sw.slots):
+                d = sd[i, k]
+                if d >= 0 and not out_busy[d]:
+                    cand_input[bucket_fill[d]] = i
+                    cand_slot[bucket_fill[d]] = k
+                    bucket_fill[d] += 1
+    m = 0
+    for j in range(n):
+        if bucket_start[j + 1] > bucket_start[j]:
+            order[m] = j
+            m += 1
+    for a in range(m - 1, 0, -1):
+        b = int(np.random.random() * (a + 1))
+        order[a], order[b] = order[b], order[a]
+    for x in range(m):
+        j = order[x]
+        lo = bucket_start[j]
+        hi = bucket_start[j + 1]
+        # A candidate whose input is taken is swapped out, so every draw is uniform over those left.
+        while hi > lo:
+            y = lo + int(np.random.random() * (hi - lo))
+            i = cand_input[y]
+            if taken[i]:
+                hi -= 1
+                cand_input[y], cand_input[hi] = cand_input[hi], cand_input[y]
+                cand_slot[y], cand_slot[hi] = cand_slot[hi], cand_slot[y]
+                continue
+            taken[i] = True
+            _hold(sw, i, j, cand_slot[y], t, t + sw.charge_ns, pk, ports, heap, trace)
+            if t >= sw.warm_ns:
+                stats[_ATTEMPTS] += 1   # a central set-up is never rejected: one per packet
+            break
+
+
+@njit(cache=True)
+def _run(sw, mix, trace, stats):
+    K.seed_rng(sw.seed)
+    n, slots = sw.n, sw.slots
+    pk = (np.full((n, slots), -1, np.int64), np.zeros((n, slots), np.int64), np.zeros((n, slots), np.int64))
+    sd, ss, se = pk
+    groups = mix.group_cdf.shape[1]
+    train = (np.zeros((n, groups), np.int64), np.zeros((n, groups), np.int64), np.zeros((n, groups), np.int64))
+    ports = (np.zeros(n, np.bool_), np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64))
+    out_busy, out_of, cur, tr_start = ports
+    heap = (np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.zeros(1, np.int64))
+    heap_t, heap_c, size = heap
+    scratch = (np.zeros(n + 1, np.int64), np.zeros(n, np.int64), np.zeros(n * slots, np.int64),
+               np.zeros(n * slots, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
+    ptr = np.zeros(n, np.int64)
+    for i in range(n):
+        for k in range(slots):
+            _refill(i, k, k if sw.channel_mode else -1, 0, mix, train, pk, stats)
+        if sd[i, 0] < 0:
+            ptr[i] = _next_slot(sd, i, 0, slots)
+        if not sw.matched:
+            K.heap_push(heap_t, heap_c, size, sw.check_ns, i * 2 + EV_CHECK)
+    if sw.matched:
+        _match(sw, 0, pk, ports, heap, trace, scratch, stats)
+    while size[0] > 0 and heap_t[0] < sw.end_ns:
+        t = heap_t[0]
+        code = heap_c[0]
+        if sw.matched:
+            K.heap_pop(heap_t, heap_c, size)
+        i = code >> 1
+        if code & 1 == EV_CHECK:
+            k = ptr[i]
+            j = sd[i, k]
+            if t >= sw.warm_ns:
+                stats[_ATTEMPTS] += 1
+            if out_busy[j]:
+                ptr[i] = _next_slot(sd, i, k, slots)
+                _replace_top(heap_t, heap_c, size, t + sw.after_ns + sw.check_ns, i * 2 + EV_CHECK)
+            else:
+                _hold(sw, i, j, k, t, t + sw.after_ns, pk, ports, heap, trace)
+            continue
+        # EV_END: the circuit i -> out_of[i] is broken.
+        j = out_of[i]
+        k = cur[i]
+        out_busy[j] = False
+        out_of[i] = -1
+        _account(sw, stats, i, j, tr_start[i], t)
+        stats[K.STAT_DELIVERED] += 1
+        stats[_B_DEL] += ss[i, k]
+        if t >= sw.warm_ns:
+            stats[K.STAT_M_DELIVERED] += 1
+            stats[_DELAY] += t - se[i, k]
+        if sw.channel_mode:
+            _refill(i, k, k, t, mix, train, pk, stats)
+            ptr[i] = _next_slot(sd, i, -1 if sw.pointer_head else k, slots)
+        else:
+            for x in range(k, slots - 1):
+                sd[i, x] = sd[i, x + 1]
+                ss[i, x] = ss[i, x + 1]
+                se[i, x] = se[i, x + 1]
+            _refill(i, slots - 1, -1, t, mix, train, pk, stats)
+            ptr[i] = 0 if sw.pointer_head else k
+        if sw.matched:
+            if size[0] == 0 or heap_t[0] > t:   # all of this instant's ends first, then one matching
+                _match(sw, t, pk, ports, heap, trace, scratch, stats)
+        else:
+            _replace_top(heap_t, heap_c, size, t + sw.check_ns, i * 2 + EV_CHECK)
+    queued = 0
+    for i in range(n):
+        if out_of[i] >= 0:
+            _account(sw, stats, i, out_of[i], tr_start[i], sw.end_ns)
+        for k in range(slots):
+            if sd[i, k] >= 0:
+                queued += 1
+                stats[_B_Q] += ss[i, k]
+    stats[K.STAT_QUEUED] = queued
+
+
+def _mix(switch, traffic) -> Mix:
+    """Destination groups and size laws of every input (module docstring), as arrays."""
+    n = switch.n_ports
+
+    def law(long_bytes):
+        kind = {"fixed": FIXED, "uniform": UNIFORM, "bimodal": BIMODAL, "train": TRAIN}[traffic.sizes]
+        if kind == FIXED:
+            return (FIXED, traffic.size, traffic.size, 0.0, 1)
+        if kind == UNIFORM:
+            return (UNIFORM, traffic.size_min, traffic.size_max, 0.0, 1)
+        return (kind, traffic.short, traffic.long, traffic.long_packet_share(long_bytes),
+                traffic.train if kind == TRAIN else 1)
+
+    sizes = np.array([law(traffic.long_bytes), law(traffic.server_long_bytes)], dtype=np.float64)
+    others = [[j for j in range(n) if traffic.destinations == "all" or j != i] for i in range(n)]
+    f = traffic.file_servers
+    if switch.scheduling == "channels":
+        groups = [[[d for r, d in enumerate(others[i]) if r % switch.channels == c] for c in range(switch.channels)]
+                  for i in range(n)]
+        cdf = np.ones((n, switch.channels))
+        which = np.zeros((n, switch.channels), np.int64)
+    elif f:
+        servers, clients = list(range(f)), list(range(f, n))
+        groups, cdf, which = [], np.ones((n, 2)), np.zeros((n, 2), np.int64)
+        # Packets to the servers, chosen so that server_share of a client's bytes go to them.
+        m_srv, m_cli = traffic.mean_bytes(traffic.server_long_bytes), traffic.mean_bytes(traffic.long_bytes)
+        q = traffic.server_share / m_srv / (traffic.server_share / m_srv + (1 - traffic.server_share) / m_cli)
+        for i in range(n):
+            if i < f:
+                groups.append([clients, []])
+                which[i, 0] = 1
+            else:
+                groups.append([servers, [j for j in clients if j != i]])
+                cdf[i, 0] = q
+                which[i, 0] = 1
+    else:
+        groups = [[others[i]] for i in range(n)]
+        cdf = np.ones((n, 1))
+        which = np.zeros((n, 1), np.int64)
+    g = cdf.shape[1]
+    dest = np.zeros((n, g, n), np.int64)
+    ndest = np.zeros((n, g), np.int64)
+    for i in range(n):
+        for c in range(g):
+            dest[i, c, :len(groups[i][c])] = groups[i][c]
+            ndest[i, c] = len(groups[i][c])
+    return Mix(cdf, dest, ndest, which, sizes)
+
+
+def _args(switch, traffic, seed) -> CircuitArgs:
+    ns = lambda s: int(round(s * 1e9))   # noqa: E731
+    select, setup = ns(switch.select_time), ns(switch.setup_time)
+    request = switch.claim == "request"
+    warm = ns(traffic.warmup_seconds)
+    return CircuitArgs(switch.n_ports, switch.slots, switch.scheduling == "channels", switch.matched,
+                       select if request else select + setup, setup if request else 0,
+                       select if switch.control == "central" else 0, 8e9 / switch.link_rate,
+                       switch.pointer == "head", traffic.file_servers, warm, warm + ns(traffic.seconds), int(seed))
+
+
+def run_once(switch, traffic, seed: int, trace: int = 0):
+    """One replication: its counters (``LAYOUT``) and the trace of its first ``trace`` circuits.
+
+    Examples
+    --------
+    >>> from switchq.models.circuit import CircuitSwitch, CircuitTraffic
+    >>> stats, tr = run_once(CircuitSwitch(2, select_time=0, setup_time=0), CircuitTraffic(seconds=0.001), 1, 5)
+    >>> LAYOUT.named(stats)["m_busy_ns"], tr.count[0]       # N = 2, ideal: both links busy all the time
+    (2000000, 5)
+    """
+    stats = LAYOUT.zeros()
+    tr = Trace(np.zeros(trace, np.int64), np.zeros(trace, np.int64), np.zeros(trace, np.int64),
+               np.zeros(trace, np.int64), np.zeros(trace, np.int64), np.zeros(1, np.int64))
+    _run(_args(switch, traffic, seed), _mix(switch, traffic), tr, stats)
+    return stats, tr
+
+
+def replicate(switch, traffic, run):
+    """One replication of ``traffic.seconds`` after ``traffic.warmup_seconds``; ``run`` gives only the seed
+    (the run length is simulated time, not slots)."""
+    return run_once(switch, traffic, run.seed)[0]

@@ -128,7 +128,7 @@ class PfcLink:
     headroom_bytes: int
     sized_by: str = "ieee"
     shortfall_bytes: int = 0
-    granule_bytes: int = 64
+    granule_bytes: int = 1
 
     def __post_init__(self):
         _check.integer("headroom", self.headroom_bytes, 1)

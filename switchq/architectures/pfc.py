@@ -126,8 +126,9 @@ HEADROOM = Param("headroom", "headroom", "size", None, low=8, unit="bits", defau
                  help="Headroom above the XOFF threshold, with a unit (80KB); default: as switchq size pfc gives.")
 SHORTFALL = Param("shortfall", "shortfall", "size", 0, low=0, unit="bits", default_text="0B",
                   help="Bytes taken off the headroom (9236B: one jumbo frame short).")
-GRANULE = Param("granule", "granule", "size", 64 * 8, low=8, high=4096 * 8, unit="bits", default_text="64B",
-                help="Bytes per slot: 1B is byte-exact, larger runs faster (delays rounded to whole slots).")
+GRANULE = Param("granule", "granule", "size", 8, low=8, high=4096 * 8, unit="bits", default_text="1B",
+                help="Bytes per slot: 1B (byte times) is exact; larger runs faster but rounds every term to whole "
+                     "slots, so the worst case may land a slot above or below the sized headroom.")
 PHASES = Param("phases", "phases", "choice", "random", choices=("worst", "random"),
                help="worst: every delay at its bound, frames aligned against the buffer; random: phases and "
                     "the peer's reaction drawn within their bounds.")
@@ -169,12 +170,12 @@ METRICS = (
            "share of the link's slots carrying the sender's data", bounds=(0.0, 1.0)),
 )
 COUNTERS = (Counter("pauses", "pauses", counter="m_xoff"), Counter("headroom_peak", "B", "max", "demand_peak_bytes"),
-            Counter("frames_lost", "frames"), Counter("dropped", "slots"))
+            Counter("frames_lost", "frames"), Counter("dropped", "granules"))
 TWIN_UNITS = {"granule_bytes": "B", "headroom_bytes": "B", "shortfall_bytes": "B", "mtu_bytes": "B", "mtu_sender": "B",
               "link_rate_bps": "bit/s", "cable_m": "m"}
 
 # The validation port: 100 Gb/s RoCE, 100 m of fibre, jumbo frames; byte-exact slots, ~12 pauses per replication.
-_PORT = {"link_rate": 100e9, "cable": 100.0, "mtu": 9216 * 8, "granule": 8}
+_PORT = {"link_rate": 100e9, "cable": 100.0, "mtu": 9216 * 8}
 _FRAME = 9216 + 20
 
 
@@ -234,10 +235,11 @@ DECLARATION = Architecture(
     kernel="switchq.validate.arch.pfc", metrics=METRICS, counters=COUNTERS, units=TWIN_UNITS,
     main="headroom_used", table=("headroom_used", "frames_lost_per_pause", "loss_probability"),
     cases=CASES, sample={"link_rate": "10Gb/s", "cable": "10m", "mtu": "1500B"},
-    examples=("switchq simulate pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --phases worst --granule 1B "
-              "--slots 3000000 --json",
-              "switchq simulate pfc --link-rate 100Gb/s --cable 100m --shortfall 9236B --phases worst"),
-    vary_example="shortfall=0B,4KB,9236B --link-rate 100Gb/s --cable 100m --phases worst --slots 1000000",
+    examples=("switchq simulate pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --phases worst --slots 3000000 "
+              "--json",
+              "switchq simulate pfc --link-rate 100Gb/s --cable 100m --shortfall 9236B --phases worst --slots 3000000",
+              "switchq simulate pfc --link-rate 10Gb/s --cable 10m --mtu 1500B --model cisco"),
+    vary_example="shortfall=0B,4KB,9236B --link-rate 100Gb/s --cable 100m --phases worst --slots 3000000",
     answers=(
         Answer("size-pfc", "PFC (802.1Qbb) XOFF headroom", "PFC headroom per priority, term by term, under the "
                                                            "standard's or a vendor's formula",

@@ -29,6 +29,7 @@ __all__ = ["PfcPort", "InfinibandLink", "PfcLink", "Adversary", "MODELS", "MEDIA
 
 MODELS = ("ieee", "mlx5", "sonic", "cisco")
 MEDIA = ("fiber", "copper")
+ASICS = ("spectrum", "spectrum2", "spectrum3")   # SONiC's Mellanox ASIC_TABLE rows
 PHASES = ("worst", "random")
 # IEEE 802.3 clause 3.2: a frame is 64 to 1518 B (9216 B jumbo frames are the common switch maximum;
 # 16 KiB leaves room above it without letting a typo of a size through).
@@ -58,6 +59,7 @@ class PfcPort:
     transceiver_delay_s: float = 0.0
     priorities: int = 1
     model: str = "ieee"
+    asic: str | None = None
 
     def __post_init__(self):
         _check.assign(self, link_rate_bps=_check.real("link_rate", self.link_rate_bps, 0.0, None, low_open=True),
@@ -89,6 +91,10 @@ class PfcPort:
             if self.model == "mlx5" and not float(self.cable_m).is_integer():
                 raise _check.InputError("cable", self.cable_m, "whole metres with --model mlx5 (the driver's "
                                                                "cable_len is an integer number of metres)")
+        if self.asic is not None:
+            _check.choice("asic", self.asic, ASICS)
+            if self.model != "sonic":
+                raise _check.InputError("asic", self.asic, "only with --model sonic")
         if self.medium is None:
             _check.assign(self, medium="fiber")
 

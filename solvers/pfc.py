@@ -48,7 +48,7 @@ from switchq.models.pfc import InfinibandLink, PfcPort
 
 __all__ = ["headroom", "infiniband", "Headroom", "CreditBuffer", "IEEE_RESPONSE_QUANTA", "SONIC_RESPONSE_QUANTA",
            "IEEE_INTERFACE_BIT_TIMES", "MEDIUM_SPEED", "IB_SPEEDS", "IB_WIDTHS", "FRAME_OVERHEAD_BYTES",
-           "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "twin_terms", "response_quanta", "interface_delay_s", "propagation_speed"]
+           "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "twin_terms", "sonic", "SONIC_ASICS", "response_quanta", "interface_delay_s", "propagation_speed"]
 
 C = 299_792_458.0
 PAUSE_QUANTUM_BITS = 512                  # IEEE 802.3 31B.2: a pause quantum is 512 bit times
@@ -59,9 +59,9 @@ SRC_8023 = "IEEE Std 802.3, Annex 31B (Table 31B-1, PAUSE reaction timing)"
 SRC_GUPTA = ("P. Gupta, 'Detecting, Troubleshooting, and Preventing Congestion in Storage Networks', Cisco Press "
              "2023, ch. 7 (the 802.1Qbb Annex N terms D-Max-Frame-Len, D-Pause, D-Intf, D-Cable, D-Resp)")
 SRC_SONIC = "sonic-net/sonic-swss cfgmgr/buffer_headroom_mellanox.lua (pause_quanta_per_speed, citing 802.3 31B.3.7)"
-SRC_SONIC_ASIC = ("sonic-net/sonic-buildimage Mellanox asic_table.j2 (Spectrum-2/3: cell_size 144, pipeline_latency "
-                  "18 KB, mac_phy_delay 0.8 KB) and the dynamic-buffer HLD (small_packet_percentage 100, lossless "
-                  "mtu 1024)")
+SRC_SONIC_ASIC = ("sonic-net/sonic-buildimage Mellanox asic_table.j2 (cell_size 96 B on Spectrum, 144 B on "
+                  "Spectrum-2/3; pipeline_latency 18 KB, mac_phy_delay 0.8 KB, peer_response_time 3.8 KB) and the "
+                  "dynamic-buffer HLD (small_packet_percentage 100, lossless mtu 1024)")
 SRC_MLX5 = ("Linux drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c, calculate_xoff(): "
             "xoff = (301 + 216 * cable_len / 100) * speed / 1000 + 272 * mtu / 100, speed in Mb/s, at least 40000")
 SRC_CISCO = ("Cisco, 'Priority Flow Control: Build Reliable Layer 2 Infrastructure' (white paper c11-542809, Nexus "
@@ -234,35 +234,63 @@ def _mlx5(port: PfcPort) -> Headroom:
                     f"lossless buffer smaller than xoff + max(MTU, 9216) + one cell", SRC_MLX5)
 
 
-def _sonic(port: PfcPort) -> Headroom:
-    mbps = _whole(port.link_rate_bps / 1e6)
-    quanta, q_src = response_quanta(port)
-    cell, pipeline, mac_phy, small, lossless_mtu, light = 144, 18 * 1024, 0.8 * 1024, 100, 1024, 198_000_000
-    eight_lanes = mbps is not None and mbps >= 400_000   # 400G and up: 8-lane ports on Spectrum-2/3
+# Mellanox ASIC_TABLE rows (sonic-buildimage asic_table.j2): cell size in bytes; pipeline latency, MAC/PHY delay
+# and the default peer response time in KB (the script multiplies them by 1024).
+SONIC_ASICS = {"spectrum": (96, 18, 0.8, 3.8), "spectrum2": (144, 18, 0.8, 3.8), "spectrum3": (144, 18, 0.8, 3.8)}
+
+
+def sonic(speed_bps: float, cable_m: float, port_mtu: int, asic: str = "spectrum3", response_bytes: float | None = None,
+          response_source: str = "", lossless_mtu: int = 1024, small_packet_percentage: int = 100) -> Headroom:
+    """SONiC's Mellanox headroom script step by step; ``response_bytes`` None: the ASIC's peer_response_time.
+
+    Examples
+    --------
+    >>> sonic(100e9, 300.0, 9216, "spectrum", response_bytes=3.8 * 1024).headroom_bytes   # MSN2700's table: 104448
+    102400
+    """
+    cell, pipeline_kb, mac_phy_kb, peer_kb = SONIC_ASICS[asic]
+    pipeline, mac_phy = pipeline_kb * 1024, mac_phy_kb * 1024
+    if response_bytes is None:
+        response_bytes, response_source = peer_kb * 1024, f"the ASIC's peer_response_time {peer_kb} KB"
+    mbps = speed_bps / 1e6
+    eight_lanes = mbps >= 400_000   # 400G and up: 8-lane ports on Spectrum-2/3
     if eight_lanes:
         pipeline = pipeline * 2 - 1024
     worst = cell / 64 if cell > 2 * 64 else 2 * cell / (1 + cell)
+    small = small_packet_percentage
     occupancy = (100 - small + small * worst) / 100
-    on_cable = 2 * port.cable_m * (port.link_rate_bps / 1e6) * 1e9 / light / (8 * 1024)   # as the script: KiB-ish
-    response = quanta * 512 / 8
-    parts = {"port_mtu": port.mtu_bytes, "cable": on_cable, "mac_phy": mac_phy, "response": response}
+    on_cable = 2 * cable_m * mbps * 1e9 / 198_000_000 / (8 * 1024)   # as the script writes it
+    parts = {"port_mtu": port_mtu, "cable": on_cable, "mac_phy": mac_phy, "response": response_bytes}
     xoff = math.ceil((lossless_mtu + sum(parts.values()) * occupancy) / 1024) * 1024
     xon = math.ceil(pipeline / 1024) * 1024
-    size = math.ceil((xoff + xon + (port.mtu_bytes if eight_lanes else 0)) / 1024) * 1024
+    size = math.ceil((xoff + xon + (port_mtu if eight_lanes else 0)) / 1024) * 1024
     terms = {"lossless_mtu": float(lossless_mtu), **{k: v * occupancy for k, v in parts.items()}}
     terms["round_up_1024"] = xoff - sum(terms.values())
-    sources = {"lossless_mtu": f"LOSSLESS_TRAFFIC_PATTERN mtu 1024 B, {SRC_SONIC_ASIC}",
-               "port_mtu": f"port MTU x cell occupancy {occupancy:g}", "cable": "2 cable speed / 1.98e8 m/s, "
-               f"divided by 8 x 1024 (as the script does) x {occupancy:g}",
-               "mac_phy": f"mac_phy_delay 0.8 KB x {occupancy:g}, {SRC_SONIC_ASIC}",
-               "response": f"{quanta} quanta x 64 B x {occupancy:g}: {q_src}", "round_up_1024": "xoff rounded up "
-               "to 1024 B"}
+    at = f"x cell occupancy {occupancy:g}"
+    sources = {"lossless_mtu": f"LOSSLESS_TRAFFIC_PATTERN mtu {lossless_mtu} B, {SRC_SONIC_ASIC}",
+               "port_mtu": f"port MTU {at}", "cable": f"2 cable speed / 1.98e8 m/s / (8 x 1024), as the script, {at}",
+               "mac_phy": f"mac_phy_delay {mac_phy_kb} KB ({asic}) {at}", "response": f"{response_source} {at}",
+               "round_up_1024": "xoff rounded up to 1024 B"}
     return Headroom("sonic", xoff, terms, sources,
                     f"xoff = ceil1024(lossless_mtu + (MTU + cable + mac_phy + response) x occupancy), occupancy = "
-                    f"{occupancy:g} (cell {cell} B vs 64 B packets); reserved = ceil1024(xoff + xon"
-                    f"{' + MTU (8-lane port)' if eight_lanes else ''}), xon = pipeline latency {pipeline} B",
-                    f"{SRC_SONIC}; {SRC_SONIC_ASIC}", response_quanta=quanta, propagation_speed=float(light),
-                    reserved_bytes=size, extra={"xon_bytes": xon})
+                    f"{occupancy:g} (cell {cell} B, {small} % packets of 64 B); reserved = ceil1024(xoff + xon"
+                    f"{' + MTU (8-lane port)' if eight_lanes else ''}), xon = pipeline latency {pipeline:g} B",
+                    f"{SRC_SONIC}; {SRC_SONIC_ASIC}", propagation_speed=198_000_000.0, reserved_bytes=size,
+                    extra={"xon_bytes": xon})
+
+
+def _sonic(port: PfcPort) -> Headroom:
+    from dataclasses import replace
+
+    try:
+        quanta, source = response_quanta(port)
+        response = quanta * PAUSE_QUANTUM_BITS / 8
+        source = f"{quanta} quanta x 64 B: {source}"
+    except _check.InputError:
+        # The script's own fallback for a speed its table lacks.
+        quanta, response, source = None, None, ""
+    h = sonic(port.link_rate_bps, port.cable_m, port.mtu_bytes, port.asic or "spectrum3", response, source)
+    return replace(h, response_quanta=quanta)
 
 
 _MODELS = {"ieee": _ieee, "cisco": _cisco, "mlx5": _mlx5, "sonic": _sonic}

@@ -40,6 +40,8 @@ TRANSCEIVER = Param("transceiver_delay", "transceiver_delay", "time", 0.0, low=0
                     help="Transceiver or gearbox delay per crossing (ieee, cisco), counted both ways.")
 PRIORITIES = Param("priorities", "priorities", "int", 1, low=1, high=8, unit="priorities",
                    help="Lossless priorities on the port, each with its own headroom.")
+ASIC = Param("asic", "asic", "choice", None, choices=("spectrum", "spectrum2", "spectrum3"),
+             default_text="spectrum3", help="With --model sonic: the ASIC_TABLE row (cell size, delays).")
 MODEL = Param("model", "model", "choice", "ieee", choices=("ieee", "mlx5", "sonic", "cisco"),
               help="ieee: 802.1Qbb Annex N; mlx5: Linux driver; sonic: SONiC Mellanox script; cisco: white paper.")
 
@@ -82,7 +84,7 @@ def port(p):
 
     return PfcPort(p["link_rate"], p["cable"], _bytes("mtu", p["mtu"]), _bytes("mtu_sender", p["mtu_sender"]),
                    p["medium"], p["propagation_speed"], p["response"], p["interface_delay"], p["transceiver_delay"],
-                   p["priorities"], p["model"])
+                   p["priorities"], p["model"], p.get("asic"))
 
 
 def _size_pfc(p):
@@ -118,7 +120,7 @@ def _size_infiniband(p):
 
 
 PFC_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE, INTERFACE, TRANSCEIVER, PRIORITIES,
-              MODEL)
+              MODEL, ASIC)
 
 # The twin: the port's delays (always the IEEE terms: they are what happens on the wire), a buffer whose headroom
 # is sized by --model (or given), and how the delays line up.
@@ -133,7 +135,7 @@ PHASES = Param("phases", "phases", "choice", "random", choices=("worst", "random
                help="worst: every delay at its bound, frames aligned against the buffer; random: phases and "
                     "the peer's reaction drawn within their bounds.")
 TWIN_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE, INTERFACE, TRANSCEIVER, MODEL,
-               HEADROOM, SHORTFALL, GRANULE)
+               ASIC, HEADROOM, SHORTFALL, GRANULE)
 
 def link(p) -> PfcLink:
     """The twin's :class:`~switchq.models.pfc.PfcLink`: the IEEE delays of the port, the headroom of ``--model``

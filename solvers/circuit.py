@@ -32,8 +32,12 @@ Which answer applies (:func:`saturation_throughput` picks it):
   the retry gap (an output freed while its waiters are mid-attempt stays
   idle) is neglected, so it reads high; its error is measured
   (:data:`OVERHEAD_ERROR`).
-- **Logical channels, L >= the destinations, ideal, variable sizes** (or
+- **Logical channels, L >= the destinations, ideal** (variable sizes or
   destinations over all N): 1 (§5: every free output always has a taker).
+  Over the other nodes it is 1 only while no two circuits end together:
+  when they do (100-byte packets all last 1 us), the random pick can leave
+  an input whose only free output is its own idle until the next event
+  (:data:`CHANNELS_ERROR`, measured).
 
 Anything else: no analytic model (windows with variable sizes or overhead,
 channels with overhead): ``switchq simulate circuit``.
@@ -52,7 +56,7 @@ import numpy as np
 from switchq.errors import InputError
 
 __all__ = ["CircuitSaturation", "saturation_throughput", "size_moments", "fifo_limit", "no_conflict",
-           "overhead_fifo", "others_chain", "FIFO_LIMIT_ERROR", "OVERHEAD_ERROR", "OTHERS_STATES"]
+           "overhead_fifo", "others_chain", "FIFO_LIMIT_ERROR", "OVERHEAD_ERROR", "CHANNELS_ERROR", "OTHERS_STATES"]
 
 SOURCE = "Ma & Steenkiste, 'Performance of circuit switched LANs under different traffic conditions' (paper 001)"
 # Largest full chain others_chain builds: (N - 1)^(N W) states.
@@ -61,6 +65,8 @@ OTHERS_STATES = 1100
 FIFO_LIMIT_ERROR = 0.03
 # Measured: the overhead approximation against simulation, N = 32, FIFO, 2000-64000 B and bimodal, seed 1.
 OVERHEAD_ERROR = 0.06
+# Measured: logical channels over the other nodes, N = 8, bimodal 16000/100 B at BinL 0.9: 0.996.
+CHANNELS_ERROR = 0.005
 
 
 @dataclass(frozen=True)
@@ -251,9 +257,14 @@ def saturation_throughput(switch, traffic) -> CircuitSaturation:
                                  "renewal-reward, no conflicts (N = 2): E[T] / (E[T] + c), exact")
     if switch.scheduling == "channels":
         destinations = n - 1 if others else n
-        if switch.ideal and switch.channels >= destinations and (not fixed or not others):
-            return CircuitSaturation(1.0, "logical channels, one per destination, ideal switch: every free "
-                                          "output always has a taker (paper 001 §5), exact")
+        if switch.ideal and switch.channels >= destinations and not (fixed and others):
+            if not others:
+                return CircuitSaturation(1.0, "logical channels, one per destination, ideal switch: every free "
+                                              "output always has a taker (paper 001 §5), exact")
+            return CircuitSaturation(1.0, "logical channels, one per destination, ideal switch: 1 (paper 001 "
+                                          "§5) up to the circuits that end together, where the random pick can "
+                                          "leave a node's input with only its own output free (measured)",
+                                     CHANNELS_ERROR)
         return CircuitSaturation(None, "no analytic model: logical channels with overhead, fewer channels than "
                                        "destinations, or fixed sizes; simulate it (switchq simulate circuit)")
     if switch.ideal and fixed:

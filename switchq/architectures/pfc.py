@@ -139,18 +139,21 @@ TWIN_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE,
 
 def link(p) -> PfcLink:
     """The twin's :class:`~switchq.models.pfc.PfcLink`: the IEEE delays of the port, the headroom of ``--model``
-    (or ``--headroom``) less ``--shortfall``."""
-    from dataclasses import replace
-
+    (or ``--headroom``) less ``--shortfall``. The delay options describe the wire, so with a vendor's model they
+    shape the twin's delays while its formula sizes the buffer with its own constants."""
     from switchq.solvers.pfc import headroom
 
-    sized = port({**p, "priorities": 1})
+    wire = port({**p, "priorities": 1, "model": "ieee", "asic": None})
+    vendor = p["model"] in ("mlx5", "sonic")
+    sizing = {**p, "priorities": 1, **({k: None for k in ("medium", "propagation_speed", "interface_delay",
+                                                           "mtu_sender")} if vendor else {}),
+              **({"transceiver_delay": 0.0} if vendor else {})}
     given = _bytes("headroom", p["headroom"])
     short = _bytes("shortfall", p["shortfall"])
-    room = (headroom(sized).headroom_bytes if given is None else given) - short
+    room = (headroom(port(sizing)).headroom_bytes if given is None else given) - short
     if room < 1:
         raise InputError("shortfall", p["shortfall"], "less than the headroom")
-    return PfcLink(replace(sized, model="ieee"), room, sized.model, short, _bytes("granule", p["granule"]))
+    return PfcLink(wire, room, p["model"], short, _bytes("granule", p["granule"]))
 
 
 def build(p):

@@ -239,7 +239,7 @@ DECLARATION = Architecture(
     config=(PfcLink,), accepts=(Adversary,), params=TWIN_PARAMS, workload=(PHASES,), build=build,
     kernel="switchq.validate.arch.pfc", metrics=METRICS, counters=COUNTERS, units=TWIN_UNITS,
     main="headroom_used", table=("headroom_used", "frames_lost_per_pause", "loss_probability"),
-    cases=CASES, sample={"link_rate": "10Gb/s", "cable": "10m", "mtu": "1500B"},
+    cases=CASES, report=(("pfc", "switchq.validate.reports.pfc"),), sample={"link_rate": "10Gb/s", "cable": "10m", "mtu": "1500B"},
     examples=("switchq simulate pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --phases worst --slots 3000000 "
               "--json",
               "switchq simulate pfc --link-rate 100Gb/s --cable 100m --shortfall 9236B --phases worst --slots 3000000",

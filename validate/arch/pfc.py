@@ -36,7 +36,7 @@ from .. import kernel as K
 LAYOUT = K.Layout(("m_xoff",            # pauses begun in measured slots that ended
                    "m_demand_bytes",     # bytes reaching R from each such pause's trigger on, summed
                    "demand_peak_bytes",  # the largest single demand of the run
-                   "m_frames_lost",      # frames losing a byte at a full buffer, measured slots
+                   "m_frames_lost",      # frames losing a byte at a full buffer in those pauses
                    "frames_lost"))
 (M_XOFF, M_DEMAND, PEAK, M_FRAMES_LOST, FRAMES_LOST) = (LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:])
 
@@ -67,6 +67,7 @@ def _run_pfc(a, run, stats):
     q = 0
     state = FILL
     demand = 0
+    pause_lost = 0
     t0 = 0
     in_flight = 0
     lost_frame = False
@@ -110,8 +111,7 @@ def _run_pfc(a, run, stats):
                 if not lost_frame:
                     lost_frame = True
                     stats[FRAMES_LOST] += 1
-                    if measured:
-                        stats[M_FRAMES_LOST] += 1
+                    pause_lost += 1
                 stats[K.STAT_DROPPED] += 1
                 if measured:
                     stats[K.STAT_M_DROPPED] += 1
@@ -131,6 +131,7 @@ def _run_pfc(a, run, stats):
             state = PAUSING
             t0 = t
             demand = 1 if code else 0
+            pause_lost = 0
             if a.worst:
                 residual = a.frame_r
                 resp = a.resp
@@ -146,9 +147,11 @@ def _run_pfc(a, run, stats):
                     plan_n = 0
         elif state == PAUSING and t > s_stop and s_left == 0 and in_flight == 0:
             state = DRAIN
+            # Counted with the pause they belong to, so a pause begun in the warm-up lends nothing to the window.
             if t0 >= warmup:
                 stats[M_XOFF] += 1
                 stats[M_DEMAND] += demand * a.granule
+                stats[M_FRAMES_LOST] += pause_lost
             if demand * a.granule > stats[PEAK]:
                 stats[PEAK] = demand * a.granule
     stats[K.STAT_QUEUED] = q

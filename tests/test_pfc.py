@@ -136,3 +136,48 @@ def test_bad_input_is_one_line_naming_the_option(args, starts):
 def test_unknown_speed_runs_with_a_response_time_given():
     out = size("pfc", "--link-rate", "123Gb/s", "--cable", "5m", "--response", "400", "--interface-delay", "1us")
     assert out["terms"]["response"] == 400 * 64 and out["terms"]["interface"] == pytest.approx(2 * 123e9 * 1e-6 / 8)
+
+
+# ------------------------------------------------------------ the twin (switchq simulate pfc)
+
+def _twin(phases, slots, rate=100e9, cable=100.0, mtu=9216, shortfall=0, model="ieee", seed=3):
+    from switchq import registry
+    from switchq.validate.harness import RunSettings, run
+
+    d = registry.get_architecture("pfc")
+    p = {**d.defaults(), "link_rate": rate, "cable": cable, "mtu": mtu * 8, "phases": phases,
+         "shortfall": shortfall * 8, "model": model}
+    system, workload = d.build(p)
+    return system, run(d, system, workload, RunSettings(slots=slots, replications=2, seed=seed))
+
+
+@settings(max_examples=12, deadline=None)
+@given(rate=st.sampled_from([10e9, 25e9, 40e9, 100e9]), cable=st.integers(0, 500), mtu=st.integers(1500, 9216))
+def test_twin_worst_case_is_the_ieee_sum_and_a_frame_short_loses_one(rate, cable, mtu):
+    # The twin plays the delays out byte by byte; the sum is the solver's. The twin rounds the one-way delay down
+    # to whole byte times, so it may use up to 2 bytes less, never more.
+    exact = sum(headroom(PfcPort(rate, float(cable), mtu)).terms.values())
+    slots = int(15 * exact)            # about four pauses
+    _, at = _twin("worst", slots, rate, float(cable), mtu)
+    assert at.to_dict()["pauses"] >= 4
+    assert exact - 2 <= at.metrics["headroom_used"].value <= exact
+    assert at.metrics["frames_lost_per_pause"].value == 0
+    _, short = _twin("worst", slots, rate, float(cable), mtu, shortfall=mtu + 20)
+    assert short.metrics["frames_lost_per_pause"].value == 1
+
+
+def test_twin_random_phases_never_need_more_than_the_worst_case():
+    system, r = _twin("random", 3_000_000)
+    out = r.to_dict()
+    assert out["pauses"] > 20 and out["frames_lost"] == 0
+    assert out["headroom_peak"] <= system.headroom_bytes
+    # The random demand spreads below the bound: R's frame in progress alone ranges over a whole frame.
+    assert r.metrics["headroom_used"].high < system.headroom_bytes - 9236 / 2
+
+
+def test_twin_with_mlx5s_headroom_loses_two_frames_per_worst_case_pause():
+    # 100G, 100 m: the standard's worst case needs 87320 B (as the twin rounds); the driver reserves 76767 B,
+    # 10553 B short: more than one 9236 B frame, so S's last frame and the end of the one before are lost.
+    system, r = _twin("worst", 3_000_000, model="mlx5")
+    assert system.headroom_bytes == 76767
+    assert r.metrics["frames_lost_per_pause"].value == 2

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from . import _check
 from .network import FatTree
 
-__all__ = ["BUFFER_ORGS", "FLIT_PATTERNS", "FLIT_ARRIVALS", "ARBITRATIONS", "FlitSwitch", "FlitNetwork",
+__all__ = ["BUFFER_ORGS", "CENTRAL_ADMISSIONS", "FLIT_PATTERNS", "FLIT_ARRIVALS", "ARBITRATIONS", "FlitSwitch", "FlitNetwork",
            "MessageTraffic"]
 
 BUFFER_ORGS = ("fifo", "safc", "damq", "hipiqs", "central")
@@ -49,6 +49,7 @@ ARBITRATIONS = ("rr", "random")
 # Uniform destinations: any other node (the default on a network), or any node including the sender
 # (Karol's single switch, where input i may send to output i).
 UNIFORM_OVER = ("others", "all")
+CENTRAL_ADMISSIONS = ("packet", "flit")
 MAX_MESSAGE_FLITS = 1 << 16
 
 
@@ -83,6 +84,11 @@ class FlitSwitch:
         every such cycle. The paper does not say how the SP2 avoids it.
     arbitration : str
         One of :data:`ARBITRATIONS`.
+    central_admission : str
+        ``central``: a packet leaves its input FIFO for the shared buffer only when the chunks it needs are
+        free (``packet``, virtual cut-through into the buffer, the default), or chunk by chunk as they free
+        (``flit``). The paper does not say; with ``flit`` partly admitted packets hold the buffer and the
+        switch collapses past saturation (reports/hipiqs.md shows both).
 
     Examples
     --------
@@ -108,6 +114,7 @@ class FlitSwitch:
     central_input_flits: int | None = None
     up_share: float = 0.5
     arbitration: str = "rr"
+    central_admission: str = "packet"
 
     def __post_init__(self):
         k = _check.integer("ports", self.ports, 2, 64)
@@ -128,8 +135,9 @@ class FlitSwitch:
                                                       else self.crosspoint_flits, 1, 1 << 16),
                       up_share=_check.real("up_share", self.up_share, 0.0, 1.0, low_open=True, high_open=True))
         _check.choice("arbitration", self.arbitration, ARBITRATIONS)
+        _check.choice("central_admission", self.central_admission, CENTRAL_ADMISSIONS)
         c_in = 2 * k if self.central_input_flits is None else self.central_input_flits
-        c_in = _check.integer("central_input_flits", c_in, 1, b - 1 if b > 1 else 1)
+        c_in = _check.integer("central_input_flits", c_in, 1, 1 << 20)
         _check.assign(self, central_input_flits=c_in)
         if self.buffer_org == "central" and self.central_flits < 2 * k:
             raise _check.InputError("buffer_flits", self.buffer_flits,
@@ -158,7 +166,7 @@ class FlitSwitch:
             out["crosspoint_flits"] = self.crosspoint_flits
         if self.buffer_org == "central":
             out.update(central_input_flits=self.central_input_flits, central_flits=self.central_flits,
-                       up_share=self.up_share)
+                       up_share=self.up_share, central_admission=self.central_admission)
         return out
 
 

@@ -10,8 +10,8 @@ crossbar cost), ``hol-flit`` (FIFO head-of-line saturation of one switch) and
 from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
-from switchq.models.flit import (ARBITRATIONS, BUFFER_ORGS, FLIT_ARRIVALS, FLIT_PATTERNS, UNIFORM_OVER, FlitNetwork,
-                                 FlitSwitch, MessageTraffic)
+from switchq.models.flit import (ARBITRATIONS, BUFFER_ORGS, CENTRAL_ADMISSIONS, FLIT_ARRIVALS, FLIT_PATTERNS,
+                                 UNIFORM_OVER, FlitNetwork, FlitSwitch, MessageTraffic)
 from switchq.params import REQUIRED, Param, sim_only
 
 TOPOLOGY = Param("topology", "topology", "choice", "bmin", choices=("bmin", "crossbar"),
@@ -38,12 +38,15 @@ LINK_DELAY = Param("link_delay", "link_delay", "int", 1, low=1, high=1024, unit=
                    help="Cycles a flit spends on a link.")
 UP_SHARE = Param("up_share", "up_share", "float", 0.5, low=0, high=1, low_open=True, high_open=True, unit="1",
                  help="central: share of the central buffer messages going up may hold (deadlock avoidance).")
+ADMISSION = Param("central_admission", "central_admission", "choice", "packet", choices=CENTRAL_ADMISSIONS,
+                  help="central: a packet enters the shared buffer when all the chunks it needs are free, or chunk "
+                       "by chunk.")
 ARBITRATION = Param("arbitration", "arbitration", "choice", "rr", choices=ARBITRATIONS,
                     help="How an output picks among inputs: round-robin pointer, or a random input.")
 FLIT_BYTES = Param("flit_bytes", "flit_bytes", "int", 2, low=1, high=1024, unit="B",
                    help="Flit (link) width (2 bytes in paper 000); crossbar cost in bits.")
 SWITCH_PARAMS = (TOPOLOGY, NODES, PORTS, ORG, BUFFER, XP, CENTRAL_IN, BYPASS, BUFFERED, LINK_DELAY, UP_SHARE,
-                 ARBITRATION, FLIT_BYTES)
+                 ADMISSION, ARBITRATION, FLIT_BYTES)
 
 LOAD = Param("load", "load", "float", REQUIRED, low=0, high=1, unit="flits/cycle/node", aliases=("-p",),
              help="Applied load: flits injected per node per cycle, a share of the injection link, in [0, 1].")
@@ -68,7 +71,7 @@ UNITS = {"switch_ports": "ports", "nodes": "nodes", "switches": "switches", "buf
 def _network(p) -> FlitNetwork:
     switch = FlitSwitch(p["ports"], p["buffer_org"], p["buffer_flits"], p["flit_bytes"], p["bypass_cycles"],
                         p["buffered_cycles"], p["crosspoint_flits"], p["central_input_flits"], p["up_share"],
-                        p["arbitration"])
+                        p["arbitration"], p["central_admission"])
     if p["topology"] == "crossbar":
         return FlitNetwork.single(p["nodes"], switch, p["link_delay"])
     return FlitNetwork.bmin(p["nodes"], switch, p["link_delay"])
@@ -209,7 +212,7 @@ DECLARATION = Architecture(
                params=(TOPOLOGY, NODES, PORTS, ORG, BYPASS, LINK_DELAY, FLIT_BYTES, MESSAGE, PACKET, TRAFFIC, OVER,
                        Param("load", "load", "float", None, low=0, high=1, unit="flits/cycle/node",
                              help="Applied load (for the simulated twin of a sweep; not used analytically)."),
-                       *sim_only(BUFFER, XP, CENTRAL_IN, BUFFERED, UP_SHARE, ARBITRATION, ARRIVALS)),
+                       *sim_only(BUFFER, XP, CENTRAL_IN, BUFFERED, UP_SHARE, ADMISSION, ARBITRATION, ARRIVALS)),
                solve=_bmin, twin=lambda p: {**p, "load": 0.5 if p["load"] is None else p["load"]},
                results=("zero_load_latency", "saturation_bound", "crossbar_cost_bits", "method", "source"),
                units={**UNITS, "zero_load_latency": "cycles", "saturation_bound": "flits/cycle/node",

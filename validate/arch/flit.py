@@ -70,7 +70,7 @@ from switchq.models.flit import BUFFER_ORGS
 
 from .. import kernel as K
 
-__all__ = ["replicate", "trace_run", "LAYOUT", "NIC_PACKETS", "ORG"]
+__all__ = ["replicate", "trace_run", "lone_latency", "LAYOUT", "NIC_PACKETS", "ORG"]
 
 LAYOUT = K.Layout(("flits_offered", "flits_received", "m_flits_offered", "m_flits_received", "backlog_start",
                    "backlog_end", "max_held", "deadlock", "m_packet_latency_sum", "m_packets"))
@@ -87,8 +87,9 @@ STALL_CYCLES = 20_000
 TO_NODE, UNWIRED = -1, -2
 
 Tab = namedtuple("Tab", "out_switch out_input route groups up")
-Sw = namedtuple("Sw", "org k cap part_cap n_chunks xp_cap c_chunks c_up_chunks bypass buffered link_delay rnd")
-Tr = namedtuple("Tr", "p_msg poisson msg_flits pkt_flits perm uniform_all")
+Sw = namedtuple("Sw", "org k cap part_cap n_chunks xp_cap c_chunks c_up_chunks c_whole bypass buffered link_delay "
+                       "rnd")
+Tr = namedtuple("Tr", "p_msg poisson msg_flits pkt_flits perm uniform_all active")
 
 
 def _tables(net):
@@ -109,7 +110,7 @@ def _switch(net):
     c_chunks = s.central_flits // k
     return Sw(ORG[s.buffer_org], k, s.central_input_flits if s.buffer_org == "central" else s.buffer_flits,
               s.buffer_flits // k, s.buffer_flits // k, s.crosspoint_flits, c_chunks,
-              max(1, int(s.up_share * c_chunks)), s.bypass_cycles, s.buffered_cycles, net.link_delay,
+              max(1, int(s.up_share * c_chunks)), 1 if s.central_admission == "packet" else 0, s.bypass_cycles, s.buffered_cycles, net.link_delay,
               1 if s.arbitration == "random" else 0)
 
 
@@ -123,7 +124,7 @@ def _traffic(net, tr):
         perm = Traffic(0.0, pattern=tr.pattern).permutation(n).astype(np.int64)
     pkt = tr.message_flits if tr.packet_flits is None else tr.packet_flits
     return Tr(tr.messages_per_cycle, 1 if tr.arrivals == "poisson" else 0, tr.message_flits, pkt, perm,
-              1 if tr.uniform_over == "all" else 0)
+              1 if tr.uniform_over == "all" else 0, np.ones(n, dtype=np.int64))
 
 
 # --------------------------------------------------------------------------- storage rules
@@ -274,6 +275,8 @@ def _run(tab, sw, tr, run, stats, trace):
         # 1. new messages
         if t < end_measure and tr.p_msg > 0.0:
             for v in range(nodes):
+                if not tr.active[v]:
+                    continue
                 if tr.poisson:
                     n_new = np.random.poisson(tr.p_msg)
                 else:
@@ -386,7 +389,13 @@ def _run(tab, sw, tr, run, stats, trace):
                 if d < 0:
                     pkt = e_pkt[e]
                     o = _least_loaded(tab.groups[s, tab.route[s, p_dest[pkt]]], qp + s * k, qflits, k)
-                    if c_used[s] >= sw.c_chunks or (tab.up[s * k + o] and c_up[s] >= sw.c_up_chunks):
+                    # Admission: a packet enters the central buffer only when the chunks it needs are free
+                    # (all of them, or as many as its direction may hold), else it waits in the input FIFO.
+                    need = (p_len[pkt] + k - 1) // k if sw.c_whole else 1
+                    if tab.up[s * k + o]:
+                        if min(sw.c_chunks - c_used[s], sw.c_up_chunks - c_up[s]) < min(need, sw.c_up_chunks):
+                            continue
+                    elif sw.c_chunks - c_used[s] < min(need, sw.c_chunks - sw.c_up_chunks):
                         continue
                     e_top -= 1
                     d = e_free[e_top]
@@ -580,6 +589,8 @@ def _run(tab, sw, tr, run, stats, trace):
                 break
         else:
             stalled = 0
+    if run.drain == 0 and stats[DEADLOCK] == 0:
+        stats[BACKLOG_END] = offered_flits - received_flits      # the loop ended with the measured window
     stats[MAX_HELD] = max_held
     stats[K.STAT_QUEUED] = stats[K.STAT_ARRIVED] - stats[K.STAT_DELIVERED]
     return n_trace
@@ -617,3 +628,24 @@ def trace_run(net, traffic, run, max_flits: int = 1 << 20):
     trace = np.zeros((max_flits, 4), dtype=np.int64)
     n = _run(tab, sw, tr, run, stats, trace)
     return stats, trace[:n]
+
+
+def lone_latency(net, source: int, dest: int, message_flits: int, packet_flits: int | None = None) -> int:
+    """Cycles from creation to last flit of one message from ``source`` to ``dest`` in an otherwise empty network.
+
+    Examples
+    --------
+    >>> from switchq.models.flit import FlitNetwork
+    >>> lone_latency(FlitNetwork.bmin(16), 0, 15, 64)      # 3 switches x 2 cycles + 4 links + 63 flits
+    73
+    """
+    from switchq.models.flit import MessageTraffic
+
+    tab, sw, tr = _arguments(net, MessageTraffic(1.0, message_flits, packet_flits))
+    perm = np.full(net.nodes, dest, dtype=np.int64)
+    active = np.zeros(net.nodes, dtype=np.int64)
+    active[source] = 1
+    stats = LAYOUT.zeros()
+    _run(tab, sw, tr._replace(p_msg=1.0, perm=perm, active=active), K.Run(1, 0, 100 * message_flits + 1000, 1), stats,
+         np.zeros((1, 4), dtype=np.int64))
+    return int(stats[K.STAT_M_LATENCY_SUM])

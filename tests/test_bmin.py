@@ -1,0 +1,152 @@
+"""Flit-level switches and BMINs (paper 000): kernel properties, analytic checks, the paper's claims (reduced)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from switchq.models.flit import BUFFER_ORGS, FlitNetwork, FlitSwitch, MessageTraffic
+from switchq.solvers import bmin, hol
+from switchq.validate import kernel as K
+from switchq.validate.arch import flit as F
+from switchq.validate.harness import RunSettings, run
+from switchq.architectures.bmin import DECLARATION, build
+
+
+def _capacity(sw: FlitSwitch) -> int:
+    """Flits an input may store under each organisation's rules."""
+    if sw.buffer_org == "hipiqs":
+        return sw.buffer_flits + sw.ports * sw.crosspoint_flits
+    if sw.buffer_org == "central":
+        return sw.central_input_flits
+    return sw.buffer_flits
+
+
+@settings(max_examples=25, deadline=None)
+@given(org=st.sampled_from(BUFFER_ORGS), message=st.integers(1, 24), chunks=st.integers(2, 12),
+       load=st.floats(0.05, 1.0), pattern=st.sampled_from(("uniform", "bitrev", "transpose")),
+       packet=st.one_of(st.none(), st.integers(1, 8)), seed=st.integers(1, 10_000))
+def test_flits_arrive_whole_in_order_uninterleaved_and_within_the_buffers(org, message, chunks, load, pattern,
+                                                                           packet, seed):
+    sw = FlitSwitch(8, org, 8 * chunks + (16 if org == "central" else 0))
+    net = FlitNetwork.bmin(16, sw)
+    traffic = MessageTraffic(load, message, packet, pattern=pattern)
+    stats, trace = F.trace_run(net, traffic, K.Run(400, 0, 60_000, seed))
+    c = F.LAYOUT.named(stats)
+    # No flit lost or duplicated: every flit offered reaches a node once, the run drained.
+    assert c["deadlock"] == 0
+    assert c["flits_offered"] == c["flits_received"] == len(trace)
+    assert c["arrived"] == c["delivered"] and c["queued"] == 0
+    # Storage never exceeds what the organisation has.
+    assert c["max_held"] <= _capacity(sw)
+    # On each node's link a packet's flits arrive in order (1, 2, ..., L) and no other packet's flit comes
+    # between them (cut-through: a link carries one packet from header to tail).
+    if packet is None or packet >= message:
+        lengths = {message}
+    else:
+        lengths = {packet, message - (message - 1) // packet * packet}
+    for node in range(16):
+        rows = trace[trace[:, 1] == node]
+        starts = np.flatnonzero(rows[:, 3] == 1)
+        for a, b in zip(starts, list(starts[1:]) + [len(rows)]):
+            block = rows[a:b]
+            assert (block[:, 2] == block[0, 2]).all()                       # one packet, not interleaved
+            assert (block[:, 3] == np.arange(1, len(block) + 1)).all()      # its flits in order
+            assert len(block) in lengths                                    # whole
+
+
+def test_every_organisation_drains_a_saturated_bmin_without_deadlock():
+    # Up and down traffic share the central buffer: without the up share it can deadlock.
+    for org in BUFFER_ORGS:
+        sw = FlitSwitch(8, org, 160)
+        stats = F.replicate(FlitNetwork.bmin(16, sw), MessageTraffic(1.0, 32), K.Run(5000, 0, 200_000, 3))
+        c = F.LAYOUT.named(stats)
+        assert c["deadlock"] == 0 and c["queued"] == 0 and c["flits_offered"] == c["flits_received"], org
+
+
+def test_one_flit_fifo_crossbar_is_karols_switch():
+    # With single-flit messages a flit switch is Karol's slotted FIFO switch: N = 4 saturates at 325/496.
+    net = FlitNetwork.single(4, FlitSwitch(4, "fifo", 64, arbitration="random"))
+    r = run(DECLARATION, net, MessageTraffic(1.0, 1, uniform_over="all"),
+            RunSettings(slots=40_000, replications=6, seed=5))
+    exact = hol.saturation_throughput(4).saturation_throughput
+    assert r.throughput.low <= exact <= r.throughput.high, (r.throughput, exact)
+
+
+def test_cell_level_fifo_and_flit_fifo_agree():
+    # The cell-level fifo kernel and the flit kernel with 1-flit messages: the same switch, two simulators.
+    from switchq.models import Switch, Traffic
+    from switchq.validate.harness import simulate
+
+    cells = simulate(Switch(8, "fifo"), Traffic(1.0), RunSettings(slots=30_000, replications=6, seed=2))
+    flits = run(DECLARATION, FlitNetwork.single(8, FlitSwitch(8, "fifo", 64, arbitration="random")),
+                MessageTraffic(1.0, 1, uniform_over="all"), RunSettings(slots=30_000, replications=6, seed=2))
+    gap = abs(cells.throughput.value - flits.throughput.value)
+    assert gap <= cells.throughput.half_width + flits.throughput.half_width
+
+
+@pytest.mark.parametrize("nodes,packet", [(16, None), (64, None), (16, 16), (64, 7)])
+def test_zero_load_latency_is_what_a_lone_message_takes(nodes, packet):
+    # One message in an empty network: h bypass pipelines, h + 1 links, then M - 1 flits behind the header,
+    # packetised or not (packets stream back to back). Exact, to the cycle.
+    net = FlitNetwork.bmin(nodes, FlitSwitch(8, "hipiqs", 640))
+    for source, dest in ((0, nodes - 1), (3, 3), (5, 1), (1, 6)):
+        h = bmin.route_switches(net, source, dest)
+        assert F.lone_latency(net, source, dest, 64, packet) == 2 * h + (h + 1) + 63, (source, dest)
+    # The analytic mean over a pattern is the mean of these.
+    traffic = MessageTraffic(0.1, 64, packet)
+    mean = np.mean([F.lone_latency(net, s, d, 64, packet) for s in range(nodes) for d in range(nodes) if s != d]) \
+        if nodes == 16 else None
+    if mean is not None:
+        assert bmin.zero_load_latency(net, traffic) == pytest.approx(mean)
+
+
+def test_channel_load_bound_and_crossbar_costs():
+    net = FlitNetwork.bmin(16)
+    # Uniform traffic over the other nodes loads every BMIN channel at most as much as the ejection link.
+    loads = bmin.channel_loads(net, MessageTraffic(0.5, 64))
+    assert loads.max() == pytest.approx(1.0)
+    assert bmin.saturation_bound(net, MessageTraffic(0.5, 64)) == pytest.approx(1.0)
+    # §4: HIPIQS (k + 2) k^2 f, central 3 k^2 f, the rest k^2 f; k = 8, f = 16 bits.
+    assert bmin.crossbar_cost(8, 16, "hipiqs") == 10 * 64 * 16
+    assert bmin.crossbar_cost(8, 16, "central") == 3 * 64 * 16
+    assert bmin.crossbar_cost(8, 16, "damq") == 64 * 16
+
+
+def test_complete_sharing_blocks_less_than_partitioning():
+    # Kamoun & Kleinrock: with equal loads complete sharing always blocks less. k = 1 is one M/M/1/B queue,
+    # whose blocking is (1 - rho) rho^B / (1 - rho^(B + 1)).
+    r = bmin.buffer_sharing(1, 0.7, 5)
+    assert r["blocking_shared"] == pytest.approx(0.3 * 0.7 ** 5 / (1 - 0.7 ** 6))
+    assert r["blocking_partitioned"] == pytest.approx(r["blocking_shared"])
+    r = bmin.buffer_sharing(8, 0.5, 20)
+    assert r["blocking_shared"] < r["blocking_partitioned"]
+
+
+def _stable(org, message, buffer, load, nodes=16, pattern="uniform", cycles=20_000, reps=3, seed=1):
+    net, traffic = build({**{p.name: p.default for p in DECLARATION.all_params()},
+                          "nodes": nodes, "buffer_org": org, "message_flits": message, "buffer_flits": buffer,
+                          "load": load, "traffic": pattern})
+    r = run(DECLARATION, net, traffic, RunSettings(slots=cycles, warmup_slots=cycles // 2, replications=reps,
+                                                   seed=seed))
+    return not r.unstable, r
+
+
+def test_paper_000_fifo_saturates_long_before_hipiqs():
+    # Fig. 7: FIFO input queuing saturates far below HIPIQS (64-flit messages, 640-flit buffers). Ours
+    # carries at most about 0.69 (reports/hipiqs.md: the paper's "well before 0.60" is not met); HIPIQS
+    # carries 0.8 (the paper: saturation above 0.9 for messages of 10-20 % of the buffer).
+    ok, r = _stable("fifo", 64, 640, 0.8)
+    assert not ok and r.throughput.value < 0.72
+    ok, r = _stable("hipiqs", 64, 640, 0.8)
+    assert ok and r.throughput.value == pytest.approx(0.8, abs=0.02)
+
+
+def test_paper_000_central_buffer_beats_hipiqs_when_the_message_is_most_of_the_buffer():
+    # Fig. 7: 256-flit messages in 320-flit buffers (80 %) perform "considerably worse than output queuing":
+    # at load 0.7 the central buffer (packet admission) carries it, HIPIQS does not (it saturates near 0.72).
+    ok_c, central = _stable("central", 256, 320, 0.7)
+    ok_h, hipiqs = _stable("hipiqs", 256, 320, 0.75)
+    assert ok_c and not ok_h and central.throughput.value > 0.69

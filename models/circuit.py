@@ -17,6 +17,11 @@ one reproduces the paper):
   sent. ``next`` (default): at the packet (channel) after it; ``head``: at
   the head of the window (the first channel).
 - A rejected attempt is retried at once (its 2 + 5 us are the only back-off).
+- ``pool``: logical channels either each always hold packets (None, so L
+  >= N - 1 channels carry everything on the ideal switch, §5), or the
+  adapter holds ``pool`` packets, each in the channel of its destination,
+  and only channel heads may go (a busy destination's packets pile up in
+  one channel, §6.4).
 - ``destinations``: ``others`` (the paper: "only a single destination" when
   N = 2) or ``all`` (Karol's switch, a node may address itself).
 """
@@ -69,6 +74,7 @@ class CircuitSwitch:
     link_rate: float = 800e6
     pointer: str = "next"
     claim: str = "request"
+    pool: int | None = None
     architecture: ClassVar[str] = "circuit"
 
     def __post_init__(self):
@@ -77,7 +83,8 @@ class CircuitSwitch:
                       channels=_check.integer("channels", self.channels, 1, 1024),
                       select_time=_check.real("select_time", self.select_time, 0.0, 1.0),
                       setup_time=_check.real("setup_time", self.setup_time, 0.0, 1.0),
-                      link_rate=_check.real("link_rate", self.link_rate, 1e3, 1e13))
+                      link_rate=_check.real("link_rate", self.link_rate, 1e3, 1e13),
+                      pool=_check.optional(_check.integer, "pool", self.pool, 1, 4096))
         for name, choices in (("scheduling", SCHEDULING), ("control", CONTROL), ("pointer", POINTERS),
                               ("claim", CLAIMS)):
             _check.choice(name, getattr(self, name), choices)
@@ -85,11 +92,15 @@ class CircuitSwitch:
             raise _check.InputError("window", self.window, "1 with scheduling fifo (use scheduling window)")
         if self.scheduling != "channels" and self.channels != 1:
             raise _check.InputError("channels", self.channels, "1 unless scheduling is channels")
+        if self.scheduling != "channels" and self.pool is not None:
+            raise _check.InputError("pool", self.pool, "none unless scheduling is channels")
 
     @property
     def slots(self) -> int:
-        """Packets the adapter may try: the window, or one head per logical channel."""
-        return self.channels if self.scheduling == "channels" else self.window
+        """Packets the adapter holds for its scheduler: the window, its pool, or one head per logical channel."""
+        if self.scheduling == "channels":
+            return self.channels if self.pool is None else self.pool
+        return self.window
 
     @property
     def ideal(self) -> bool:
@@ -105,8 +116,8 @@ class CircuitSwitch:
         if traffic.file_servers >= self.n_ports:
             raise _check.InputError("file_servers", traffic.file_servers, f"an integer in [0, {self.n_ports - 1}] "
                                                                           f"(below --ports {self.n_ports})")
-        if traffic.file_servers and self.scheduling == "channels":
-            raise _check.InputError("file_servers", traffic.file_servers, "0 with scheduling channels")
+        if traffic.file_servers and self.scheduling == "channels" and self.pool is None:
+            raise _check.InputError("file_servers", traffic.file_servers, "0 with backlogged channels (give --pool)")
         if self.n_ports == 2 and traffic.file_servers:
             raise _check.InputError("file_servers", traffic.file_servers, "0 for 2 ports")
 
@@ -114,7 +125,7 @@ class CircuitSwitch:
         return {"architecture": "circuit", "n_ports": self.n_ports, "scheduling": self.scheduling,
                 "window": self.window, "channels": self.channels, "control": self.control,
                 "select_time": self.select_time, "setup_time": self.setup_time, "link_rate": self.link_rate,
-                "pointer": self.pointer, "claim": self.claim}
+                "pointer": self.pointer, "claim": self.claim, "pool": self.pool}
 
 
 @dataclass(frozen=True)

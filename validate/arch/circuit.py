@@ -3,7 +3,10 @@
 Each adapter is saturated and keeps ``slots`` packets it may try: the first
 W packets of its FIFO (``fifo``: W = 1; ``window``), or the heads of its L
 logical channels (``channels``; channel c carries the destinations whose
-rank among the other nodes is c mod L). Time is integer nanoseconds (the
+rank among the other nodes is c mod L), each always backlogged, or a pool
+of P packets of which only each channel's oldest may go (``--pool P``).
+Round robins start at a random place: adapters in lock step would all
+try the same output at once. Time is integer nanoseconds (the
 paper's simulator had 1 us); events live in the binary heap of
 :mod:`switchq.validate.kernel`, at most one per input.
 
@@ -46,12 +49,12 @@ LAYOUT = K.Layout(("m_attempts", "m_busy_ns", "m_delay_sum_ns", "m_server_send_n
 _ATTEMPTS, _BUSY, _DELAY, _SRV_TX, _SRV_RX, _CC, _B_ARR, _B_DEL, _B_Q = (LAYOUT.index(n) for n in LAYOUT.names[-9:])
 
 # The switch and its run as the kernel reads them (times in ns).
-CircuitArgs = namedtuple("CircuitArgs", "n slots channel_mode matched check_ns after_ns charge_ns ns_per_byte "
-                                        "pointer_head servers warm_ns end_ns seed")
+CircuitArgs = namedtuple("CircuitArgs", "n slots channel_mode pooled matched check_ns after_ns charge_ns "
+                                        "ns_per_byte pointer_head servers warm_ns end_ns seed")
 # Where each input's packets go and how big they are: per input and group g (a traffic class in a window,
 # a channel), the chance of the group (windows), its destinations and its size law (a row of `sizes`:
-# kind, a, b, p_long, train).
-Mix = namedtuple("Mix", "group_cdf group_dest group_ndest group_size sizes")
+# kind, a, b, p_long, train), and each destination's logical channel (``channel[i, d]``; pooled channels).
+Mix = namedtuple("Mix", "group_cdf group_dest group_ndest group_size sizes channel")
 Trace = namedtuple("Trace", "inp out held_from until size count")
 
 FIXED, UNIFORM, BIMODAL, TRAIN = 0, 1, 2, 3
@@ -113,6 +116,19 @@ def _next_slot(sd, i, k, slots):
         if sd[i, c] >= 0:
             return c
     return k
+
+
+@njit(cache=True, inline="always")
+def _pool_pick(sd, channel, i, ptr, slots, lanes):
+    """Pooled channels: the oldest packet of the first of the ``lanes`` channels, from ``ptr`` on, that holds one."""
+    best = 0
+    best_gap = lanes
+    for k in range(slots):
+        gap = (channel[i, sd[i, k]] - ptr) % lanes
+        if gap < best_gap:
+            best_gap = gap
+            best = k
+    return best
 
 
 @njit(cache=True, inline="always")
@@ -179,11 +195,11 @@ def _replace_top(heap_t, heap_c, size, t, code):
 
 
 @njit(cache=True)
-def _match(sw, t, pk, ports, heap, trace, scratch, stats):
+def _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, stamp):
     """Central control: free outputs in random order each pick a random packet for them of a free input."""
     sd, ss, se = pk
     out_busy, out_of, cur, tr_start = ports
-    bucket_start, bucket_fill, cand_input, cand_slot, order, taken = scratch
+    bucket_start, bucket_fill, cand_input, cand_slot, order, taken, eligible, seen = scratch
     n = sw.n
     bucket_start[:] = 0
     for i in range(n):
@@ -191,7 +207,13 @@ def _match(sw, t, pk, ports, heap, trace, scratch, stats):
         if not taken[i]:
             for k in range(sw.slots):
                 d = sd[i, k]
-                if d >= 0 and not out_busy[d]:
+                eligible[i, k] = d >= 0 and not out_busy[d]
+                if sw.pooled:   # only a channel's head may go
+                    c = channel[i, d]
+                    if seen[c] == i + 1 + n * stamp:
+                        eligible[i, k] = False
+                    seen[c] = i + 1 + n * stamp
+                if eligible[i, k]:
                     bucket_start[d + 1] += 1
     for j in range(n):
         bucket_start[j + 1] += bucket_start[j]
@@ -202,7 +224,7 @@ def _match(sw, t, pk, ports, heap, trace, scratch, stats):
         if not taken[i]:
             for k in range(sw.slots):
                 d = sd[i, k]
-                if d >= 0 and not out_busy[d]:
+                if eligible[i, k]:
                     cand_input[bucket_fill[d]] = i
                     cand_slot[bucket_fill[d]] = k
                     bucket_fill[d] += 1
@@ -247,17 +269,23 @@ def _run(sw, mix, trace, stats):
     heap = (np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.zeros(1, np.int64))
     heap_t, heap_c, size = heap
     scratch = (np.zeros(n + 1, np.int64), np.zeros(n, np.int64), np.zeros(n * slots, np.int64),
-               np.zeros(n * slots, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
+               np.zeros(n * slots, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_),
+               np.zeros((n, slots), np.bool_), np.zeros(n, np.int64))
     ptr = np.zeros(n, np.int64)
+    lanes = max(sw.pooled, slots)
+    matchings = 0
     for i in range(n):
         for k in range(slots):
             _refill(i, k, k if sw.channel_mode else -1, 0, mix, train, pk, stats)
-        if sd[i, 0] < 0:
-            ptr[i] = _next_slot(sd, i, 0, slots)
+        # Adapters start their round robins anywhere: in step they would all try the same output at once.
+        ptr[i] = int(np.random.random() * lanes)
+        if sw.channel_mode and sd[i, ptr[i]] < 0:
+            ptr[i] = _next_slot(sd, i, ptr[i], slots)
         if not sw.matched:
             K.heap_push(heap_t, heap_c, size, sw.check_ns, i * 2 + EV_CHECK)
     if sw.matched:
-        _match(sw, 0, pk, ports, heap, trace, scratch, stats)
+        _match(sw, 0, pk, ports, heap, trace, scratch, stats, mix.channel, matchings)
+        matchings += 1
     while size[0] > 0 and heap_t[0] < sw.end_ns:
         t = heap_t[0]
         code = heap_c[0]
@@ -265,12 +293,15 @@ def _run(sw, mix, trace, stats):
             K.heap_pop(heap_t, heap_c, size)
         i = code >> 1
         if code & 1 == EV_CHECK:
-            k = ptr[i]
+            k = _pool_pick(sd, mix.channel, i, ptr[i], slots, sw.pooled) if sw.pooled else ptr[i]
             j = sd[i, k]
             if t >= sw.warm_ns:
                 stats[_ATTEMPTS] += 1
             if out_busy[j]:
-                ptr[i] = _next_slot(sd, i, k, slots)
+                if sw.pooled:
+                    ptr[i] = (mix.channel[i, j] + 1) % sw.pooled
+                else:
+                    ptr[i] = _next_slot(sd, i, k, slots)
                 _replace_top(heap_t, heap_c, size, t + sw.after_ns + sw.check_ns, i * 2 + EV_CHECK)
             else:
                 _hold(sw, i, j, k, t, t + sw.after_ns, pk, ports, heap, trace)
@@ -295,10 +326,14 @@ def _run(sw, mix, trace, stats):
                 ss[i, x] = ss[i, x + 1]
                 se[i, x] = se[i, x + 1]
             _refill(i, slots - 1, -1, t, mix, train, pk, stats)
-            ptr[i] = 0 if sw.pointer_head else k
+            if sw.pooled:
+                ptr[i] = 0 if sw.pointer_head else (mix.channel[i, j] + 1) % sw.pooled
+            else:
+                ptr[i] = 0 if sw.pointer_head else k
         if sw.matched:
             if size[0] == 0 or heap_t[0] > t:   # all of this instant's ends first, then one matching
-                _match(sw, t, pk, ports, heap, trace, scratch, stats)
+                _match(sw, t, pk, ports, heap, trace, scratch, stats, mix.channel, matchings)
+                matchings += 1
         else:
             _replace_top(heap_t, heap_c, size, t + sw.check_ns, i * 2 + EV_CHECK)
     queued = 0
@@ -328,7 +363,7 @@ def _mix(switch, traffic) -> Mix:
     sizes = np.array([law(traffic.long_bytes), law(traffic.server_long_bytes)], dtype=np.float64)
     others = [[j for j in range(n) if traffic.destinations == "all" or j != i] for i in range(n)]
     f = traffic.file_servers
-    if switch.scheduling == "channels":
+    if switch.scheduling == "channels" and switch.pool is None:
         groups = [[[d for r, d in enumerate(others[i]) if r % switch.channels == c] for c in range(switch.channels)]
                   for i in range(n)]
         cdf = np.ones((n, switch.channels))
@@ -351,6 +386,10 @@ def _mix(switch, traffic) -> Mix:
         groups = [[others[i]] for i in range(n)]
         cdf = np.ones((n, 1))
         which = np.zeros((n, 1), np.int64)
+    channel = np.zeros((n, n), np.int64)
+    for i in range(n):
+        for r, d in enumerate(others[i]):
+            channel[i, d] = r % switch.channels
     g = cdf.shape[1]
     dest = np.zeros((n, g, n), np.int64)
     ndest = np.zeros((n, g), np.int64)
@@ -358,7 +397,7 @@ def _mix(switch, traffic) -> Mix:
         for c in range(g):
             dest[i, c, :len(groups[i][c])] = groups[i][c]
             ndest[i, c] = len(groups[i][c])
-    return Mix(cdf, dest, ndest, which, sizes)
+    return Mix(cdf, dest, ndest, which, sizes, channel)
 
 
 def _args(switch, traffic, seed) -> CircuitArgs:
@@ -366,7 +405,9 @@ def _args(switch, traffic, seed) -> CircuitArgs:
     select, setup = ns(switch.select_time), ns(switch.setup_time)
     request = switch.claim == "request"
     warm = ns(traffic.warmup_seconds)
-    return CircuitArgs(switch.n_ports, switch.slots, switch.scheduling == "channels", switch.matched,
+    channels = switch.scheduling == "channels"
+    return CircuitArgs(switch.n_ports, switch.slots, channels and switch.pool is None,
+                       switch.channels if channels and switch.pool is not None else 0, switch.matched,
                        select if request else select + setup, setup if request else 0,
                        select if switch.control == "central" else 0, 8e9 / switch.link_rate,
                        switch.pointer == "head", traffic.file_servers, warm, warm + ns(traffic.seconds), int(seed))

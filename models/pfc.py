@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from . import _check
 
-__all__ = ["PfcPort", "InfinibandLink", "PfcLink", "Adversary", "MODELS", "MEDIA", "MIN_FRAME_BYTES",
+__all__ = ["PfcPort", "InfinibandLink", "PfcLink", "Adversary", "CreditLink", "Saturated", "MODELS", "MEDIA", "MIN_FRAME_BYTES",
            "MAX_MTU_BYTES", "PHASES", "IB_MIN_MTU", "IB_MAX_MTU", "IB_MTUS"]
 
 MODELS = ("ieee", "mlx5", "sonic", "cisco")
@@ -160,3 +160,33 @@ class Adversary:
 
     def describe(self) -> dict:
         return {"phases": self.phases}
+
+
+@dataclass(frozen=True)
+class CreditLink:
+    """The InfiniBand twin's system: one VL of ``link`` with ``buffer_bytes`` of receive buffer (whole 64-byte
+    credits), and the credit round trip in byte times it was sized for."""
+
+    link: InfinibandLink
+    buffer_bytes: int
+    round_trip_bytes: int
+    shortfall_bytes: int = 0
+
+    def __post_init__(self):
+        _check.integer("buffer", self.buffer_bytes, 64)
+        _check.integer("round_trip", self.round_trip_bytes, 6)
+
+    def check_traffic(self, workload) -> None:
+        pass
+
+    def describe(self) -> dict:
+        return {"cable_m": self.link.cable_m, "mtu_bytes": self.link.mtu_bytes, "buffer_bytes": self.buffer_bytes,
+                "shortfall_bytes": self.shortfall_bytes, "round_trip_bytes": self.round_trip_bytes}
+
+
+@dataclass(frozen=True)
+class Saturated:
+    """The InfiniBand twin's workload: the sender always has a packet ready (the full-rate question)."""
+
+    def describe(self) -> dict:
+        return {}

@@ -22,7 +22,10 @@ sum (``--model``):
 
 InfiniBand (IBA Vol. 1 §7.9) uses absolute credits in 64-byte blocks: a VL
 runs at full rate when its buffer holds the round trip's bytes plus one
-whole packet (a packet goes only with credits for all of it).
+whole packet (a packet goes only with credits for all of it), counted in
+whole blocks, each freed only with its last byte (:func:`full_rate_credits`);
+a smaller buffer carries a share of the rate found by a max-plus recursion
+(:func:`credit_throughput`).
 
 Examples
 --------
@@ -35,7 +38,7 @@ Examples
 >>> from switchq.models.pfc import InfinibandLink
 >>> b = infiniband(InfinibandLink(None, 30.0, 4096, speed="HDR", width=4))
 >>> b.link_rate_bps, b.credits, b.buffer_bytes
-(200000000000.0, 182, 11648)
+(200000000000.0, 184, 11776)
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from switchq.models.pfc import InfinibandLink, PfcPort
 
 __all__ = ["headroom", "infiniband", "Headroom", "CreditBuffer", "IEEE_RESPONSE_QUANTA", "SONIC_RESPONSE_QUANTA",
            "IEEE_INTERFACE_BIT_TIMES", "MEDIUM_SPEED", "IB_SPEEDS", "IB_WIDTHS", "FRAME_OVERHEAD_BYTES",
-           "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "twin_terms", "sonic", "SONIC_ASICS", "response_quanta", "interface_delay_s", "propagation_speed"]
+           "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "twin_terms", "sonic", "SONIC_ASICS", "full_rate_credits", "credit_throughput", "response_quanta", "interface_delay_s", "propagation_speed"]
 
 C = 299_792_458.0
 PAUSE_QUANTUM_BITS = 512                  # IEEE 802.3 31B.2: a pause quantum is 512 bit times
@@ -131,6 +134,8 @@ class CreditBuffer:
     term_sources: dict
     formula: str
     source: str
+    round_trip_bytes: int = 0
+    extra: dict = field(default_factory=dict)
 
 
 def _whole(rate_bps: float) -> int | None:
@@ -322,11 +327,8 @@ def twin_terms(port: PfcPort) -> dict:
             "delay": (t["interface"] + t["transceiver"] + t["cable"]) / 2, "resp": t["response"]}
 
 
-def infiniband(link: InfinibandLink) -> CreditBuffer:
-    """Credit buffer per virtual lane for full rate over ``link``: the round trip's bytes plus one packet.
-
-    The rate is ``link.link_rate_bps`` (a data rate), or the speed's data rate per lane times the width.
-    """
+def _ib_rate(link: InfinibandLink) -> tuple:
+    """(data rate, signalling rate or None, encoding or None) of ``link``: its rate, or its speed x width."""
     signalling = encoding = None
     rate = link.link_rate_bps
     if link.speed is not None or link.width is not None:
@@ -344,17 +346,104 @@ def infiniband(link: InfinibandLink) -> CreditBuffer:
         rate = named
     if rate is None:
         raise _check.InputError("link_rate", None, "a data rate with a unit (200Gb/s), or --speed and --width")
+    return rate, signalling, encoding
+
+
+def _blocks_done(packet: int) -> list:
+    """Byte offset of the last byte of each 64-byte block of a packet (its credit is freed then)."""
+    return [min(IB_BLOCK_BYTES * (i + 1), packet) - 1 for i in range(-(-packet // IB_BLOCK_BYTES))]
+
+
+def full_rate_credits(packet: int, round_trip: int) -> int:
+    """Fewest credits that keep a VL at full rate: back to back, packet k starts at k P and needs its K blocks,
+    while block i of packet k - m is back only if e_i + R <= m P (e_i its last byte, R the credit round trip in
+    byte times). So K + sum over m >= 1 of the blocks of packet k - m not yet back.
+
+    Cost: O(K (R / P + 1)).
+
+    Examples
+    --------
+    >>> full_rate_credits(4122, 7506)   # 200 Gb/s, 30 m: 65 + 65 + 54
+    184
+    """
+    done = _blocks_done(packet)
+    need, m = len(done), 1
+    while m * packet < round_trip + packet:
+        need += sum(1 for e in done if e + round_trip > m * packet)
+        m += 1
+    return need
+
+
+def credit_throughput(credits: int, packet: int, round_trip: int) -> tuple[float, str]:
+    """Share of the link rate a VL carries with ``credits``: the sender's packet starts as a max-plus recursion
+    (start as soon as the last packet is out and K credits are back), run until its state repeats; the
+    throughput of that cycle is exact.
+
+    Cost: O(K) per packet, a few cycles of at most R / P + 2 packets.
+
+    Examples
+    --------
+    >>> credit_throughput(184, 4122, 7506)[0], round(credit_throughput(118, 4122, 7506)[0], 6)
+    (1.0, 0.498247)
+    """
+    from collections import deque
+
+    done = _blocks_done(packet)
+    k = len(done)
+    if credits < k:
+        raise _check.InputError("buffer", credits * IB_BLOCK_BYTES, f"at least one packet's credits ({k} x 64 B)")
+    pending, have, start, seen, n = deque(), credits, 0, {}, 0
+    while True:
+        # credits already back at this start count; the state is what is still out, relative to now
+        while pending and pending[0] <= start:
+            pending.popleft()
+            have += 1
+        key = (have, tuple(t - start for t in pending))
+        if key in seen:
+            n0, s0 = seen[key]
+            return (n - n0) * packet / (start - s0), f"max-plus recursion, cycle of {n - n0} packets"
+        seen[key] = (n, start)
+        have -= k
+        pending.extend(start + e + round_trip for e in done)
+        n += 1
+        start += packet
+        while have + sum(1 for t in pending if t <= start) < k:
+            start = pending[k - have - 1]   # the K-th credit back (returns come in time order)
+        if n > 100_000:
+            raise RuntimeError("credit recursion found no cycle")  # cannot happen: the state space is finite
+
+
+def infiniband(link: InfinibandLink, buffer_bytes: int | None = None) -> CreditBuffer:
+    """Credit buffer per virtual lane for full rate over ``link``, in whole 64-byte credits, and with
+    ``buffer_bytes`` the share of the rate that buffer carries.
+
+    The rate is ``link.link_rate_bps`` (a data rate), or the speed's data rate per lane times the width. The
+    credit round trip R is the cable both ways plus the fixed delay, rounded up to whole byte times, plus the
+    6-byte flow-control packet; the credits are :func:`full_rate_credits`.
+    """
+    rate, signalling, encoding = _ib_rate(link)
     speed = link.propagation_speed or DEFAULT_IB_SPEED
     terms = {"cable": 2 * _bytes(rate, link.cable_m / speed), "fixed_delay": _bytes(rate, link.fixed_delay_s),
-             "credit_packet": float(IB_FC_PACKET_BYTES), "packet": float(link.mtu_bytes + IB_HEADER_BYTES)}
-    credits = math.ceil(sum(terms.values()) / IB_BLOCK_BYTES - 1e-9)
-    terms["round_up_64"] = credits * IB_BLOCK_BYTES - sum(terms.values())
+             "credit_packet": float(IB_FC_PACKET_BYTES)}
+    packet = link.mtu_bytes + IB_HEADER_BYTES
+    round_trip = math.ceil(terms["cable"] + terms["fixed_delay"] - 1e-9) + IB_FC_PACKET_BYTES
+    credits = full_rate_credits(packet, round_trip)
+    terms["packet"] = float(-(-packet // IB_BLOCK_BYTES) * IB_BLOCK_BYTES)
+    terms["block_granularity"] = credits * IB_BLOCK_BYTES - sum(terms.values())
     sources = {"cable": f"cable both ways at {speed:.4g} m/s ({'given' if link.propagation_speed else '5 ns/m'})",
                "fixed_delay": "given (--fixed-delay): SerDes, logic, credit turnaround",
                "credit_packet": f"a 6-byte flow-control packet, {SRC_IBA.split(':')[0]}",
-               "packet": f"one packet: MTU + 26 B headers (a packet goes only with credits for all of it); {SRC_IBA}",
-               "round_up_64": "whole 64-byte credits"}
+               "packet": f"one packet, MTU + 26 B headers, in whole 64-byte credits (it goes only with credits "
+                         f"for all of it); {SRC_IBA}",
+               "block_granularity": "a block's credit leaves only with its last byte, so the round trip holds "
+                                    "whole blocks (and the round trip is rounded up to whole byte times)"}
+    extra = {}
+    if buffer_bytes is not None:
+        use, method = credit_throughput(buffer_bytes // IB_BLOCK_BYTES, packet, round_trip)
+        extra = {"offered_buffer_bytes": buffer_bytes, "utilization": use, "utilization_method": method}
     return CreditBuffer(rate, signalling, encoding, credits * IB_BLOCK_BYTES, credits,
                         credits * IB_BLOCK_BYTES * link.vls, terms, sources,
-                        "credits = ceil((2 rate cable/v + rate fixed)/8 + 6 + MTU + 26) / 64); per VL, x VLs in all",
-                        f"{SRC_IBA}; {SRC_IB_SPEEDS}; paper 002 (Minkenberg & Gusat) 2.3: credits need one round trip")
+                        "credits = K + sum_m #{blocks of packet k - m not back when packet k starts}, K = ceil((MTU "
+                        "+ 26) / 64), R = ceil(2 rate cable/v + rate fixed)/8 + 6 byte times; per VL, x VLs in all",
+                        f"{SRC_IBA}; {SRC_IB_SPEEDS}; paper 002 (Minkenberg & Gusat) 2.3: credits need one round "
+                        "trip", round_trip, extra)

@@ -103,9 +103,20 @@ def test_ieee_grows_by_the_cable_both_ways(cable, extra, mtu, rate, medium):
 
 
 def test_infiniband_hdr_4x_30m():
-    # 200 Gb/s over 30 m at 5 ns/m: 2 x 150 ns x 25 B/ns = 7500 B, + 6 B credit packet + 4096 + 26 B packet.
+    # 200 Gb/s over 30 m at 5 ns/m: 2 x 150 ns x 25 B/ns = 7500 B, + the 6 B credit packet: R = 7506 byte times.
+    # A 4096 + 26 B packet is 65 blocks. Back to back, packet k starts at 4122 k; packet k-1's blocks are all
+    # still out (4122 < 7506); of packet k-2's, those whose last byte e satisfies e + 7506 > 8244, i.e. e > 738:
+    # blocks 11..64 (block 11 ends at byte 767), 54 of them; packet k-3's are all back (4121 + 7506 < 12366).
     out = size("infiniband", "--link-rate", "200Gb/s", "--cable", "30m", "--mtu", "4096B")
-    assert out["credits"] == math.ceil((7500 + 6 + 4122) / 64) == 182 and out["buffer_bytes"] == 182 * 64
+    assert out["round_trip_bytes"] == 7506
+    assert out["credits"] == 65 + 65 + 54 and out["buffer_bytes"] == 184 * 64
+
+
+def test_infiniband_buffer_of_one_packet_and_some_waits_a_round_trip_per_packet():
+    # 118 credits: after a packet (65) only 53 are left, so the next waits for block 11 of the last one to come
+    # back: a packet every 767 + 7506 byte times, 4122 / 8273 of the rate.
+    out = size("infiniband", "--link-rate", "200Gb/s", "--cable", "30m", "--buffer", f"{118 * 64}B")
+    assert out["utilization"] == pytest.approx(4122 / 8273, rel=1e-12)
 
 
 @pytest.mark.parametrize("speed, width, data_rate", [("SDR", "4x", 8e9), ("QDR", "4x", 32e9),
@@ -181,3 +192,26 @@ def test_twin_with_mlx5s_headroom_loses_two_frames_per_worst_case_pause():
     system, r = _twin("worst", 3_000_000, model="mlx5")
     assert system.headroom_bytes == 76767
     assert r.metrics["frames_lost_per_pause"].value == 2
+
+
+@settings(max_examples=10, deadline=None)
+@given(speed=st.sampled_from(["QDR", "EDR", "HDR", "NDR"]), cable=st.integers(1, 200),
+       mtu=st.sampled_from([256, 1024, 4096]))
+def test_infiniband_twin_full_rate_at_the_credits_and_not_one_below(speed, cable, mtu):
+    # The sized credits are the fewest for full rate: the twin (byte by byte) carries 1 with them and less with
+    # one credit fewer, where it matches the recursion to within the packet a window edge can cut.
+    from switchq import registry
+    from switchq.solvers.pfc import credit_throughput
+    from switchq.validate.harness import RunSettings, run
+
+    d = registry.get_architecture("infiniband")
+    p = {**d.defaults(), "speed": speed, "width": "4x", "cable": float(cable), "mtu": mtu * 8}
+    sized = size("infiniband", "--speed", speed, "--width", "4x", "--cable", f"{cable}m", "--mtu", f"{mtu}B")
+    slots = 40 * (sized["round_trip_bytes"] + mtu + 26)
+    settings_ = RunSettings(slots=slots, replications=2, seed=1)
+    full = run(d, *d.build(p), settings_).metrics["throughput"]
+    assert full.value == 1.0
+    short = run(d, *d.build({**p, "shortfall": 64 * 8}), settings_).metrics["throughput"]
+    expected, _ = credit_throughput(sized["credits"] - 1, mtu + 26, sized["round_trip_bytes"])
+    assert short.value < 1 and expected < 1
+    assert short.value == pytest.approx(expected, abs=(mtu + 26) / slots)

@@ -1,8 +1,8 @@
-"""Lossless links as deployed: PFC headroom (IEEE 802.1Qbb) and InfiniBand credit buffers (paper 002 §2.3).
+"""Lossless Ethernet as deployed: PFC headroom (IEEE 802.1Qbb; paper 002 §2.3, grant flow control).
 
-Answered by ``switchq size pfc`` (``--model ieee|mlx5|sonic|cisco``) and
-``switchq size infiniband``, term by term with every constant's source
-(:mod:`switchq.solvers.pfc`). Simulated as ``pfc``: a link with on/off flow
+Answered by ``switchq size pfc`` (``--model ieee|mlx5|sonic|cisco``), term
+by term with every constant's source (:mod:`switchq.solvers.pfc`;
+InfiniBand's credits are ``architectures/infiniband.py``). Simulated as ``pfc``: a link with on/off flow
 control, byte by byte, whose receiver reserves the sized headroom above its
 XOFF threshold (:mod:`switchq.validate.arch.pfc`); ``switchq validate pfc``
 checks that the headroom the twin needs in the worst case is the sized one,
@@ -45,29 +45,12 @@ ASIC = Param("asic", "asic", "choice", None, choices=("spectrum", "spectrum2", "
 MODEL = Param("model", "model", "choice", "ieee", choices=("ieee", "mlx5", "sonic", "cisco"),
               help="ieee: 802.1Qbb Annex N; mlx5: Linux driver; sonic: SONiC Mellanox script; cisco: white paper.")
 
-IB_RATE = Param("link_rate", "link_rate", "rate", None, low=0, low_open=True, unit="bit/s",
-                aliases=("link_rate_bps",), help="Data rate with a unit (200Gb/s), or give --speed and --width.")
-IB_SPEED = Param("speed", "speed", "choice", None, choices=("SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR",
-                                                           "XDR"),
-                 help="Lane speed by name (with --width).")
-IB_WIDTH = Param("width", "width", "choice", None, choices=("1x", "2x", "4x", "8x", "12x"), help="Lanes.")
-IB_MTU = Param("mtu", "mtu", "size", 4096 * 8, low=256 * 8, high=4096 * 8, unit="bits", aliases=("mtu_bytes",),
-               default_text="4096B", help="Path MTU: 256B, 512B, 1024B, 2048B or 4096B.")
-VLS = Param("vls", "vls", "int", 1, low=1, high=15, unit="VLs", help="Data virtual lanes, each with its own buffer.")
-IB_PROPAGATION = Param("propagation_speed", "propagation_speed", "speed", None, low=0, low_open=True, unit="m/s",
-                       default_text="2e8m/s, i.e. 5 ns/m", help="Signal speed in the cable.")
-FIXED = Param("fixed_delay", "fixed_delay", "time", 0.0, low=0, unit="s", default_text="0ns",
-              help="Non-cable part of the credit round trip (SerDes, logic).")
-
 UNITS = {"link_rate_bps": "bit/s", "cable_m": "m", "mtu_bytes": "B", "mtu_sender": "B", "propagation_speed": "m/s",
          "response_quanta": "quanta", "interface_delay_ns": "ns", "transceiver_delay_ns": "ns",
          "priorities": "priorities", "headroom_bytes": "B", "port_headroom_bytes": "B", "terms": "B",
-         "reserved_bytes": "B", "xon_bytes": "B", "signalling_bps": "bit/s", "buffer_bytes": "B", "credits": "credits",
-         "total_bytes": "B", "vls": "VLs", "fixed_delay_ns": "ns", "width": "lanes"}
+         "reserved_bytes": "B", "xon_bytes": "B"}
 PFC_RESULTS = ("headroom_bytes", "port_headroom_bytes", "terms", "term_sources", "response_quanta",
                "interface_delay_ns", "propagation_speed", "reserved_bytes", "xon_bytes", "formula", "source")
-IB_RESULTS = ("signalling_bps", "encoding", "buffer_bytes", "credits", "total_bytes", "terms", "term_sources",
-              "formula", "source")
 
 
 def _bytes(name, bits):
@@ -101,22 +84,6 @@ def _size_pfc(p):
                "interface_delay_ns": h.interface_delay_ns, "propagation_speed": h.propagation_speed,
                "reserved_bytes": h.reserved_bytes, **h.extra, "formula": h.formula, "source": h.source}
     return inputs, {k: v for k, v in results.items() if v is not None}
-
-
-def _size_infiniband(p):
-    from switchq.models.pfc import InfinibandLink
-    from switchq.solvers.pfc import infiniband
-
-    width = None if p["width"] is None else int(p["width"][:-1])
-    link = InfinibandLink(p["link_rate"], p["cable"], _bytes("mtu", p["mtu"]), p["speed"], width, p["vls"],
-                          p["propagation_speed"], p["fixed_delay"])
-    b = infiniband(link)
-    inputs = {"link_rate_bps": b.link_rate_bps, "speed": link.speed, "width": width, "cable_m": link.cable_m,
-              "mtu_bytes": link.mtu_bytes, "vls": link.vls, "fixed_delay_ns": link.fixed_delay_s * 1e9}
-    results = {"signalling_bps": b.signalling_bps, "encoding": b.encoding, "buffer_bytes": b.buffer_bytes,
-               "credits": b.credits, "total_bytes": b.total_bytes, "terms": b.terms, "term_sources": b.term_sources,
-               "formula": b.formula, "source": b.source}
-    return ({k: v for k, v in inputs.items() if v is not None}, {k: v for k, v in results.items() if v is not None})
 
 
 PFC_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE, INTERFACE, TRANSCEIVER, PRIORITIES,
@@ -230,8 +197,8 @@ CASES = (
 
 DECLARATION = Architecture(
     name="pfc", family="link", order=91,
-    title="Lossless links: PFC headroom and InfiniBand credits",
-    summary="PFC (802.1Qbb) XOFF headroom and InfiniBand credit buffers, term by term (switchq size pfc|infiniband)",
+    title="PFC (802.1Qbb) link",
+    summary="PFC XOFF headroom, term by term under four formulas (switchq size pfc); its twin, byte by byte",
     description="A link with PFC, granule by granule: the sender saturates it, the receiver's egress is paused "
                 "until a pause has fully taken effect, its buffer holds the XOFF threshold plus the headroom "
                 "(sized by --model, or --headroom, less --shortfall).\n\nheadroom_used is what reaches the "
@@ -260,17 +227,5 @@ DECLARATION = Architecture(
                          "switchq size pfc --link-rate 400Gb/s --cable 100m --model sonic --priorities 2",
                          "switchq size pfc --link-rate 400Gb/s --cable 100m --interface-delay 1228.8ns"),
                vary_example="cable=10m:100m:10m --vary model=ieee,mlx5,sonic,cisco --link-rate 100Gb/s"),
-        Answer("size-infiniband", "InfiniBand credit buffer per VL", "InfiniBand credits per virtual lane for full "
-                                                                     "rate, term by term",
-               params=(IB_RATE, IB_SPEED, IB_WIDTH, CABLE, IB_MTU, VLS, IB_PROPAGATION, FIXED),
-               solve=_size_infiniband, results=IB_RESULTS, units=UNITS, main="buffer_bytes",
-               table=("buffer_bytes", "credits", "total_bytes"), verb="size",
-               description="Credit buffer per InfiniBand virtual lane for full rate over a cable (credits in "
-                           "64-byte blocks).\n\nThe round trip's bytes (cable both ways, fixed delay, the credit "
-                           "packet) plus one whole packet, rounded up to credits; speeds by name (SDR..XDR) with "
-                           "their encodings, or a data rate.",
-               examples=("switchq size infiniband --link-rate 200Gb/s --cable 30m --mtu 4096B --json",
-                         "switchq size infiniband --speed NDR --width 4x --cable 100m --vls 8"),
-               vary_example="cable=10m:100m:10m --speed HDR --width 4x"),
     ),
 )

@@ -155,8 +155,10 @@ def _infiniband(lines):
     from switchq.solvers.pfc import IB_SPEEDS, infiniband
 
     lines += ["## InfiniBand: credits per VL for full rate (4x links, 4096 B MTU)", "",
-              "`switchq size infiniband --speed S --width 4x --cable L`: the round trip's bytes (cable both ways "
-              "at 5 ns/m, the 6-byte credit packet) plus one packet (MTU + 26 B of headers), in 64-byte credits.",
+              "`switchq size infiniband --speed S --width 4x --cable L`: the fewest 64-byte credits with which "
+              "back-to-back packets (MTU + 26 B of headers) never wait, over a credit round trip of the cable both "
+              "ways at 5 ns/m and the 6-byte credit packet; `switchq validate infiniband` checks them with the "
+              "twin.",
               "", "| speed | encoding | data rate | 3 m | 10 m | 100 m |", "|---|---|---:|---:|---:|---:|"]
     for name, (_, encoding, _) in IB_SPEEDS.items():
         cells = [infiniband(InfinibandLink(None, c, 4096, name, 4)) for c in (3.0, 10.0, 100.0)]

@@ -420,7 +420,7 @@ def run_once(switch, traffic, seed: int, trace: int = 0):
     --------
     >>> from switchq.models.circuit import CircuitSwitch, CircuitTraffic
     >>> stats, tr = run_once(CircuitSwitch(2, select_time=0, setup_time=0), CircuitTraffic(seconds=0.001), 1, 5)
-    >>> LAYOUT.named(stats)["m_busy_ns"], tr.count[0]       # N = 2, ideal: both links busy all the time
+    >>> LAYOUT.named(stats)["m_busy_ns"], int(tr.count[0])  # N = 2, ideal: both links busy all the time
     (2000000, 5)
     """
     stats = LAYOUT.zeros()

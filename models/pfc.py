@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from . import _check
 
-__all__ = ["PfcPort", "InfinibandLink", "PfcLink", "Adversary", "CreditLink", "Saturated", "MODELS", "MEDIA", "MIN_FRAME_BYTES",
-           "MAX_MTU_BYTES", "PHASES", "IB_MIN_MTU", "IB_MAX_MTU", "IB_MTUS"]
+__all__ = ["PfcPort", "InfinibandLink", "PfcLink", "Adversary", "CreditLink", "Saturated", "MODELS", "MEDIA",
+           "ASICS", "MIN_FRAME_BYTES", "MAX_MTU_BYTES", "PHASES", "IB_MIN_MTU", "IB_MAX_MTU", "IB_MTUS"]
 
 MODELS = ("ieee", "mlx5", "sonic", "cisco")
 MEDIA = ("fiber", "copper")

@@ -51,7 +51,8 @@ from switchq.models.pfc import InfinibandLink, PfcPort
 
 __all__ = ["headroom", "infiniband", "Headroom", "CreditBuffer", "IEEE_RESPONSE_QUANTA", "SONIC_RESPONSE_QUANTA",
            "IEEE_INTERFACE_BIT_TIMES", "MEDIUM_SPEED", "IB_SPEEDS", "IB_WIDTHS", "FRAME_OVERHEAD_BYTES",
-           "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "twin_terms", "sonic", "SONIC_ASICS", "full_rate_credits", "credit_throughput", "response_quanta", "interface_delay_s", "propagation_speed"]
+           "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "twin_terms", "sonic", "SONIC_ASICS", "full_rate_credits",
+           "credit_throughput", "response_quanta", "interface_delay_s", "propagation_speed"]
 
 C = 299_792_458.0
 PAUSE_QUANTUM_BITS = 512                  # IEEE 802.3 31B.2: a pause quantum is 512 bit times

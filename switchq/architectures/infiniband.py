@@ -11,11 +11,10 @@ checks full rate at the sized credits and the recursion's throughput below.
 from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, Case, Counter, Metric
-from switchq.errors import InputError
 from switchq.models.pfc import CreditLink, Saturated
 from switchq.params import Param
 
-from .pfc import CABLE, _bytes
+from .pfc import CABLE, _bytes, twin_buffer
 
 IB_RATE = Param("link_rate", "link_rate", "rate", None, low=0, low_open=True, unit="bit/s",
                 aliases=("link_rate_bps",), help="Data rate with a unit (200Gb/s), or give --speed and --width.")
@@ -74,11 +73,7 @@ def build(p):
     from switchq.solvers.pfc import infiniband
 
     b = infiniband(_link(p))
-    given = _bytes("buffer", p["buffer"])
-    short = _bytes("shortfall", p["shortfall"])
-    room = (b.buffer_bytes if given is None else given) - short
-    if room < 64:
-        raise InputError("shortfall", p["shortfall"], "at least one credit (64 B) less than the buffer")
+    room, short = twin_buffer(p, "buffer", lambda: b.buffer_bytes, 64)
     return CreditLink(_link(p), room, b.round_trip_bytes, short), Saturated()
 
 

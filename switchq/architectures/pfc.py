@@ -2,11 +2,12 @@
 
 Answered by ``switchq size pfc`` (``--model ieee|mlx5|sonic|cisco``), term
 by term with every constant's source (:mod:`switchq.solvers.pfc`;
-InfiniBand's credits are ``architectures/infiniband.py``). Simulated as ``pfc``: a link with on/off flow
-control, byte by byte, whose receiver reserves the sized headroom above its
-XOFF threshold (:mod:`switchq.validate.arch.pfc`); ``switchq validate pfc``
-checks that the headroom the twin needs in the worst case is the sized one,
-that nothing is lost at it and that a frame per XOFF is lost one frame below.
+InfiniBand's credits are ``architectures/infiniband.py``). Simulated as
+``pfc``: a link with on/off flow control, byte by byte, whose receiver
+reserves the sized headroom above its XOFF threshold
+(:mod:`switchq.validate.arch.pfc`); ``switchq validate pfc`` checks that the
+headroom the twin needs in the worst case is the sized one, that nothing is
+lost at it and that a frame per pause is lost one frame below.
 """
 
 from __future__ import annotations
@@ -104,6 +105,18 @@ PHASES = Param("phases", "phases", "choice", "random", choices=("worst", "random
 TWIN_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE, INTERFACE, TRANSCEIVER, MODEL,
                ASIC, HEADROOM, SHORTFALL, GRANULE)
 
+
+def twin_buffer(p, name: str, sized, least: int) -> tuple[int, int]:
+    """A twin's buffer in bytes, ``--NAME`` or ``sized()``, less ``--shortfall``; and the shortfall. A twin asks
+    "and one frame less?", so the shortfall is its own option rather than arithmetic on the sized figure."""
+    given = _bytes(name, p[name])
+    short = _bytes("shortfall", p["shortfall"])
+    room = (sized() if given is None else given) - short
+    if room < least:
+        raise InputError("shortfall", p["shortfall"], f"a size that leaves at least {least} B of the {name}")
+    return room, short
+
+
 def link(p) -> PfcLink:
     """The twin's :class:`~switchq.models.pfc.PfcLink`: the IEEE delays of the port, the headroom of ``--model``
     (or ``--headroom``) less ``--shortfall``. The delay options describe the wire, so with a vendor's model they
@@ -115,11 +128,7 @@ def link(p) -> PfcLink:
     sizing = {**p, "priorities": 1, **({k: None for k in ("medium", "propagation_speed", "interface_delay",
                                                            "mtu_sender")} if vendor else {}),
               **({"transceiver_delay": 0.0} if vendor else {})}
-    given = _bytes("headroom", p["headroom"])
-    short = _bytes("shortfall", p["shortfall"])
-    room = (headroom(port(sizing)).headroom_bytes if given is None else given) - short
-    if room < 1:
-        raise InputError("shortfall", p["shortfall"], "less than the headroom")
+    room, short = twin_buffer(p, "headroom", lambda: headroom(port(sizing)).headroom_bytes, 1)
     return PfcLink(wire, room, p["model"], short, _bytes("granule", p["granule"]))
 
 
@@ -132,7 +141,7 @@ def _per_pause(counter):
 
 
 METRICS = (
-    Metric("headroom_used", "B", lambda c: c["m_demand_bytes"] / c["m_xoff"],
+    Metric("headroom_used", "B", _per_pause("m_demand_bytes"),
            "bytes reaching the receiver from the XOFF trigger on, per pause (what the headroom must hold)"),
     Metric("frames_lost_per_pause", "frames/pause", _per_pause("m_frames_lost"),
            "frames losing a byte at the full buffer, per pause"),
@@ -206,7 +215,8 @@ DECLARATION = Architecture(
     config=(PfcLink,), accepts=(Adversary,), params=TWIN_PARAMS, workload=(PHASES,), build=build,
     kernel="switchq.validate.arch.pfc", metrics=METRICS, counters=COUNTERS, units=TWIN_UNITS,
     main="headroom_used", table=("headroom_used", "frames_lost_per_pause", "loss_probability"),
-    cases=CASES, report=(("pfc", "switchq.validate.reports.pfc"),), sample={"link_rate": "10Gb/s", "cable": "10m", "mtu": "1500B"},
+    cases=CASES, report=(("pfc", "switchq.validate.reports.pfc"),),
+    sample={"link_rate": "10Gb/s", "cable": "10m", "mtu": "1500B"},
     examples=("switchq simulate pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --phases worst --slots 3000000 "
               "--json",
               "switchq simulate pfc --link-rate 100Gb/s --cable 100m --shortfall 9236B --phases worst --slots 3000000",

@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from . import _check
 from .network import FatTree
 
-__all__ = ["BUFFER_ORGS", "CENTRAL_ADMISSIONS", "FLIT_PATTERNS", "FLIT_ARRIVALS", "ARBITRATIONS", "FlitSwitch", "FlitNetwork",
+__all__ = ["BUFFER_ORGS", "CENTRAL_ADMISSIONS", "UP_SELECTS", "FIFO_ROUTINGS", "FLIT_PATTERNS", "FLIT_ARRIVALS", "ARBITRATIONS",
+           "FlitSwitch", "FlitNetwork",
            "MessageTraffic"]
 
 BUFFER_ORGS = ("fifo", "safc", "damq", "hipiqs", "central")
@@ -50,6 +51,8 @@ ARBITRATIONS = ("rr", "random")
 # (Karol's single switch, where input i may send to output i).
 UNIFORM_OVER = ("others", "all")
 CENTRAL_ADMISSIONS = ("packet", "flit")
+UP_SELECTS = ("output", "input")
+FIFO_ROUTINGS = ("head", "arrival")
 MAX_MESSAGE_FLITS = 1 << 16
 
 
@@ -84,6 +87,14 @@ class FlitSwitch:
         every such cycle. The paper does not say how the SP2 avoids it.
     arbitration : str
         One of :data:`ARBITRATIONS`.
+    up_select : str
+        Where a route may go up several ports, the one whose output at this switch has the fewest flits
+        queued for it from all inputs (``output``, the default), or the fewest from this input (``input``).
+        Paper 000 only says packets travel "adaptively" up.
+    fifo_routing : str
+        ``fifo``: a message picks among its up ports when it reaches the head of the FIFO, taking any that
+        is free (``head``), or on arrival, then waits at the head for that port (``arrival``: the port with
+        the fewest messages waiting for it).
     central_admission : str
         ``central``: a packet leaves its input FIFO for the shared buffer only when the chunks it needs are
         free (``packet``, virtual cut-through into the buffer, the default), or chunk by chunk as they free
@@ -115,6 +126,8 @@ class FlitSwitch:
     up_share: float = 0.5
     arbitration: str = "rr"
     central_admission: str = "packet"
+    up_select: str = "output"
+    fifo_routing: str = "head"
 
     def __post_init__(self):
         k = _check.integer("ports", self.ports, 2, 64)
@@ -136,6 +149,8 @@ class FlitSwitch:
                       up_share=_check.real("up_share", self.up_share, 0.0, 1.0, low_open=True, high_open=True))
         _check.choice("arbitration", self.arbitration, ARBITRATIONS)
         _check.choice("central_admission", self.central_admission, CENTRAL_ADMISSIONS)
+        _check.choice("up_select", self.up_select, UP_SELECTS)
+        _check.choice("fifo_routing", self.fifo_routing, FIFO_ROUTINGS)
         c_in = 2 * k if self.central_input_flits is None else self.central_input_flits
         c_in = _check.integer("central_input_flits", c_in, 1, 1 << 20)
         _check.assign(self, central_input_flits=c_in)
@@ -161,9 +176,11 @@ class FlitSwitch:
     def describe(self) -> dict:
         out = {"switch_ports": self.ports, "buffer_org": self.buffer_org, "buffer_flits": self.buffer_flits,
                "flit_bytes": self.flit_bytes, "bypass_cycles": self.bypass_cycles,
-               "buffered_cycles": self.buffered_cycles, "arbitration": self.arbitration}
+               "buffered_cycles": self.buffered_cycles, "arbitration": self.arbitration, "up_select": self.up_select}
         if self.buffer_org == "hipiqs":
             out["crosspoint_flits"] = self.crosspoint_flits
+        if self.buffer_org == "fifo":
+            out["fifo_routing"] = self.fifo_routing
         if self.buffer_org == "central":
             out.update(central_input_flits=self.central_input_flits, central_flits=self.central_flits,
                        up_share=self.up_share, central_admission=self.central_admission)

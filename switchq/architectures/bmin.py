@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
 from switchq.models.flit import (ARBITRATIONS, BUFFER_ORGS, CENTRAL_ADMISSIONS, FLIT_ARRIVALS, FLIT_PATTERNS,
-                                 UNIFORM_OVER, FlitNetwork, FlitSwitch, MessageTraffic)
+                                 FIFO_ROUTINGS, UNIFORM_OVER, UP_SELECTS, FlitNetwork, FlitSwitch, MessageTraffic)
 from switchq.params import REQUIRED, Param, sim_only
 
 TOPOLOGY = Param("topology", "topology", "choice", "bmin", choices=("bmin", "crossbar"),
@@ -41,12 +41,16 @@ UP_SHARE = Param("up_share", "up_share", "float", 0.5, low=0, high=1, low_open=T
 ADMISSION = Param("central_admission", "central_admission", "choice", "packet", choices=CENTRAL_ADMISSIONS,
                   help="central: a packet enters the shared buffer when all the chunks it needs are free, or chunk "
                        "by chunk.")
+UP_SELECT = Param("up_select", "up_select", "choice", "output", choices=UP_SELECTS,
+                  help="Adaptive up port: fewest flits queued for it at the switch (output) or from this input.")
+FIFO_ROUTING = Param("fifo_routing", "fifo_routing", "choice", "head", choices=FIFO_ROUTINGS,
+                     help="fifo: pick the up port at the head of the queue (any free one) or on arrival.")
 ARBITRATION = Param("arbitration", "arbitration", "choice", "rr", choices=ARBITRATIONS,
                     help="How an output picks among inputs: round-robin pointer, or a random input.")
 FLIT_BYTES = Param("flit_bytes", "flit_bytes", "int", 2, low=1, high=1024, unit="B",
                    help="Flit (link) width (2 bytes in paper 000); crossbar cost in bits.")
 SWITCH_PARAMS = (TOPOLOGY, NODES, PORTS, ORG, BUFFER, XP, CENTRAL_IN, BYPASS, BUFFERED, LINK_DELAY, UP_SHARE,
-                 ADMISSION, ARBITRATION, FLIT_BYTES)
+                 ADMISSION, UP_SELECT, FIFO_ROUTING, ARBITRATION, FLIT_BYTES)
 
 LOAD = Param("load", "load", "float", REQUIRED, low=0, high=1, unit="flits/cycle/node", aliases=("-p",),
              help="Applied load: flits injected per node per cycle, a share of the injection link, in [0, 1].")
@@ -71,7 +75,8 @@ UNITS = {"switch_ports": "ports", "nodes": "nodes", "switches": "switches", "buf
 def _network(p) -> FlitNetwork:
     switch = FlitSwitch(p["ports"], p["buffer_org"], p["buffer_flits"], p["flit_bytes"], p["bypass_cycles"],
                         p["buffered_cycles"], p["crosspoint_flits"], p["central_input_flits"], p["up_share"],
-                        p["arbitration"], p["central_admission"])
+                        p["arbitration"], p["central_admission"], p["up_select"],
+                        p["fifo_routing"])
     if p["topology"] == "crossbar":
         return FlitNetwork.single(p["nodes"], switch, p["link_delay"])
     return FlitNetwork.bmin(p["nodes"], switch, p["link_delay"])
@@ -212,7 +217,8 @@ DECLARATION = Architecture(
                params=(TOPOLOGY, NODES, PORTS, ORG, BYPASS, LINK_DELAY, FLIT_BYTES, MESSAGE, PACKET, TRAFFIC, OVER,
                        Param("load", "load", "float", None, low=0, high=1, unit="flits/cycle/node",
                              help="Applied load (for the simulated twin of a sweep; not used analytically)."),
-                       *sim_only(BUFFER, XP, CENTRAL_IN, BUFFERED, UP_SHARE, ADMISSION, ARBITRATION, ARRIVALS)),
+                       *sim_only(BUFFER, XP, CENTRAL_IN, BUFFERED, UP_SHARE, ADMISSION, UP_SELECT, FIFO_ROUTING,
+                                 ARBITRATION, ARRIVALS)),
                solve=_bmin, twin=lambda p: {**p, "load": 0.5 if p["load"] is None else p["load"]},
                results=("zero_load_latency", "saturation_bound", "crossbar_cost_bits", "method", "source"),
                units={**UNITS, "zero_load_latency": "cycles", "saturation_bound": "flits/cycle/node",

@@ -88,7 +88,7 @@ TO_NODE, UNWIRED = -1, -2
 
 Tab = namedtuple("Tab", "out_switch out_input route groups up")
 Sw = namedtuple("Sw", "org k cap part_cap n_chunks xp_cap c_chunks c_up_chunks c_whole bypass buffered link_delay "
-                       "rnd")
+                       "rnd up_output fifo_arrival")
 Tr = namedtuple("Tr", "p_msg poisson msg_flits pkt_flits perm uniform_all active")
 
 
@@ -111,7 +111,8 @@ def _switch(net):
     return Sw(ORG[s.buffer_org], k, s.central_input_flits if s.buffer_org == "central" else s.buffer_flits,
               s.buffer_flits // k, s.buffer_flits // k, s.crosspoint_flits, c_chunks,
               max(1, int(s.up_share * c_chunks)), 1 if s.central_admission == "packet" else 0, s.bypass_cycles, s.buffered_cycles, net.link_delay,
-              1 if s.arbitration == "random" else 0)
+              1 if s.arbitration == "random" else 0, 1 if s.up_select == "output" else 0,
+              1 if s.fifo_routing == "arrival" else 0)
 
 
 def _traffic(net, tr):
@@ -196,6 +197,17 @@ def _least_loaded(mask, base, qflits, k):
     return best
 
 
+@njit(cache=True, inline="always")
+def _gap(p, poisson):
+    """Cycles to the next message start: exponential (Poisson starts, mean p per cycle, in continuous time,
+    counted in the cycle they fall in), or geometric on 1, 2, ... (Bernoulli starts with probability p)."""
+    if poisson:
+        return -np.log(1.0 - np.random.random()) / p
+    if p >= 1.0:
+        return 1.0
+    return 1.0 + np.floor(np.log(1.0 - np.random.random()) / np.log(1.0 - p))
+
+
 # --------------------------------------------------------------------------- the kernel
 
 @njit(cache=True)
@@ -221,6 +233,7 @@ def _run(tab, sw, tr, run, stats, trace):
     e_ready = np.zeros(pool, dtype=np.int64)       # cycle the header may leave
     e_claim = np.full(pool, -1, dtype=np.int64)    # output sending it
     e_down = np.full(pool, -1, dtype=np.int64)     # its entry at the next buffer
+    e_port = np.zeros(pool, dtype=np.int64)        # FIFO routed on arrival: the output it waits for
     e_free = np.arange(pool - 1, -1, -1, dtype=np.int64)
     e_top = pool
     p_dest = np.zeros(pool, dtype=np.int64)
@@ -248,7 +261,9 @@ def _run(tab, sw, tr, run, stats, trace):
     last_read = np.full(n_in, -1, dtype=np.int64)
     c_used = np.zeros(n_sw, dtype=np.int64)
     c_up = np.zeros(n_sw, dtype=np.int64)
-    waiting = np.zeros(n_sw, dtype=np.int64)       # entries at a switch no output has taken yet
+    waiting = np.zeros(n_sw, dtype=np.int64)       # FIFO: entries at a switch no output has taken yet
+    cand = np.zeros(n_links, dtype=np.int64)       # others: entries queued for an output, not yet taken
+    out_load = np.zeros(n_links, dtype=np.int64)   # flits queued at a switch for each of its outputs
     nic_count = np.zeros(nodes, dtype=np.int64)
     o_entry = np.full(n_links, -1, dtype=np.int64)
     rr = np.zeros(n_links, dtype=np.int64)
@@ -263,6 +278,10 @@ def _run(tab, sw, tr, run, stats, trace):
     stalled = 0
     n_trace = 0
     max_held = 0
+    next_at = np.full(nodes, np.inf)
+    for v in range(nodes):
+        if tr.active[v] and tr.p_msg > 0.0:
+            next_at[v] = _gap(tr.p_msg, tr.poisson) - (0.0 if tr.poisson else 1.0)
     for t in range(total):
         K.mark_batch(stats, t, run)
         if t == run.warmup:
@@ -272,16 +291,11 @@ def _run(tab, sw, tr, run, stats, trace):
         measuring = t >= run.warmup and t < end_measure
         moved = 0
 
-        # 1. new messages
-        if t < end_measure and tr.p_msg > 0.0:
+        # 1. new messages (drawn as gaps between starts, not a coin per node per cycle)
+        if t < end_measure:
             for v in range(nodes):
-                if not tr.active[v]:
-                    continue
-                if tr.poisson:
-                    n_new = np.random.poisson(tr.p_msg)
-                else:
-                    n_new = 1 if np.random.random() < tr.p_msg else 0
-                for _ in range(n_new):
+                while next_at[v] < t + 1:
+                    next_at[v] += _gap(tr.p_msg, tr.poisson)
                     ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
                     room = nic_count[v] + ppm <= NIC_PACKETS
                     if not K.admit(stats, t, run.warmup, room, True):
@@ -415,7 +429,7 @@ def _run(tab, sw, tr, run, stats, trace):
                         q_head[cq] = d
                     q_tail[cq] = d
                     e_down[e] = d
-                    waiting[s] += 1
+                    cand[s * k + o] += 1
                 cq = e_q[d]
                 up = tab.up[cq - qp]
                 if e_in[d] % k == 0:
@@ -437,8 +451,13 @@ def _run(tab, sw, tr, run, stats, trace):
                     e_free[e_top] = e
                     e_top += 1
 
-        # 4. outputs: take a packet if idle, then send a flit
-        for g in range(n_links):
+        # 4. outputs: take a packet if idle, then send a flit. The scan starts one output later each cycle:
+        # a FIFO head that may take any free up port would otherwise always find the lowest one first.
+        rot = t % n_links
+        for j_out in range(n_links):
+            g = j_out + rot
+            if g >= n_links:
+                g -= n_links
             target = tab.out_switch[g]
             if target == UNWIRED:
                 continue
@@ -447,7 +466,7 @@ def _run(tab, sw, tr, run, stats, trace):
                 # --- arbitration: an eligible header for this output whose next buffer has room
                 if g < n_in:
                     s = g // k
-                    if waiting[s] == 0:
+                    if (waiting[s] == 0) if sw.org == FIFO else (cand[g] == 0):
                         continue
                     o = g - s * k
                     if sw.org == CENTRAL:
@@ -484,8 +503,12 @@ def _run(tab, sw, tr, run, stats, trace):
                         gi = s * k + i
                         if last_read[gi] == t or (sw.org == DAMQ and rd_busy[gi]):
                             continue
-                        if sw.org == FIFO and not (tab.groups[s, tab.route[s, p_dest[e_pkt[c]]]] >> o) & 1:
-                            continue
+                        if sw.org == FIFO:
+                            if sw.fifo_arrival:
+                                if e_port[c] != o:
+                                    continue
+                            elif not (tab.groups[s, tab.route[s, p_dest[e_pkt[c]]]] >> o) & 1:
+                                continue
                     q2 = -1
                     if target >= 0:
                         gi2 = target * k + tab.out_input[g]
@@ -493,7 +516,10 @@ def _run(tab, sw, tr, run, stats, trace):
                             q2 = gi2 * k
                         else:
                             mask = tab.groups[target, tab.route[target, p_dest[e_pkt[c]]]]
-                            q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
+                            if sw.up_output:
+                                q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
+                            else:
+                                q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
                         if not _room(sw, q2, gi2, qflits, buf_used, fifo_cnt, qw, qr, chunks):
                             continue
                     eligible += 1
@@ -523,13 +549,25 @@ def _run(tab, sw, tr, run, stats, trace):
                     else:
                         q_head[q2] = d
                     q_tail[q2] = d
-                    if sw.org != CENTRAL:
+                    if sw.org == FIFO:
                         waiting[target] += 1
+                        if sw.fifo_arrival:
+                            # routed on arrival: the port with the fewest headers waiting for it
+                            mask = tab.groups[target, tab.route[target, p_dest[e_pkt[c]]]]
+                            e_port[d] = _least_loaded(mask, target * k, cand, k)
+                            cand[target * k + e_port[d]] += 1
+                    elif sw.org != CENTRAL:
+                        cand[target * k + q2 % k] += 1
                 e_down[c] = d
                 e_claim[c] = g
                 o_entry[g] = c
                 if s >= 0:
-                    waiting[s] -= 1
+                    if sw.org == FIFO:
+                        waiting[s] -= 1
+                        if sw.fifo_arrival:
+                            cand[g] -= 1
+                    else:
+                        cand[g] -= 1
                     rr[g] = chosen_i + 1 if chosen_i + 1 < k else 0
                     if sw.org == DAMQ:
                         rd_busy[s * k + chosen_i] = 1
@@ -549,6 +587,7 @@ def _run(tab, sw, tr, run, stats, trace):
                 if not _room(sw, q2, gi2, qflits, buf_used, fifo_cnt, qw, qr, chunks):
                     continue
                 _commit(sw, q2, gi2, qflits, buf_used, fifo_cnt, qw, qr, chunks, held)
+                out_load[gi2 - gi2 % k + q2 % k] += 1
                 if held[gi2] > max_held:
                     max_held = held[gi2]
                 e_in[d] += 1
@@ -558,6 +597,7 @@ def _run(tab, sw, tr, run, stats, trace):
             if q < qp:
                 _release(sw, q, q // k, qflits, buf_used, fifo_cnt, qw, qr, chunks, held)
                 last_read[q // k] = t
+                out_load[q // k - (q // k) % k + q % k] -= 1
             elif q < qc:
                 s = (q - qp) // k
                 qflits[q] -= 1

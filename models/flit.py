@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from . import _check
 from .network import FatTree
 
-__all__ = ["BUFFER_ORGS", "CENTRAL_ADMISSIONS", "UP_SELECTS", "FIFO_ROUTINGS", "FLIT_PATTERNS", "FLIT_ARRIVALS", "ARBITRATIONS",
+__all__ = ["BUFFER_ORGS", "CENTRAL_ADMISSIONS", "UP_SELECTS", "FIFO_ROUTINGS", "CROSSPOINT_STORAGES", "FLIT_PATTERNS", "FLIT_ARRIVALS", "ARBITRATIONS",
            "FlitSwitch", "FlitNetwork",
            "MessageTraffic"]
 
@@ -53,6 +53,7 @@ UNIFORM_OVER = ("others", "all")
 CENTRAL_ADMISSIONS = ("packet", "flit")
 UP_SELECTS = ("output", "input")
 FIFO_ROUTINGS = ("head", "arrival")
+CROSSPOINT_STORAGES = ("extra", "within")
 MAX_MESSAGE_FLITS = 1 << 16
 
 
@@ -95,6 +96,10 @@ class FlitSwitch:
         ``fifo``: a message picks among its up ports when it reaches the head of the FIFO, taking any that
         is free (``head``), or on arrival, then waits at the head for that port (``arrival``: the port with
         the fewest messages waiting for it).
+    crosspoint_storage : str
+        HIPIQS: the FIFO units come on top of ``buffer_flits`` (``extra``, the default: §5.1 equalises the
+        input buffers with the central buffer and says nothing of them) or out of it (``within``: the shared
+        buffer keeps ``buffer_flits - ports * crosspoint_flits``).
     central_admission : str
         ``central``: a packet leaves its input FIFO for the shared buffer only when the chunks it needs are
         free (``packet``, virtual cut-through into the buffer, the default), or chunk by chunk as they free
@@ -128,6 +133,7 @@ class FlitSwitch:
     central_admission: str = "packet"
     up_select: str = "output"
     fifo_routing: str = "head"
+    crosspoint_storage: str = "extra"
 
     def __post_init__(self):
         k = _check.integer("ports", self.ports, 2, 64)
@@ -151,6 +157,11 @@ class FlitSwitch:
         _check.choice("central_admission", self.central_admission, CENTRAL_ADMISSIONS)
         _check.choice("up_select", self.up_select, UP_SELECTS)
         _check.choice("fifo_routing", self.fifo_routing, FIFO_ROUTINGS)
+        _check.choice("crosspoint_storage", self.crosspoint_storage, CROSSPOINT_STORAGES)
+        if self.buffer_org == "hipiqs" and self.crosspoint_storage == "within" and self.shared_flits < k:
+            raise _check.InputError("crosspoint_flits", self.crosspoint_flits,
+                                    f"at most {(b - k) // k} with crosspoint_storage within (buffer_flits {b} must "
+                                    "keep a chunk)")
         c_in = 2 * k if self.central_input_flits is None else self.central_input_flits
         c_in = _check.integer("central_input_flits", c_in, 1, 1 << 20)
         _check.assign(self, central_input_flits=c_in)
@@ -169,6 +180,13 @@ class FlitSwitch:
         return self.ports * self.buffer_flits
 
     @property
+    def shared_flits(self) -> int:
+        """HIPIQS: the shared (chunked) part of each input buffer."""
+        if self.crosspoint_storage == "within":
+            return self.buffer_flits - self.ports * self.crosspoint_flits
+        return self.buffer_flits
+
+    @property
     def central_flits(self) -> int:
         """``central``: the shared buffer, what the total leaves after the input FIFOs."""
         return self.total_flits - self.ports * self.central_input_flits
@@ -178,7 +196,7 @@ class FlitSwitch:
                "flit_bytes": self.flit_bytes, "bypass_cycles": self.bypass_cycles,
                "buffered_cycles": self.buffered_cycles, "arbitration": self.arbitration, "up_select": self.up_select}
         if self.buffer_org == "hipiqs":
-            out["crosspoint_flits"] = self.crosspoint_flits
+            out.update(crosspoint_flits=self.crosspoint_flits, crosspoint_storage=self.crosspoint_storage)
         if self.buffer_org == "fifo":
             out["fifo_routing"] = self.fifo_routing
         if self.buffer_org == "central":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
 from switchq.models.flit import (ARBITRATIONS, BUFFER_ORGS, CENTRAL_ADMISSIONS, FLIT_ARRIVALS, FLIT_PATTERNS,
-                                 FIFO_ROUTINGS, UNIFORM_OVER, UP_SELECTS, FlitNetwork, FlitSwitch, MessageTraffic)
+                                 CROSSPOINT_STORAGES, FIFO_ROUTINGS, UNIFORM_OVER, UP_SELECTS, FlitNetwork, FlitSwitch, MessageTraffic)
 from switchq.params import REQUIRED, Param, sim_only
 
 TOPOLOGY = Param("topology", "topology", "choice", "bmin", choices=("bmin", "crossbar"),
@@ -28,6 +28,8 @@ BUFFER = Param("buffer_flits", "buffer_flits", "int", 640, low=2, high=1 << 20, 
                     "switch.")
 XP = Param("crosspoint_flits", "crosspoint_flits", "int", None, low=1, high=1 << 16, unit="flits",
            default_text="2 x ports", help="hipiqs: FIFO unit per input/output pair.")
+XP_STORAGE = Param("crosspoint_storage", "crosspoint_storage", "choice", "extra", choices=CROSSPOINT_STORAGES,
+                   help="hipiqs: FIFO units on top of --buffer-flits (extra) or out of it (within).")
 CENTRAL_IN = Param("central_input_flits", "central_input_flits", "int", None, low=1, high=1 << 20, unit="flits",
                    default_text="2 x ports", help="central: each input's small FIFO (the rest is the central buffer).")
 BYPASS = Param("bypass_cycles", "bypass_cycles", "int", 2, low=1, high=64, unit="cycles",
@@ -49,7 +51,7 @@ ARBITRATION = Param("arbitration", "arbitration", "choice", "rr", choices=ARBITR
                     help="How an output picks among inputs: round-robin pointer, or a random input.")
 FLIT_BYTES = Param("flit_bytes", "flit_bytes", "int", 2, low=1, high=1024, unit="B",
                    help="Flit (link) width (2 bytes in paper 000); crossbar cost in bits.")
-SWITCH_PARAMS = (TOPOLOGY, NODES, PORTS, ORG, BUFFER, XP, CENTRAL_IN, BYPASS, BUFFERED, LINK_DELAY, UP_SHARE,
+SWITCH_PARAMS = (TOPOLOGY, NODES, PORTS, ORG, BUFFER, XP, XP_STORAGE, CENTRAL_IN, BYPASS, BUFFERED, LINK_DELAY, UP_SHARE,
                  ADMISSION, UP_SELECT, FIFO_ROUTING, ARBITRATION, FLIT_BYTES)
 
 LOAD = Param("load", "load", "float", REQUIRED, low=0, high=1, unit="flits/cycle/node", aliases=("-p",),
@@ -76,7 +78,7 @@ def _network(p) -> FlitNetwork:
     switch = FlitSwitch(p["ports"], p["buffer_org"], p["buffer_flits"], p["flit_bytes"], p["bypass_cycles"],
                         p["buffered_cycles"], p["crosspoint_flits"], p["central_input_flits"], p["up_share"],
                         p["arbitration"], p["central_admission"], p["up_select"],
-                        p["fifo_routing"])
+                        p["fifo_routing"], p["crosspoint_storage"])
     if p["topology"] == "crossbar":
         return FlitNetwork.single(p["nodes"], switch, p["link_delay"])
     return FlitNetwork.bmin(p["nodes"], switch, p["link_delay"])
@@ -217,7 +219,7 @@ DECLARATION = Architecture(
                params=(TOPOLOGY, NODES, PORTS, ORG, BYPASS, LINK_DELAY, FLIT_BYTES, MESSAGE, PACKET, TRAFFIC, OVER,
                        Param("load", "load", "float", None, low=0, high=1, unit="flits/cycle/node",
                              help="Applied load (for the simulated twin of a sweep; not used analytically)."),
-                       *sim_only(BUFFER, XP, CENTRAL_IN, BUFFERED, UP_SHARE, ADMISSION, UP_SELECT, FIFO_ROUTING,
+                       *sim_only(BUFFER, XP, XP_STORAGE, CENTRAL_IN, BUFFERED, UP_SHARE, ADMISSION, UP_SELECT, FIFO_ROUTING,
                                  ARBITRATION, ARRIVALS)),
                solve=_bmin, twin=lambda p: {**p, "load": 0.5 if p["load"] is None else p["load"]},
                results=("zero_load_latency", "saturation_bound", "crossbar_cost_bits", "method", "source"),

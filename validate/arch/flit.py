@@ -109,7 +109,7 @@ def _switch(net):
     k = s.ports
     c_chunks = s.central_flits // k
     return Sw(ORG[s.buffer_org], k, s.central_input_flits if s.buffer_org == "central" else s.buffer_flits,
-              s.buffer_flits // k, s.buffer_flits // k, s.crosspoint_flits, c_chunks,
+              s.buffer_flits // k, s.shared_flits // k, s.crosspoint_flits, c_chunks,
               max(1, int(s.up_share * c_chunks)), 1 if s.central_admission == "packet" else 0, s.bypass_cycles, s.buffered_cycles, net.link_delay,
               1 if s.arbitration == "random" else 0, 1 if s.up_select == "output" else 0,
               1 if s.fifo_routing == "arrival" else 0)

@@ -102,6 +102,7 @@ IB_BLOCK_BYTES = 64
 IB_HEADER_BYTES = 8 + 12 + 4 + 2      # LRH + BTH + ICRC + VCRC of a local (no GRH) packet
 IB_FC_PACKET_BYTES = 6                # a flow-control packet: 4 bytes and a 2-byte CRC (IBA 7.9.4)
 DEFAULT_IB_SPEED = 2e8                # 5 ns/m, as switchq.models.link
+MAX_FLIGHT = 1000                     # packets in flight the exact recursion follows (credit_throughput)
 
 
 @dataclass(frozen=True)
@@ -358,29 +359,31 @@ def _blocks_done(packet: int) -> list:
 def full_rate_credits(packet: int, round_trip: int) -> int:
     """Fewest credits that keep a VL at full rate: back to back, packet k starts at k P and needs its K blocks,
     while block i of packet k - m is back only if e_i + R <= m P (e_i its last byte, R the credit round trip in
-    byte times). So K + sum over m >= 1 of the blocks of packet k - m not yet back.
+    byte times). So K, plus for each block the packets before whose copy of it is still out, floor((e_i + R -
+    1) / P).
 
-    Cost: O(K (R / P + 1)).
+    Cost: O(K).
 
     Examples
     --------
-    >>> full_rate_credits(4122, 7506)   # 200 Gb/s, 30 m: 65 + 65 + 54
+    >>> full_rate_credits(4122, 7506)   # 200 Gb/s, 30 m: 65 + 65 of packet k-1 + 54 of packet k-2
     184
     """
     done = _blocks_done(packet)
-    need, m = len(done), 1
-    while m * packet < round_trip + packet:
-        need += sum(1 for e in done if e + round_trip > m * packet)
-        m += 1
-    return need
+    return len(done) + sum((e + round_trip - 1) // packet for e in done)
 
 
 def credit_throughput(credits: int, packet: int, round_trip: int) -> tuple[float, str]:
     """Share of the link rate a VL carries with ``credits``: the sender's packet starts as a max-plus recursion
-    (start as soon as the last packet is out and K credits are back), run until its state repeats; the
-    throughput of that cycle is exact.
+    (a packet starts once the last is out and K credits are back), run until its state repeats; the throughput
+    of that cycle is exact.
 
-    Cost: O(K) per packet, a few cycles of at most R / P + 2 packets.
+    The state is the credits held, the start times (relative to now) of the packets with blocks still out and
+    how many of the oldest one's are back: returns come in time order (a packet's blocks in order, and its
+    last one before the next packet's first), so that is all of it.
+
+    Cost: O(F) per packet for F = credits / K packets in flight, and a cycle of at most a few F packets;
+    F is limited to 1000 (about 0.1 s at most).
 
     Examples
     --------
@@ -392,26 +395,42 @@ def credit_throughput(credits: int, packet: int, round_trip: int) -> tuple[float
     done = _blocks_done(packet)
     k = len(done)
     if credits < k:
-        raise _check.InputError("buffer", credits * IB_BLOCK_BYTES, f"at least one packet's credits ({k} x 64 B)")
-    pending, have, start, seen, n = deque(), credits, 0, {}, 0
+        raise _check.InputError("buffer", f"{credits * IB_BLOCK_BYTES}B", f"at least one packet's credits ({k} x 64 B)")
+    if credits >= full_rate_credits(packet, round_trip):
+        return 1.0, "full rate: at least the credits of full_rate_credits"
+    if credits // k > MAX_FLIGHT:
+        raise _check.InputError("buffer", f"{credits * IB_BLOCK_BYTES}B", f"at most {MAX_FLIGHT * k * 64} B below "
+                                f"full rate with this MTU ({MAX_FLIGHT} packets in flight) for the exact recursion")
+    flights, back, have = deque(), 0, credits   # starts of packets with blocks out; blocks of the oldest back
+
+    def settle(now):
+        nonlocal back, have
+        while flights:
+            first = flights[0]
+            while back < k and first + done[back] + round_trip <= now:
+                back += 1
+                have += 1
+            if back < k:
+                return
+            flights.popleft()
+            back = 0
+
+    start, n, seen = 0, 0, {}
     while True:
-        # credits already back at this start count; the state is what is still out, relative to now
-        while pending and pending[0] <= start:
-            pending.popleft()
-            have += 1
-        key = (have, tuple(t - start for t in pending))
+        settle(start)
+        key = hash((have, back, tuple(f - start for f in flights)))
         if key in seen:
             n0, s0 = seen[key]
             return (n - n0) * packet / (start - s0), f"max-plus recursion, cycle of {n - n0} packets"
         seen[key] = (n, start)
         have -= k
-        pending.extend(start + e + round_trip for e in done)
+        flights.append(start)
         n += 1
         start += packet
-        while have + sum(1 for t in pending if t <= start) < k:
-            start = pending[k - have - 1]   # the K-th credit back (returns come in time order)
-        if n > 100_000:
-            raise RuntimeError("credit recursion found no cycle")  # cannot happen: the state space is finite
+        settle(start)
+        while have < k:
+            start = flights[0] + done[back] + round_trip   # the next credit back
+            settle(start)
 
 
 def infiniband(link: InfinibandLink, buffer_bytes: int | None = None) -> CreditBuffer:

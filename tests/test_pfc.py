@@ -226,3 +226,26 @@ def test_twin_random_phases_one_frame_short_lose_now_and_then():
     assert r.to_dict()["pauses"] > 500
     assert 0 < lost.low and lost.high < 0.5
     assert r.to_dict()["headroom_peak"] > system.headroom_bytes
+
+
+@settings(max_examples=200, deadline=None)
+@given(packet=st.integers(282, 4122), round_trip=st.integers(6, 40_000))
+def test_full_rate_credits_is_the_largest_number_out_at_a_back_to_back_start(packet, round_trip):
+    # Independently: send packets back to back for long enough and count, at each start, the blocks still out
+    # (each block back round_trip after its last byte) plus the K the new packet takes; the worst start is the need.
+    from switchq.solvers.pfc import full_rate_credits
+
+    k = -(-packet // 64)
+    ends = [min(64 * (i + 1), packet) - 1 for i in range(k)]
+    worst = 0
+    for n in range(round_trip // packet + 3):
+        start = n * packet
+        out = sum(1 for j in range(n) for e in ends if j * packet + e + round_trip > start)
+        worst = max(worst, out + k)
+    assert full_rate_credits(packet, round_trip) == worst
+
+
+def test_credit_recursion_refuses_a_buffer_beyond_its_reach_in_one_line():
+    line = size_error("infiniband", "--speed", "XDR", "--width", "12x", "--cable", "1000m", "--mtu", "256B",
+                      "--buffer", "400000B")
+    assert line.startswith("--buffer: got '400000B'; allowed: at most 320000 B")

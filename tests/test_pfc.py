@@ -249,3 +249,9 @@ def test_credit_recursion_refuses_a_buffer_beyond_its_reach_in_one_line():
     line = size_error("infiniband", "--speed", "XDR", "--width", "12x", "--cable", "1000m", "--mtu", "256B",
                       "--buffer", "400000B")
     assert line.startswith("--buffer: got '400000B'; allowed: at most 320000 B")
+
+
+def test_model_all_puts_the_four_formulas_side_by_side():
+    rows = size("pfc", "--link-rate", "100Gb/s", "--cable", "100m", "--model", "all")
+    assert {r["model"]: r["headroom_bytes"] for r in rows} == {"ieee": 87322, "mlx5": 76767, "sonic": 108544,
+                                                               "cisco": 56478}

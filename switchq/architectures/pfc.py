@@ -13,6 +13,7 @@ lost at it and that a frame per pause is lost one frame below.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from switchq.declaration import Answer, Architecture, Case, Counter, Metric
 from switchq.errors import InputError
@@ -45,6 +46,9 @@ ASIC = Param("asic", "asic", "choice", None, choices=("spectrum", "spectrum2", "
              default_text="spectrum3", help="With --model sonic: the ASIC_TABLE row (cell size, delays).")
 MODEL = Param("model", "model", "choice", "ieee", choices=("ieee", "mlx5", "sonic", "cisco"),
               help="ieee: 802.1Qbb Annex N; mlx5: Linux driver; sonic: SONiC Mellanox script; cisco: white paper.")
+# size pfc --model all (or a comma list): the formulas side by side, a row each.
+MODELS_SIDE_BY_SIDE = replace(MODEL, many=True, expand=(("all", ("ieee", "mlx5", "sonic", "cisco")),),
+                              help=MODEL.help + " all: a row each.")
 
 UNITS = {"link_rate_bps": "bit/s", "cable_m": "m", "mtu_bytes": "B", "mtu_sender": "B", "propagation_speed": "m/s",
          "response_quanta": "quanta", "interface_delay_ns": "ns", "transceiver_delay_ns": "ns",
@@ -88,7 +92,7 @@ def _size_pfc(p):
 
 
 PFC_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE, INTERFACE, TRANSCEIVER, PRIORITIES,
-              MODEL, ASIC)
+              MODELS_SIDE_BY_SIDE, ASIC)
 
 # The twin: the port's delays (always the IEEE terms: they are what happens on the wire), a buffer whose headroom
 # is sized by --model (or given), and how the delays line up.
@@ -234,6 +238,7 @@ DECLARATION = Architecture(
                            "reading (ieee) beside the Linux mlx5 driver's, SONiC's and Cisco's.",
                examples=("switchq size pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --json",
                          "switchq size pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --model mlx5",
+                         "switchq size pfc --link-rate 100Gb/s --cable 100m --model all",
                          "switchq size pfc --link-rate 400Gb/s --cable 100m --model sonic --priorities 2",
                          "switchq size pfc --link-rate 400Gb/s --cable 100m --interface-delay 1228.8ns"),
                vary_example="cable=10m:100m:10m --vary model=ieee,mlx5,sonic,cisco --link-rate 100Gb/s"),

@@ -131,50 +131,58 @@ def _traffic(net, tr):
 # --------------------------------------------------------------------------- storage rules
 
 @njit(cache=True, inline="always")
-def _room(sw, q, gi, qflits, buf_used, fifo_cnt, qw, qr, chunks):
+def _room(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, chunks):
     """Whether pair/input queue ``q`` of input buffer ``gi`` can take one more flit."""
     org = sw.org
     if org == SAFC:
         return qflits[q] < sw.part_cap
     if org == HIPIQS:
-        if qw[q] == qr[q] and fifo_cnt[q] < sw.xp_cap:
+        if qs[q] == 0 and fifo_cnt[q] < sw.xp_cap:
             return True
-        return qw[q] % sw.k != 0 or chunks[gi] < sw.n_chunks
+        return qwp[q] != 0 or chunks[gi] < sw.n_chunks
     return buf_used[gi] < sw.cap
 
 
 @njit(cache=True, inline="always")
-def _commit(sw, q, gi, qflits, buf_used, fifo_cnt, qw, qr, chunks, held):
+def _commit(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, chunks, held):
+    """One more flit for queue ``q``. HIPIQS: into the FIFO unit while the shared queue is empty, else into
+    the queue's last chunk (``qwp``: flits already in it), taking a new chunk when that one is full."""
     qflits[q] += 1
     held[gi] += 1
     if sw.org == HIPIQS:
-        if qw[q] == qr[q] and fifo_cnt[q] < sw.xp_cap:
+        if qs[q] == 0 and fifo_cnt[q] < sw.xp_cap:
             fifo_cnt[q] += 1
         else:
-            if qw[q] % sw.k == 0:
+            if qwp[q] == 0:
                 chunks[gi] += 1
-            qw[q] += 1
+            qwp[q] += 1
+            if qwp[q] == sw.k:
+                qwp[q] = 0
+            qs[q] += 1
     elif sw.org != SAFC:
         buf_used[gi] += 1
 
 
 @njit(cache=True, inline="always")
-def _release(sw, q, gi, qflits, buf_used, fifo_cnt, qw, qr, chunks, held):
-    """A flit of pair/input queue ``q`` leaves; HIPIQS refills the FIFO unit from the shared queue."""
+def _release(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, qrp, chunks, held):
+    """A flit of pair/input queue ``q`` leaves. HIPIQS refills the FIFO unit from the shared queue, freeing a
+    chunk when its last flit is read (``qrp``: flits read from the head chunk) or the queue empties."""
     qflits[q] -= 1
     held[gi] -= 1
     if sw.org == HIPIQS:
         fifo_cnt[q] -= 1
-        if qw[q] > qr[q]:
-            qr[q] += 1
+        if qs[q] > 0:
+            qs[q] -= 1
             fifo_cnt[q] += 1
-            if qr[q] % sw.k == 0:
+            qrp[q] += 1
+            if qrp[q] == sw.k:
+                qrp[q] = 0
                 chunks[gi] -= 1
-            if qr[q] == qw[q]:
-                if qr[q] % sw.k:
+            if qs[q] == 0:
+                if qrp[q] != 0:
                     chunks[gi] -= 1          # the queue's partly filled last chunk, now empty
-                qw[q] = 0
-                qr[q] = 0
+                qwp[q] = 0
+                qrp[q] = 0
     elif sw.org != SAFC:
         buf_used[gi] -= 1
 
@@ -227,7 +235,11 @@ def _run(tab, sw, tr, run, stats, trace):
     e_pkt = np.zeros(pool, dtype=np.int64)
     e_next = np.full(pool, -1, dtype=np.int64)
     e_q = np.zeros(pool, dtype=np.int64)
-    e_in = np.zeros(pool, dtype=np.int64)          # flits committed (sent towards it)
+    e_len = np.zeros(pool, dtype=np.int64)         # its packet's flits
+    e_gi = np.full(pool, -1, dtype=np.int64)       # its input buffer (central-buffer entries: the switch)
+    e_oi = np.full(pool, -1, dtype=np.int64)       # the switch output it queues for, s * k + o (-1: none)
+    e_wpos = np.zeros(pool, dtype=np.int64)        # central buffer: flits in its last chunk
+    e_rpos = np.zeros(pool, dtype=np.int64)        # central buffer: flits read from its head chunk
     e_arr = np.zeros(pool, dtype=np.int64)         # flits arrived
     e_sent = np.zeros(pool, dtype=np.int64)        # flits sent on
     e_ready = np.zeros(pool, dtype=np.int64)       # cycle the header may leave
@@ -252,8 +264,9 @@ def _run(tab, sw, tr, run, stats, trace):
     q_tail = np.full(nq, -1, dtype=np.int64)
     qflits = np.zeros(nq, dtype=np.int64)
     fifo_cnt = np.zeros(qp, dtype=np.int64)
-    qw = np.zeros(qp, dtype=np.int64)
-    qr = np.zeros(qp, dtype=np.int64)
+    qs = np.zeros(qp, dtype=np.int64)              # HIPIQS: flits in the shared queue (beyond the FIFO unit)
+    qwp = np.zeros(qp, dtype=np.int64)             # ... in its last chunk
+    qrp = np.zeros(qp, dtype=np.int64)             # ... read from its head chunk
     chunks = np.zeros(n_in, dtype=np.int64)
     buf_used = np.zeros(n_in, dtype=np.int64)
     held = np.zeros(n_in, dtype=np.int64)
@@ -329,7 +342,9 @@ def _run(tab, sw, tr, run, stats, trace):
                         e = e_free[e_top]
                         e_pkt[e] = pkt
                         e_q[e] = q
-                        e_in[e] = p_len[pkt]
+                        e_len[e] = p_len[pkt]
+                        e_gi[e] = -1
+                        e_oi[e] = -1
                         e_arr[e] = p_len[pkt]
                         e_sent[e] = 0
                         e_ready[e] = t
@@ -416,7 +431,11 @@ def _run(tab, sw, tr, run, stats, trace):
                     cq = qp + s * k + o
                     e_pkt[d] = pkt
                     e_q[d] = cq
-                    e_in[d] = 0
+                    e_len[d] = e_len[e]
+                    e_gi[d] = s
+                    e_oi[d] = s * k + o
+                    e_wpos[d] = 0
+                    e_rpos[d] = 0
                     e_arr[d] = 0
                     e_sent[d] = 0
                     e_ready[d] = t
@@ -431,20 +450,22 @@ def _run(tab, sw, tr, run, stats, trace):
                     e_down[e] = d
                     cand[s * k + o] += 1
                 cq = e_q[d]
-                up = tab.up[cq - qp]
-                if e_in[d] % k == 0:
+                up = tab.up[e_oi[d]]
+                if e_wpos[d] == 0:
                     if c_used[s] >= sw.c_chunks or (up and c_up[s] >= sw.c_up_chunks):
                         continue
                     c_used[s] += 1
                     if up:
                         c_up[s] += 1
-                e_in[d] += 1
+                e_wpos[d] += 1
+                if e_wpos[d] == k:
+                    e_wpos[d] = 0
                 e_arr[d] += 1
                 qflits[cq] += 1
-                _release(sw, q, gi, qflits, buf_used, fifo_cnt, qw, qr, chunks, held)
+                _release(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, qrp, chunks, held)
                 e_sent[e] += 1
                 moved += 1
-                if e_sent[e] == p_len[e_pkt[e]]:
+                if e_sent[e] == e_len[e]:
                     q_head[q] = e_next[e]
                     if q_head[q] < 0:
                         q_tail[q] = -1
@@ -520,7 +541,7 @@ def _run(tab, sw, tr, run, stats, trace):
                                 q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
                             else:
                                 q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
-                        if not _room(sw, q2, gi2, qflits, buf_used, fifo_cnt, qw, qr, chunks):
+                        if not _room(sw, q2, gi2, qflits, buf_used, fifo_cnt, qs, qwp, chunks):
                             continue
                     eligible += 1
                     if eligible == 1 or np.random.random() * eligible < 1.0:
@@ -537,7 +558,9 @@ def _run(tab, sw, tr, run, stats, trace):
                     d = e_free[e_top]
                     e_pkt[d] = e_pkt[c]
                     e_q[d] = q2
-                    e_in[d] = 0
+                    e_len[d] = e_len[c]
+                    e_gi[d] = q2 // k
+                    e_oi[d] = target * k + q2 % k if sw.org != FIFO and sw.org != CENTRAL else -1
                     e_arr[d] = 0
                     e_sent[d] = 0
                     e_ready[d] = 1 << 62
@@ -576,45 +599,48 @@ def _run(tab, sw, tr, run, stats, trace):
             if e_arr[e] <= e_sent[e]:
                 continue
             q = e_q[e]
-            if q < qp:
-                gi = q // k
-                if sw.org != HIPIQS and sw.org != SAFC and last_read[gi] == t:
-                    continue
+            gi = e_gi[e]
+            in_buffer = q < qp
+            if in_buffer and sw.org != HIPIQS and sw.org != SAFC and last_read[gi] == t:
+                continue
             d = e_down[e]
             if d >= 0:
                 q2 = e_q[d]
-                gi2 = q2 // k
-                if not _room(sw, q2, gi2, qflits, buf_used, fifo_cnt, qw, qr, chunks):
+                gi2 = e_gi[d]
+                if not _room(sw, q2, gi2, qflits, buf_used, fifo_cnt, qs, qwp, chunks):
                     continue
-                _commit(sw, q2, gi2, qflits, buf_used, fifo_cnt, qw, qr, chunks, held)
-                out_load[gi2 - gi2 % k + q2 % k] += 1
+                _commit(sw, q2, gi2, qflits, buf_used, fifo_cnt, qs, qwp, chunks, held)
+                if e_oi[d] >= 0:
+                    out_load[e_oi[d]] += 1
                 if held[gi2] > max_held:
                     max_held = held[gi2]
-                e_in[d] += 1
                 ring[g, (t + sw.link_delay) & ring_mask] = d
             else:
                 ring[g, (t + sw.link_delay) & ring_mask] = e_pkt[e]
-            if q < qp:
-                _release(sw, q, q // k, qflits, buf_used, fifo_cnt, qw, qr, chunks, held)
-                last_read[q // k] = t
-                out_load[q // k - (q // k) % k + q % k] -= 1
-            elif q < qc:
-                s = (q - qp) // k
-                qflits[q] -= 1
-                if (e_sent[e] + 1) % k == 0 or e_sent[e] + 1 == p_len[e_pkt[e]]:
-                    c_used[s] -= 1
-                    if tab.up[q - qp]:
-                        c_up[s] -= 1
-            e_sent[e] += 1
+            sent = e_sent[e] + 1
+            e_sent[e] = sent
             moved += 1
-            if e_sent[e] == p_len[e_pkt[e]]:
+            if in_buffer:
+                _release(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, qrp, chunks, held)
+                last_read[gi] = t
+                if e_oi[e] >= 0:
+                    out_load[e_oi[e]] -= 1
+            elif q < qc:
+                qflits[q] -= 1
+                e_rpos[e] += 1
+                if e_rpos[e] == k or sent == e_len[e]:
+                    e_rpos[e] = 0
+                    c_used[gi] -= 1
+                    if tab.up[e_oi[e]]:
+                        c_up[gi] -= 1
+            if sent == e_len[e]:
                 # tail gone: the output is free, the entry leaves its queue (always the head)
                 o_entry[g] = -1
                 q_head[q] = e_next[e]
                 if q_head[q] < 0:
                     q_tail[q] = -1
-                if q < qp and sw.org == DAMQ:
-                    rd_busy[q // k] = 0
+                if in_buffer and sw.org == DAMQ:
+                    rd_busy[gi] = 0
                 if q >= qc:
                     nic_count[q - qc] -= 1
                 e_free[e_top] = e

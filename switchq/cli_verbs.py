@@ -233,6 +233,7 @@ simulate_group = _DeclaredGroup("simulate", verb="simulate", context_settings=CO
                                      "reproduces them.")
 size_group = _DeclaredGroup(
     "size", verb="size", context_settings=CONTEXT,
-    help="Buffer sizes for link-level flow control (credit, grant, ACK/NAK, SFC) and buffered crossbars.\n\n"
+    help="Buffer sizes for link-level flow control (credit, grant, ACK/NAK, SFC, PFC headroom, InfiniBand "
+         "credits) and buffered crossbars.\n\n"
          "Quantities take units: --link-rate 10Gb/s, --rtt 200ns or --cable 20m, --cell 256B (b = bit, B = byte; "
          "KB = 1000 B, KiB = 1024 B). Bare numbers are refused where a unit is needed.")

@@ -259,7 +259,7 @@ def saturation_throughput(switch, traffic) -> CircuitSaturation:
                                  "renewal-reward, no conflicts (N = 2): E[T] / (E[T] + c), exact")
     if switch.scheduling == "channels":
         destinations = n - 1 if others else n
-        if switch.ideal and switch.channels >= destinations and not (fixed and others):
+        if switch.ideal and switch.pool is None and switch.channels >= destinations and not (fixed and others):
             if not others:
                 return CircuitSaturation(1.0, "logical channels, one per destination, ideal switch: every free "
                                               "output always has a taker (paper 001 §5), exact")
@@ -267,8 +267,8 @@ def saturation_throughput(switch, traffic) -> CircuitSaturation:
                                           "§5) up to the circuits that end together, where the random pick can "
                                           "leave a node's input with only its own output free (measured)",
                                      CHANNELS_ERROR)
-        return CircuitSaturation(None, "no analytic model: logical channels with overhead, fewer channels than "
-                                       "destinations, or fixed sizes; simulate it (switchq simulate circuit)")
+        return CircuitSaturation(None, "no analytic model: logical channels with overhead, a pool, fewer channels "
+                                       "than destinations, or fixed sizes; simulate it (switchq simulate circuit)")
     if switch.ideal and fixed:
         return _slotted(n, switch.window, others)
     if switch.window > 1:

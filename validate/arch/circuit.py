@@ -152,13 +152,14 @@ def _account(sw, stats, i, j, start, end):
 def _hold(sw, i, j, k, t, start, pk, ports, heap, trace):
     """Input i holds output j from t for slot k's packet, whose transfer starts at ``start``."""
     sd, ss, se = pk
-    out_busy, out_of, cur, tr_start = ports
+    out_busy, out_of, cur, tr_start, out_until = ports
     heap_t, heap_c, size = heap
     out_busy[j] = True
     out_of[i] = j
     cur[i] = k
     tr_start[i] = start
     end = start + np.int64(ss[i, k] * sw.ns_per_byte + 0.5)
+    out_until[j] = end
     if sw.matched:
         K.heap_push(heap_t, heap_c, size, end, i * 2 + EV_END)
     else:   # the adapter's check event, at the top, becomes its end event
@@ -198,7 +199,7 @@ def _replace_top(heap_t, heap_c, size, t, code):
 def _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, stamp):
     """Central control: free outputs in random order each pick a random packet for them of a free input."""
     sd, ss, se = pk
-    out_busy, out_of, cur, tr_start = ports
+    out_busy, out_of, cur, tr_start, out_until = ports
     bucket_start, bucket_fill, cand_input, cand_slot, order, taken, eligible, seen = scratch
     n = sw.n
     bucket_start[:] = 0
@@ -264,8 +265,9 @@ def _run(sw, mix, trace, stats):
     sd, ss, se = pk
     groups = mix.group_cdf.shape[1]
     train = (np.zeros((n, groups), np.int64), np.zeros((n, groups), np.int64), np.zeros((n, groups), np.int64))
-    ports = (np.zeros(n, np.bool_), np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64))
-    out_busy, out_of, cur, tr_start = ports
+    ports = (np.zeros(n, np.bool_), np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+             np.zeros(n, np.int64))
+    out_busy, out_of, cur, tr_start, out_until = ports
     heap = (np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.zeros(1, np.int64))
     heap_t, heap_c, size = heap
     scratch = (np.zeros(n + 1, np.int64), np.zeros(n, np.int64), np.zeros(n * slots, np.int64),
@@ -298,11 +300,22 @@ def _run(sw, mix, trace, stats):
             if t >= sw.warm_ns:
                 stats[_ATTEMPTS] += 1
             if out_busy[j]:
+                period = sw.after_ns + sw.check_ns
+                nxt = t + period
                 if sw.pooled:
                     ptr[i] = (mix.channel[i, j] + 1) % sw.pooled
-                else:
+                elif slots > 1:
                     ptr[i] = _next_slot(sd, i, k, slots)
-                _replace_top(heap_t, heap_c, size, t + sw.after_ns + sw.check_ns, i * 2 + EV_CHECK)
+                elif nxt < out_until[j]:
+                    # FIFO retries the same packet, and its output cannot free before out_until: those
+                    # attempts all fail, so skip to the first that can succeed and count the ones between.
+                    skip = (out_until[j] - t + period - 1) // period
+                    lo = max(np.int64(1), (sw.warm_ns - t + period - 1) // period)
+                    hi = min(skip - 1, (sw.end_ns - 1 - t) // period)
+                    if hi >= lo:
+                        stats[_ATTEMPTS] += hi - lo + 1
+                    nxt = t + skip * period
+                _replace_top(heap_t, heap_c, size, nxt, i * 2 + EV_CHECK)
             else:
                 _hold(sw, i, j, k, t, t + sw.after_ns, pk, ports, heap, trace)
             continue

@@ -225,7 +225,8 @@ def _model_command(model: Model) -> click.Command:
                                     help=("Simulate instead of solving (Monte Carlo, 95% CIs)." if analytic
                                           else "Simulated (this model has no analytic form: always on).")))
         options += [
-            click.option("--slots", type=int, default=None, help="Measured slots per replication [default: 50000]."),
+            click.option("--slots", "--cycles", "slots", type=int, default=None,
+                         help="Measured slots (cycles on flit-level networks) per replication [default: 50000]."),
             click.option("--warmup", type=int, default=None,
                          help="Discarded warm-up slots [default: max(1000, slots/10)]."),
             click.option("--replications", "-r", type=int, default=None,

@@ -51,7 +51,7 @@ ARBITRATIONS = ("rr", "random")
 # (Karol's single switch, where input i may send to output i).
 UNIFORM_OVER = ("others", "all")
 CENTRAL_ADMISSIONS = ("packet", "flit")
-UP_SELECTS = ("output", "input")
+UP_SELECTS = ("input", "output")
 FIFO_ROUTINGS = ("head", "arrival")
 CROSSPOINT_STORAGES = ("extra", "within")
 MAX_MESSAGE_FLITS = 1 << 16
@@ -89,9 +89,10 @@ class FlitSwitch:
     arbitration : str
         One of :data:`ARBITRATIONS`.
     up_select : str
-        Where a route may go up several ports, the one whose output at this switch has the fewest flits
-        queued for it from all inputs (``output``, the default), or the fewest from this input (``input``).
-        Paper 000 only says packets travel "adaptively" up.
+        Where a route may go up several ports, the one whose queue in this input's buffer holds the fewest
+        flits (``input``, the default: §3.4's routing logic sees the status signals of its own input
+        module's queues), or whose output at the switch has the fewest queued from all inputs (``output``).
+        Paper 000 only says packets travel "adaptively" up; reports/hipiqs.md runs both.
     fifo_routing : str
         ``fifo``: a message picks among its up ports when it reaches the head of the FIFO, taking any that
         is free (``head``), or on arrival, then waits at the head for that port (``arrival``: the port with
@@ -131,7 +132,7 @@ class FlitSwitch:
     up_share: float = 0.5
     arbitration: str = "rr"
     central_admission: str = "packet"
-    up_select: str = "output"
+    up_select: str = "input"
     fifo_routing: str = "head"
     crosspoint_storage: str = "extra"
 

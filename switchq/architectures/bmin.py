@@ -43,8 +43,9 @@ UP_SHARE = Param("up_share", "up_share", "float", 0.5, low=0, high=1, low_open=T
 ADMISSION = Param("central_admission", "central_admission", "choice", "packet", choices=CENTRAL_ADMISSIONS,
                   help="central: a packet enters the shared buffer when all the chunks it needs are free, or chunk "
                        "by chunk.")
-UP_SELECT = Param("up_select", "up_select", "choice", "output", choices=UP_SELECTS,
-                  help="Adaptive up port: fewest flits queued for it at the switch (output) or from this input.")
+UP_SELECT = Param("up_select", "up_select", "choice", "input", choices=UP_SELECTS,
+                  help="Adaptive up port: fewest flits queued for it in this input's buffer (input) or at the "
+                       "whole switch (output).")
 FIFO_ROUTING = Param("fifo_routing", "fifo_routing", "choice", "head", choices=FIFO_ROUTINGS,
                      help="fifo: pick the up port at the head of the queue (any free one) or on arrival.")
 ARBITRATION = Param("arbitration", "arbitration", "choice", "rr", choices=ARBITRATIONS,

@@ -56,6 +56,19 @@ def test_quick_sfc_report_has_every_figure(tmp_path):
     assert "agrees" not in text.replace("agrees when", "")   # no hand-written agreement
 
 
+@pytest.mark.slow
+def test_quick_hipiqs_report_has_every_figure_and_counts_its_readings(tmp_path):
+    written = build_report("hipiqs", tmp_path, quick=True, workers=2, seed=1, store=None)
+    text = (tmp_path / "hipiqs.md").read_text()
+    for heading in ("Figs. 7-9", "Fig. 10", "Fig. 11", "Fig. 12", "Which reading reproduces the paper",
+                    "Claims against the paper"):
+        assert heading in text
+    assert len([p for p in written if p.suffix == ".png"]) == 2
+    # Every HIPIQS claim is judged under each reading, and the summaries are computed counts.
+    assert text.count("up port by input queue, FIFO units within the buffer") >= 6
+    assert re.search(r"\d+ of \d+ claims agree under the default reading", text)
+
+
 def test_a_printed_number_agrees_only_when_ours_rounds_to_it():
     # Issue 10, item 3: WBA 8 x 8 at 0.2259 +- 0.0004 used to be called "agree" with the 0.22 that paper 003
     # quotes; a printed 0.22 allows 0.215..0.225, so the interval 0.2255..0.2263 does not.

@@ -28,6 +28,8 @@ each answer a frozen result naming its method and source:
   sets it beside Table V.
 - :func:`pcs_fill` and :func:`erlang_b`: PCS connection blocking as loss
   models over the VCs; :func:`table_vi_comparison` beside Table VI.
+- :func:`answers`: all of the above for one configuration, named, with
+  units (what ``switchq solve wormhole`` prints).
 
 Times are cycles (one flit per link per cycle) with seconds beside them;
 loads and rates are shares of the link bandwidth (flits per cycle).
@@ -58,7 +60,7 @@ __all__ = ["Timing", "TABLE_IV_TIMING", "TABLE_V", "TABLE_VI", "flit_cycle", "Ze
            "route_hops", "mean_hops", "pcs_setup_cycles", "FgvcBound", "fgvc_delay_bound", "Overcommit", "overcommit",
            "FrameInterval", "overcommit_frame_interval", "BestEffort", "best_effort_latency", "table_v_comparison",
            "PcsFill", "pcs_fill", "erlang_b", "pcs_erlang", "table_vi_comparison", "GOYAL", "FIGUEIRA", "PAREKH",
-           "COBHAM", "PAPER"]
+           "COBHAM", "PAPER", "answers"]
 
 PAPER = "paper 004, 'MediaWorm: a QoS capable router architecture for clusters'"
 GOYAL = ("P. Goyal, S. S. Lam and H. M. Vin, 'Determining end-to-end delay bounds in heterogeneous networks', "
@@ -260,7 +262,10 @@ def fgvc_delay_bound(router, traffic, hops: int = 1, servers: int | None = None,
     with P = hops x header_stages + (hops + 1) x link_cycles the pipeline and wire latency. K defaults
     to hops + 1: the injection link (the source multiplexing its streams, read as FGVC too) and each
     router's output link; the crossbar input port is as fast as the input link and adds no bound term.
-    The message interval defaults to regulator_span / (mean messages per frame). The frame is delivered by
+    The message interval defaults to regulator_span / (mean messages per frame) (mpeg2: averaged over the
+    sequences): the bound is per message, with that message's Vtick, so a frame with fewer messages (a small
+    VBR frame, an MPEG-2 B frame) has a proportionally larger one; pass ``message_interval`` (seconds) for
+    a given frame. The frame is delivered by
     its last message, whose delay lies between the zero-load latency and D, so a frame interval departs
     from the regulator's by at most ``jitter_bound_seconds`` = D - zero-load.
 
@@ -281,8 +286,10 @@ def fgvc_delay_bound(router, traffic, hops: int = 1, servers: int | None = None,
     st = traffic.streams
     m = traffic.message_flits
     cps = router.cycles_per_second
+    # mpeg2 without a sequence: the typical message of the mix (messages per frame averaged over sequences).
+    seqs = (sequence,) if sequence is not None or st.kind != "mpeg2" else st.sequences
     if message_interval is None:
-        messages, _ = wt.mean_frame_flits(st, traffic, router.flit_bits, sequence)
+        messages = sum(wt.mean_frame_flits(st, traffic, router.flit_bits, q)[0] for q in seqs) / len(seqs)
         interval = st.regulator_span * cps / messages
     else:
         interval = _check.real("message_interval", message_interval, 0.0, 10.0, low_open=True) * cps
@@ -294,7 +301,8 @@ def fgvc_delay_bound(router, traffic, hops: int = 1, servers: int | None = None,
     zero = zero_load_latency(router, m, h).cycles
     reserved = 0.0
     if traffic.realtime_load > 0:
-        reserved = wt.streams_per_input(router, traffic) * wt.wire_rate(st, traffic, router, sequence)
+        rate = sum(wt.wire_rate(st, traffic, router, q) for q in seqs) / len(seqs)
+        reserved = wt.streams_per_input(router, traffic) * rate
     return FgvcBound(bound, bound / cps, vtick, interval, k, zero, (bound - zero) / cps, reserved,
                      reserved <= 1.0 + 1e-12,
                      f"guaranteed-rate bound (M + K - 1) Vtick + K beta + P, K = {k} scheduled links, beta = 1 cycle, "
@@ -652,3 +660,75 @@ def table_vi_comparison(nodes: int = 8, vcs: int = 24) -> list[dict]:
                      "fill_attempts": f.attempts, "fill_drop_share": f.drop_share,
                      "erlang_blocking": pcs_erlang(load, vcs)["blocking"]})
     return rows
+
+
+# --------------------------------------------------------------------------- one configuration
+
+def answers(network, traffic) -> dict:
+    """Every analytic answer for one configuration, named, with a ``units`` object (``switchq solve wormhole``).
+
+    Hops are the mean over uniform destinations (1 on one router; 2 on the fat mesh, whose links between
+    routers carry on average the node links' load under dimension-order routing, so the best-effort model's
+    servers are alike); the over-commitment figures are for the node outputs (the links between routers
+    carry a random subset of the streams, which the simulator measures), with mpeg2 streams of different
+    sequences counted at their mean rate. PCS adds the loss model for its established streams.
+
+    Examples
+    --------
+    >>> from switchq.models.wormhole import WormholeNetwork, WormholeTraffic
+    >>> a = answers(WormholeNetwork(), WormholeTraffic(0.96, (80, 20)))
+    >>> a["zero_load_latency_us"], a["streams_per_input"], round(a["fgvc_bound_us"], 1)
+    (2.08, 76, 158.4)
+    >>> round(a["p_overcommit_any"], 3), round(a["frame_interval_mean_ms"], 3), a["best_effort_saturated"]
+    (0.106, 33.35, False)
+    >>> round(a["p_best_effort_saturated"], 3)
+    1.0
+    """
+    router = network.router
+    st = traffic.streams
+    hops = mean_hops(network, traffic.destinations)
+    h_int = max(1, int(round(hops)))
+    z = zero_load_latency(router, traffic.message_flits, hops)
+    out = {"hops": hops, "cycle_ns": router.cycle_seconds * 1e9, "zero_load_latency_cycles": z.cycles,
+           "zero_load_latency_us": round(z.seconds * 1e6, 9)}
+    s = wt.streams_per_input(router, traffic) if traffic.realtime_load > 0 else 0
+    out["streams_per_input"] = s
+    out["realtime_vcs"] = traffic.realtime_vcs(router.vcs)
+    out["sigma_d_floor_ms"] = wt.regulator_interval_sd(st, traffic, router.flit_bits) * 1e3
+    if s:
+        rate = sum(wt.wire_rate(st, traffic, router, q) for q in st.sequences) / len(st.sequences) \
+            if st.kind == "mpeg2" else wt.wire_rate(st, traffic, router)
+        b = fgvc_delay_bound(router, traffic, h_int)
+        out.update(stream_wire_rate=rate, vtick_cycles=b.vtick, fgvc_bound_cycles=b.bound_cycles,
+                   fgvc_bound_us=b.bound_seconds * 1e6, jitter_bound_ms=b.jitter_bound_seconds * 1e3,
+                   reserved_input_load=b.reserved_input_load)
+        cap = 1.0 if router.scheduler != "fifo" else max(1e-9, 1.0 - traffic.best_effort_load)
+        o = overcommit(network.nodes, s, rate, cap, traffic.destinations)
+        f = overcommit_frame_interval(network.nodes, s, rate, st.frame_period, cap, traffic.destinations)
+        out.update(max_streams_per_output=o.max_streams, p_overcommit_output=o.p_output, p_overcommit_any=o.p_any,
+                   frame_interval_mean_ms=f.d_mean * 1e3, frame_interval_sd_between_ms=f.d_sd_between * 1e3,
+                   share_jitter_free=f.share_jitter_free)
+        if traffic.best_effort_load > 0:
+            be = overcommit(network.nodes, s, rate, max(1e-9, 1.0 - traffic.best_effort_load), traffic.destinations)
+            out["p_best_effort_saturated"] = be.p_any
+    if traffic.best_effort_load > 0:
+        be = best_effort_latency(router, traffic, h_int)
+        out.update(best_effort_latency_us=be.seconds * 1e6, best_effort_saturated=be.saturated)
+    if router.switching == "pcs" and s:
+        est = min(s * network.nodes, network.nodes * router.vcs - 1)
+        f = pcs_fill(est, network.nodes, router.vcs)
+        out.update(pcs_established=est, pcs_attempts=f.attempts, pcs_dropped=f.dropped,
+                   pcs_setup_cycles=pcs_setup_cycles(router, h_int))
+    out["units"] = {k: u for k, u in _UNITS.items() if k in out}
+    return out
+
+
+_UNITS = {"hops": "routers", "cycle_ns": "ns", "zero_load_latency_cycles": "cycles", "zero_load_latency_us": "us",
+          "streams_per_input": "streams", "realtime_vcs": "VCs", "sigma_d_floor_ms": "ms",
+          "stream_wire_rate": "flits/cycle", "vtick_cycles": "cycles/flit", "fgvc_bound_cycles": "cycles",
+          "fgvc_bound_us": "us", "jitter_bound_ms": "ms", "reserved_input_load": "flits/cycle",
+          "max_streams_per_output": "streams", "p_overcommit_output": "1", "p_overcommit_any": "1",
+          "frame_interval_mean_ms": "ms", "frame_interval_sd_between_ms": "ms", "share_jitter_free": "1",
+          "p_best_effort_saturated": "1", "best_effort_latency_us": "us", "best_effort_saturated": "",
+          "pcs_established": "connections", "pcs_attempts": "attempts", "pcs_dropped": "attempts",
+          "pcs_setup_cycles": "cycles"}

@@ -18,6 +18,8 @@ so one seed gives one stream of traffic whatever calls it.
 - :func:`mean_frame_flits`, :func:`wire_rate`: a stream's mean flits per
   frame and rate on the wire, headers included (quadrature over the frame
   size distribution, not sampling).
+- :func:`regulator_interval_sd`: the s.d. of the frame interval with no
+  jitter at all (the regulator's last-message offset varies with the frame).
 - :func:`mpeg2_bandwidth_gap`: the surrogate's mean bandwidth against
   Table III's column, per sequence.
 
@@ -44,7 +46,7 @@ from switchq.errors import InputError
 from switchq.models.wormhole import GOP_DEFAULT, STREAM_KINDS, TABLE_III, VideoStreams
 
 __all__ = ["frame_sizes", "frame_messages", "frame_schedule", "injection_schedule", "place_streams",
-           "best_effort_messages", "mean_frame_flits", "wire_rate", "mpeg2_mean_frame_bits", "mpeg2_bandwidth_gap",
+           "best_effort_messages", "mean_frame_flits", "wire_rate", "regulator_interval_sd", "mpeg2_mean_frame_bits", "mpeg2_bandwidth_gap",
            "streams_per_input", "FrameSchedule", "MessageSchedule", "StreamPlacement", "BestEffortMessages",
            "QUADRATURE_POINTS"]
 
@@ -280,6 +282,44 @@ def mean_frame_flits(streams: VideoStreams, traffic, flit_bits: int, sequence: i
     messages, last = frame_messages(bits.astype(np.int64), traffic.message_flits, flit_bits, traffic.header)
     flits = (messages - 1) * traffic.message_flits + last
     return float(messages.mean()), float(flits.mean())
+
+
+def regulator_interval_sd(streams: VideoStreams, traffic, flit_bits: int, sequence: int | None = None) -> float:
+    """The frame delivery interval's s.d. with every message delayed alike (seconds): the floor of sigma_d.
+
+    A frame is delivered by its last message, which the regulator injects ``span - span / n`` after the
+    frame starts (n its messages), so with equal delays successive deliveries are ``T + span (1/n_f -
+    1/n_(f+1))`` apart: s.d. ``span sqrt(2 Var(1/n))`` for independent frame sizes (vbr; cbr: 0). mpeg2
+    frames are not independent (the GOP), so this is computed over the GOP's successive pairs there.
+
+    Examples
+    --------
+    >>> from switchq.models.wormhole import WormholeTraffic
+    >>> round(regulator_interval_sd(VideoStreams("vbr"), WormholeTraffic(0.5), 32) * 1e3, 4)     # ms
+    0.0521
+    >>> regulator_interval_sd(VideoStreams("cbr"), WormholeTraffic(0.5), 32)
+    0.0
+    """
+    z = _quantile_grid()
+    span = streams.regulator_span
+    if streams.kind == "cbr":
+        return 0.0
+    if streams.kind == "vbr":
+        bits = 8 * np.maximum(np.rint(streams.frame_bytes + streams.frame_sd_bytes * z), 1)
+        n, _ = frame_messages(bits.astype(np.int64), traffic.message_flits, flit_bits, traffic.header)
+        return float(span * math.sqrt(2.0 * np.var(1.0 / n)))
+    seq = streams.sequences[0] if sequence is None else sequence
+    mu, sigma = _lognormal_params(streams.frame_cv)
+    factor = np.exp(mu + sigma * z)
+    inv = []
+    for c in streams.gop:
+        n, _ = frame_messages(np.maximum(np.rint(1e3 * TABLE_III[seq][_TYPE[c]] * factor), 1).astype(np.int64),
+                              traffic.message_flits, flit_bits, traffic.header)
+        inv.append((float(np.mean(1.0 / n)), float(np.var(1.0 / n))))
+    g = len(inv)
+    # d - T = span (1/n_f - 1/n_(f+1)): over the GOP's g successive pairs, its mean square minus its mean squared.
+    ms = sum(inv[i][1] + inv[(i + 1) % g][1] + (inv[i][0] - inv[(i + 1) % g][0]) ** 2 for i in range(g)) / g
+    return float(span * math.sqrt(ms))
 
 
 def wire_rate(streams: VideoStreams, traffic, router, sequence: int | None = None) -> float:

@@ -433,6 +433,12 @@ class WormholeNetwork:
     (8, 16)
     >>> WormholeNetwork(topology="fatmesh").tables().ports      # 4 node ports + 2 x 4 link ports (4 unwired)
     12
+    >>> pcs = WormholeNetwork(WormholeRouter(vcs=24, link_rate=100e6, switching="pcs"))
+    >>> pcs.check_traffic(WormholeTraffic(0.91, (100, 0)))            # 22 streams of 4 Mbit/s on 24 VCs
+    >>> pcs.check_traffic(WormholeTraffic(1.0, (100, 0)))
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: load: got 1.0; allowed: below 1 for pcs with 24 real-time VCs (one stream per VC)
     >>> WormholeNetwork(WormholeRouter(n_ports=4), topology="fatmesh")
     Traceback (most recent call last):
     ...
@@ -463,6 +469,20 @@ class WormholeNetwork:
     @property
     def nodes(self) -> int:
         return self.routers * self.nodes_per_router
+
+    def check_traffic(self, traffic) -> None:
+        """What this network refuses of a workload: anything but :class:`WormholeTraffic`, a mix that cannot be
+        split over its VCs, and, for PCS (one stream per VC), more streams per input than real-time VCs
+        (counted at the streams' nominal rate)."""
+        if not isinstance(traffic, WormholeTraffic):
+            raise _check.InputError("workload", type(traffic).__name__, "WormholeTraffic")
+        m_rt = traffic.realtime_vcs(self.router.vcs)
+        if self.router.switching == "pcs" and traffic.realtime_load > 0:
+            rate = traffic.streams.nominal_rate / self.router.link_rate
+            if int(traffic.realtime_load / rate + 1e-9) > m_rt:
+                top = (m_rt + 1) * rate / traffic.realtime_share
+                raise _check.InputError("load", traffic.load, f"below {top:.4g} for pcs with {m_rt} real-time VCs "
+                                                              "(one stream per VC)")
 
     def tables(self):
         """Wiring and routing tables (:mod:`switchq.solvers.topology`), the kernel's only view of the shape."""

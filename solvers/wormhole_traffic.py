@@ -412,6 +412,14 @@ def place_streams(nodes: int, router, traffic, rng: np.random.Generator) -> Stre
         z = np.zeros(0, dtype=np.int64)
         return StreamPlacement(z, z, z, z, z, z, np.zeros(0), m_rt)
     sources, seqs = [], []
+    rates = {}
+    if st.kind == "mpeg2":
+        # Each sequence's rate once (the wire rate is a quadrature over its GOP).
+        for q in st.sequences:
+            one = VideoStreams("mpeg2", gop=st.gop, frame_cv=st.frame_cv, sequences=(q,),
+                               frame_period=st.frame_period, regulator_span=st.regulator_span)
+            rates[q] = (one.nominal_rate / router.link_rate if traffic.load_basis == "nominal"
+                        else wire_rate(one, traffic, router))
     for v in range(nodes):
         if st.kind != "mpeg2":
             n = streams_per_input(router, traffic)
@@ -421,10 +429,7 @@ def place_streams(nodes: int, router, traffic, rng: np.random.Generator) -> Stre
         budget, picked = traffic.realtime_load, []
         while True:
             s = int(st.sequences[rng.integers(len(st.sequences))])
-            one = VideoStreams("mpeg2", gop=st.gop, frame_cv=st.frame_cv, sequences=(s,),
-                               frame_period=st.frame_period, regulator_span=st.regulator_span)
-            rate = (one.nominal_rate / router.link_rate if traffic.load_basis == "nominal"
-                    else wire_rate(one, traffic, router))
+            rate = rates[s]
             if rate > budget + 1e-12:
                 break
             budget -= rate

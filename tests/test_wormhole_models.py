@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from switchq.errors import InputError
 from switchq.models.wormhole import (TABLE_III, VideoStreams, WormholeNetwork, WormholeRouter, WormholeTraffic)
 from switchq.solvers import wormhole as W
+from switchq.solvers import wormhole_contention as WC
 from switchq.solvers import wormhole_traffic as WT
 
 FAST = settings(max_examples=40, deadline=None)
@@ -197,7 +198,7 @@ def test_best_effort_messages_are_poisson_at_load_over_m():
 def test_multinomial_any_output_probability_matches_enumeration():
     # 3 nodes x 2 streams = 6 streams into 3 outputs, capacity 2 streams each: enumerate 3^6 placements.
     bad = sum(1 for d in itertools.product(range(3), repeat=6) if max(d.count(j) for j in range(3)) > 2)
-    o = W.overcommit(3, 2, 0.5)
+    o = WC.overcommit(3, 2, 0.5)
     assert o.max_streams == 2
     assert o.p_any == pytest.approx(bad / 3 ** 6, abs=1e-12)
     assert o.p_output == pytest.approx(sum(math.comb(6, k) * 2 ** (6 - k) for k in range(3, 7)) / 3 ** 6, abs=1e-12)
@@ -205,7 +206,7 @@ def test_multinomial_any_output_probability_matches_enumeration():
 
 def test_paper_placement_overcommits_some_output_about_one_run_in_ten():
     # Fig. 5 at 0.96, 80:20: 8 x 76 streams, 94 fit an output. Monte Carlo of 20,000 placements: s.e. 0.002.
-    o = W.overcommit(8, 76, WT.wire_rate(VideoStreams("cbr"), WormholeTraffic(0.96), WormholeRouter()))
+    o = WC.overcommit(8, 76, WT.wire_rate(VideoStreams("cbr"), WormholeTraffic(0.96), WormholeRouter()))
     d = np.random.default_rng(0).integers(0, 8, (20_000, 608))
     counts = np.stack([(d == j).sum(1) for j in range(8)], 1)
     assert o.p_any == pytest.approx((counts.max(1) > 94).mean(), abs=0.008)
@@ -213,7 +214,7 @@ def test_paper_placement_overcommits_some_output_about_one_run_in_ten():
 
 
 def test_frame_interval_is_the_period_when_no_output_can_be_overcommitted():
-    f = W.overcommit_frame_interval(8, 10, 0.01, 1 / 30)               # 80 streams, 100 fit: never over
+    f = WC.overcommit_frame_interval(8, 10, 0.01, 1 / 30)               # 80 streams, 100 fit: never over
     assert f.d_mean == pytest.approx(1 / 30, rel=1e-12)
     assert f.d_sd_between < 1e-12 and f.share_jitter_free == pytest.approx(1.0, abs=1e-12)
 
@@ -250,16 +251,16 @@ def test_best_effort_alone_is_pollaczek_khinchine_under_either_scheduler(load):
     zero = W.zero_load_latency(WormholeRouter(), 20).cycles
     md1 = load * 20 / (2 * (1 - load))                                 # M/D/1 wait, 20-flit messages
     for sched in ("fgvc", "fifo"):
-        b = W.best_effort_latency(WormholeRouter(scheduler=sched), t, servers=1)
+        b = WC.best_effort_latency(WormholeRouter(scheduler=sched), t, servers=1)
         assert b.cycles == pytest.approx(zero + md1, rel=1e-12)
 
 
 def test_best_effort_model_against_table_v_up_to_load_0_9():
-    rows = [r for r in W.table_v_comparison() if r["load"] <= 0.9 and r["ratio"] is not None]
+    rows = [r for r in WC.table_v_comparison() if r["load"] <= 0.9 and r["ratio"] is not None]
     ratios = [r["ratio"] for r in rows if not (r["mix"] == "90:10" and r["load"] == 0.8)]
     # The stated fit (docstring): 0.61-1.11, a queueing approximation to be replaced by measured error.
     assert 0.6 < min(ratios) and max(ratios) < 1.12
-    sat = [r["p_saturated"] for r in W.table_v_comparison() if r["paper_us"] is None]
+    sat = [r["p_saturated"] for r in WC.table_v_comparison() if r["paper_us"] is None]
     assert min(sat) > 0.97                                             # "Sat.": some output over its link
 
 
@@ -279,12 +280,12 @@ def test_pcs_fill_matches_a_direct_simulation_of_the_attempts():
                 used[c] = True
                 k += 1
         attempts.append(a)
-    f = W.pcs_fill(n)
+    f = WC.pcs_fill(n)
     assert f.attempts == pytest.approx(np.mean(attempts), abs=4 * np.std(attempts) / math.sqrt(runs))
 
 
 def test_table_vi_established_follows_the_load_but_drops_exceed_the_fill_model():
-    rows = W.table_vi_comparison()
+    rows = WC.table_vi_comparison()
     for r in rows:
         if r["load"] != 0.64:                                          # 107 for 128: the table's odd row
             assert r["established"] == pytest.approx(r["implied"], rel=0.03)
@@ -296,7 +297,7 @@ def test_table_vi_established_follows_the_load_but_drops_exceed_the_fill_model()
 def test_erlang_b_matches_its_closed_form():
     for c, a in ((1, 1.0), (2, 1.0), (24, 20.0), (5, 3.3)):
         closed = (a ** c / math.factorial(c)) / sum(a ** k / math.factorial(k) for k in range(c + 1))
-        assert W.erlang_b(c, a) == pytest.approx(closed, rel=1e-12)
+        assert WC.erlang_b(c, a) == pytest.approx(closed, rel=1e-12)
 
 
 # --------------------------------------------------------------------------- validation

@@ -85,7 +85,7 @@ from typing import ClassVar
 from . import _check
 
 __all__ = ["WormholeRouter", "VideoStreams", "WormholeTraffic", "WormholeNetwork", "SCHEDULERS", "CROSSBARS",
-           "SWITCHING", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "TOPOLOGIES", "TABLE_III",
+           "SWITCHING", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "TOPOLOGIES", "VCLOCK_STATES", "TABLE_III",
            "GOP_DEFAULT", "FRAME_BYTES", "FRAME_SD_BYTES", "FRAME_RATE", "REGULATOR_SPAN", "PCS_VCS"]
 
 SCHEDULERS = ("fgvc", "fgfq", "fifo")
@@ -96,6 +96,7 @@ HEADERS = ("overhead", "payload")
 LOAD_BASES = ("nominal", "wire")
 DESTINATIONS = ("all", "others")
 TOPOLOGIES = ("switch", "fatmesh")
+VCLOCK_STATES = ("message", "vc")
 
 # §IV-B.1: synthetic frames (bytes), 30 frames/s, the regulator's 33 ms.
 FRAME_BYTES = 16_666
@@ -150,6 +151,13 @@ class WormholeRouter:
         Cycles a flit spends on a link (1).
     buffer_messages : int
         Depth of every input and output VC buffer in messages (1: "one message long", §IV-A).
+    vclock_state : str
+        Where FGVC's auxVC lives: with the ``message`` (set from the header's arrival, dropped with the tail:
+        §III-D "its Vtick information in the router is discarded", the default) or with the ``vc``, kept across
+        the messages that hold it in turn (Table I's "state variable associated with each channel i").
+    best_effort_vtick : float or None
+        Vtick of best-effort flits, cycles per flit; None: larger than any real-time stamp (strict priority,
+        §III-D "the largest possible value").
 
     Examples
     --------
@@ -174,6 +182,8 @@ class WormholeRouter:
     body_stages: int = 3
     link_cycles: int = 1
     buffer_messages: int = 1
+    vclock_state: str = "message"
+    best_effort_vtick: float | None = None
     architecture: ClassVar[str] = "wormhole"
 
     def __post_init__(self):
@@ -188,8 +198,11 @@ class WormholeRouter:
         h = self.header_stages
         if isinstance(h, bool) or not isinstance(h, int) or not body <= h <= 64:
             raise _check.InputError("header_stages", h, f"an integer in [{body}, 64] (at least body_stages {body})")
-        for name, choices in (("crossbar", CROSSBARS), ("scheduler", SCHEDULERS), ("switching", SWITCHING)):
+        for name, choices in (("crossbar", CROSSBARS), ("scheduler", SCHEDULERS), ("switching", SWITCHING),
+                              ("vclock_state", VCLOCK_STATES)):
             _check.choice(name, getattr(self, name), choices)
+        _check.assign(self, best_effort_vtick=_check.optional(_check.real, "best_effort_vtick",
+                                                              self.best_effort_vtick, 1.0, 1e15))
 
     @property
     def cycle_seconds(self) -> float:
@@ -217,6 +230,7 @@ class WormholeRouter:
                 "crossbar": self.crossbar, "scheduler": self.scheduler, "switching": self.switching,
                 "header_stages": self.header_stages, "body_stages": self.body_stages,
                 "link_cycles": self.link_cycles, "buffer_messages": self.buffer_messages,
+                "vclock_state": self.vclock_state, "best_effort_vtick": self.best_effort_vtick,
                 "cycle_seconds": self.cycle_seconds}
 
 

@@ -1,4 +1,4 @@
-"""Analytic answers for MediaWorm wormhole routers (paper 004 §III-§V): latency, FGVC bound, over-commitment, loss.
+"""Analytic answers for MediaWorm wormhole routers (paper 004 §III-§V): pipeline latency, FGVC delay bound.
 
 What can be said of :mod:`switchq.models.wormhole` without simulating it,
 each answer a frozen result naming its method and source:
@@ -240,12 +240,16 @@ def fgvc_delay_bound(router, traffic, hops: int = 1, servers: int | None = None,
     The message interval defaults to regulator_span / (mean messages per frame) (mpeg2: averaged over the
     sequences): the bound is per message, with that message's Vtick, so a frame with fewer messages (a small
     VBR frame, an MPEG-2 B frame) has a proportionally larger one; pass ``message_interval`` (seconds) for
-    a given frame. The frame is delivered by
-    its last message, whose delay lies between the zero-load latency and D, so a frame interval departs
-    from the regulator's by at most ``jitter_bound_seconds`` = D - zero-load.
+    a given frame. The frame is delivered by its last message, whose delay lies between the zero-load
+    latency and D, so a frame interval departs from the regulator's by at most ``jitter_bound_seconds`` =
+    D - zero-load.
 
-    Not covered: wormhole blocking (a message waiting for a free VC downstream, one message deep, several
-    streams sharing a VC) lies outside the GR model; the simulator measures whether it matters.
+    Admissible means the rates of the messages present at once sum to at most each link. FGVC keeps no
+    state between messages, and D exceeds the message interval by (K - 1) Vtick + K + P, so a stream's
+    consecutive messages may overlap that long and briefly reserve twice: ``admissible_input`` (streams x
+    rate <= 1 on the input link) is necessary, not sufficient. Not covered at all: wormhole blocking (a
+    message waiting for a free VC downstream, one message deep, several streams sharing a VC), outside the
+    GR model; the simulator measures whether it matters.
 
     Examples
     --------

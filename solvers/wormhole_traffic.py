@@ -11,6 +11,8 @@ so one seed gives one stream of traffic whatever calls it.
 - :func:`frame_schedule` / :func:`injection_schedule`: the source
   regulator, per frame (start cycle, messages, spacing; what a kernel should
   hold) or expanded per message (cycle, flits, frame, last, Vtick).
+- :func:`stream_frames`: every placed stream's frames for a run, in one
+  CSR table (the kernel's real-time input: O(frames), not O(messages)).
 - :func:`place_streams`: streams per input (admission only at the input
   link), their input VC, random destination and destination VC, phases.
 - :func:`best_effort_messages`: Poisson best-effort messages with random
@@ -46,7 +48,7 @@ from switchq.errors import InputError
 from switchq.models.wormhole import GOP_DEFAULT, STREAM_KINDS, TABLE_III, VideoStreams
 
 __all__ = ["frame_sizes", "frame_messages", "frame_schedule", "injection_schedule", "place_streams",
-           "best_effort_messages", "mean_frame_flits", "wire_rate", "regulator_interval_sd", "mpeg2_mean_frame_bits", "mpeg2_bandwidth_gap",
+           "best_effort_messages", "stream_frames", "StreamFrames", "mean_frame_flits", "wire_rate", "regulator_interval_sd", "mpeg2_mean_frame_bits", "mpeg2_bandwidth_gap",
            "streams_per_input", "FrameSchedule", "MessageSchedule", "StreamPlacement", "BestEffortMessages",
            "QUADRATURE_POINTS"]
 
@@ -490,3 +492,60 @@ def best_effort_messages(nodes: int, router, traffic, cycles: int, rng: np.rando
     dest_vc = m_rt + rng.integers(0, m_be, len(source))
     return BestEffortMessages(cycle, source, dest, input_vc.astype(np.int64), dest_vc.astype(np.int64),
                               traffic.message_flits)
+
+
+@dataclass(frozen=True, eq=False)
+class StreamFrames:
+    """Every stream's frames in one CSR table: stream ``i`` owns rows ``offset[i]:offset[i + 1]`` (``offset``
+    has streams + 1 entries), each row a frame with ``bits``, ``start`` cycle, ``messages``, ``last_flits``
+    and ``spacing`` (float64 cycles between its messages) as in :class:`FrameSchedule`. A kernel walks a
+    stream's rows with a pointer and emits message ``k`` of a frame at ``start + floor(k * spacing)``."""
+
+    offset: np.ndarray
+    bits: np.ndarray
+    start: np.ndarray
+    messages: np.ndarray
+    last_flits: np.ndarray
+    spacing: np.ndarray
+    message_flits: int
+
+    @property
+    def frames(self) -> int:
+        return len(self.start)
+
+
+def stream_frames(placement: StreamPlacement, router, traffic, cycles: int, rng: np.random.Generator) -> StreamFrames:
+    """Frames of every stream of ``placement`` that start before cycle ``cycles``: sizes drawn with
+    :func:`frame_sizes` (mpeg2: the stream's sequence and GOP phase), scheduled with :func:`frame_schedule`
+    from the stream's phase. Streams are drawn in order, so one seed gives one table.
+
+    Examples
+    --------
+    >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
+    >>> r, t = WormholeRouter(), WormholeTraffic(0.5, (50, 50), streams=VideoStreams("cbr"))
+    >>> rng = np.random.default_rng(7)
+    >>> p = place_streams(8, r, t, rng)
+    >>> f = stream_frames(p, r, t, int(r.cycles_per_second), rng)          # one second
+    >>> p.streams, f.frames, int(f.messages.sum()), bool(np.all(f.start < r.cycles_per_second))
+    (200, 6000, 1320000, True)
+    """
+    st = traffic.streams
+    cps = router.cycles_per_second
+    period = st.frame_period * cps
+    parts, counts = [], []
+    for i in range(placement.streams):
+        first = placement.phase[i] * cps
+        n = max(0, int(math.ceil((cycles - first) / period - 1e-9)))
+        bits = frame_sizes(st, n, rng, int(placement.sequence[i]) or None, int(placement.gop_phase[i]))
+        fs = frame_schedule(bits, router, traffic, float(placement.phase[i]))
+        keep = fs.start < cycles
+        parts.append((bits[keep], fs.start[keep], fs.messages[keep], fs.last_flits[keep], fs.spacing[keep]))
+        counts.append(int(keep.sum()))
+    offset = np.zeros(placement.streams + 1, dtype=np.int64)
+    offset[1:] = np.cumsum(counts)
+    if parts:
+        cols = [np.concatenate([p[j] for p in parts]) for j in range(5)]
+    else:
+        cols = [np.zeros(0, dtype=np.int64)] * 4 + [np.zeros(0)]
+    return StreamFrames(offset, cols[0].astype(np.int64), cols[1].astype(np.int64), cols[2].astype(np.int64),
+                        cols[3].astype(np.int64), cols[4].astype(np.float64), traffic.message_flits)

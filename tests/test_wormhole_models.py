@@ -353,3 +353,32 @@ def test_answers_for_figure_5_name_every_quantity_with_a_unit():
     # Jitter-free in the paper at 0.96: the over-commitment of a few outputs moves the pooled d by < 0.1 %.
     assert a["frame_interval_mean_ms"] == pytest.approx(1e3 / 30, rel=1e-3)
     assert a["jitter_bound_ms"] < 0.16
+
+
+def test_stream_frames_expand_to_each_streams_injection_schedule():
+    r = WormholeRouter()
+    t = WormholeTraffic(0.3, (80, 20), streams=VideoStreams("vbr"))
+    rng = np.random.default_rng(17)
+    p = WT.place_streams(8, r, t, rng)
+    f = WT.stream_frames(p, r, t, 2_000_000, rng)                     # 0.16 s: 5 frames a stream
+    assert len(f.offset) == p.streams + 1 and f.offset[-1] == f.frames
+    for i in (0, p.streams // 2, p.streams - 1):
+        rows = slice(f.offset[i], f.offset[i + 1])
+        s = WT.injection_schedule(f.bits[rows], r, t, float(p.phase[i]))
+        k = np.arange(len(s.cycle)) - np.repeat(np.cumsum(f.messages[rows]) - f.messages[rows], f.messages[rows])
+        assert np.array_equal(s.cycle, np.repeat(f.start[rows], f.messages[rows])
+                              + np.floor(k * np.repeat(f.spacing[rows], f.messages[rows]) + 1e-9).astype(np.int64))
+        assert f.start[rows][0] == math.floor(p.phase[i] * r.cycles_per_second + 1e-6)
+        assert np.all(f.start[rows] < 2_000_000)
+
+
+@pytest.mark.slow
+def test_zero_load_convention_matches_the_flit_kernel_with_a_5_cycle_header_pipeline():
+    # The paper-000 kernel moves a lone header through a switch in bypass_cycles: with 5 it must give
+    # exactly this module's zero-load latency, the convention the wormhole kernel is to keep.
+    from switchq.models.flit import FlitNetwork, FlitSwitch
+    from switchq.validate.arch.flit import lone_latency
+
+    net = FlitNetwork.single(8, FlitSwitch(8, "fifo", 64, bypass_cycles=5))
+    for m in (20, 40):
+        assert lone_latency(net, 0, 1, m) == W.zero_load_latency(WormholeRouter(), m).cycles

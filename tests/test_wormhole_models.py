@@ -382,3 +382,14 @@ def test_zero_load_convention_matches_the_flit_kernel_with_a_5_cycle_header_pipe
     net = FlitNetwork.single(8, FlitSwitch(8, "fifo", 64, bypass_cycles=5))
     for m in (20, 40):
         assert lone_latency(net, 0, 1, m) == W.zero_load_latency(WormholeRouter(), m).cycles
+
+
+def test_small_messages_overload_the_input_link_with_headers_fig_9():
+    # Fig. 9 / §V-E: only "very small message sizes" hurt. All-VBR at 0.8: 80 streams of 19/20-payload
+    # messages; with M flits the wire carries 0.8 M / (M - 1) (plus the frame's rounding): over the link for
+    # M <= 5, within it from M = 6; at 0.64 only M = 2 is over.
+    def reserved(load, m):
+        return W.fgvc_delay_bound(WormholeRouter(), WormholeTraffic(load, (100, 0), message_flits=m)).reserved_input_load
+
+    assert [m for m in range(2, 41) if reserved(0.8, m) >= 1.0 - 1e-9] == [2, 3, 4, 5]
+    assert [m for m in range(2, 41) if reserved(0.64, m) > 1.0] == [2]

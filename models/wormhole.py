@@ -32,7 +32,7 @@ frames/s) started at a random phase; a frame of type I, P or B has the
 table's mean size for that type times an independent lognormal factor of
 mean 1 and coefficient of variation ``frame_cv`` (default 0.2, the
 synthetic VBR's 3,333 / 16,666). Its mean bandwidth is 30 x the GOP's mean
-frame, within 1.2 % of the table's column for every sequence
+frame, within 1.21 % of the table's column for every sequence
 (:func:`switchq.solvers.wormhole_traffic.mpeg2_bandwidth_gap`).
 
 Readings the paper leaves open are options, each defaulting to the reading
@@ -106,7 +106,7 @@ REGULATOR_SPAN = 0.033
 # Table IV: 24 VCs per physical channel for the PCS router, one stream each.
 PCS_VCS = 24
 # Table III: sequence -> (average bandwidth kbit/s, mean I, P, B frame kbit). kbit = 1000 bits (the
-# columns agree: 30 frames/s x the GOP's mean frame in kbit gives the kbit/s column within 1.2 %).
+# columns agree: 30 frames/s x the GOP's mean frame in kbit gives the kbit/s column within 1.21 %).
 TABLE_III = {
     1: (7138.2, 430.2, 295.6, 194.2),
     2: (15231.4, 839.4, 680.6, 401.0),

@@ -15,7 +15,7 @@ figures need it (``switchq report circuit`` runs both).
 
 from __future__ import annotations
 
-from switchq.declaration import Answer, Architecture, Case, Counter, Metric
+from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
 from switchq.errors import InputError
 from switchq.models.circuit import (CLAIMS, CONTROL, DESTINATIONS, POINTERS, SCHEDULING, SIZES, CircuitSwitch,
                                     CircuitTraffic)
@@ -203,6 +203,13 @@ DECLARATION = Architecture(
     kernel="switchq.validate.arch.circuit", metrics=METRICS, counters=COUNTERS, units=UNITS,
     settings_shown=("replications", "seed"),
     table=("throughput", "attempts_per_packet", "mean_delay"),
+    # Issue 12: one saturation point at N = 32 over the paper's 5 s of simulated time in under 1 s.
+    bench=(BenchCase("Circuit LAN N=32, FIFO, distributed, bimodal 100 B/32 KB at 90 %, 5 s simulated",
+                     {"ports": 32, "sizes": "bimodal", "short": 800, "long": 256_000, "long_bytes": 0.9,
+                      "seconds": 5.0}, 1.0, unit="s"),
+           BenchCase("Circuit LAN N=32, window 32, distributed, fixed 2000 B, 5 s simulated",
+                     {"ports": 32, "scheduling": "window", "window": 32, "size": 16_000, "seconds": 5.0}, 1.0,
+                     unit="s")),
     vary_example="long_bytes=0.1:0.9:0.2 --vary ports=4,16 --sizes bimodal --seconds 0.5",
     examples=("switchq simulate circuit --ports 16 --scheduling window --window 16 --ideal --sizes fixed "
               "--size 2000B --seconds 0.2 --seed 1 --json",

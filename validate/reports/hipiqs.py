@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from . import points
-from .claims import AGREE, DISAGREE, tally
+from .claims import AGREE, DISAGREE, listed, tally
 
 LOADS = (0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98)
 FINE = (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98)
@@ -279,14 +279,19 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     for title, table in (("all four (Figs. 7-9)", by_storage), ("up-port readings (Figs. 7-10, 12)", by_up)):
         for r, (agree, n) in table.items():
             lines.append(f"| {title} | {name[r]} | {n} | {agree} |")
-    best_up = max(ups, key=lambda r: by_up[r][0])
-    best_xs = max(readings, key=lambda r: by_storage[r][0])
+    def leaders(table):
+        top = max(a for a, _ in table.values())
+        return [r for r, (a, _) in table.items() if a == top], top, next(iter(table.values()))[1]
+
     chosen = (default.up_select, default.crosspoint_storage)
-    lines += ["", f"On the up-port readings, {name[best_up]} agrees with the most claims ({by_up[best_up][0]} of "
-              f"{by_up[best_up][1]}); on Figs. 7-9 alone, {name[best_xs]} ({by_storage[best_xs][0]} of "
-              f"{by_storage[best_xs][1]}). The model's default is {name[chosen]}"
-              + (", the reading that agrees most." if chosen in (best_up,) and by_storage[chosen][0] ==
-                 by_storage[best_xs][0] else "."), ""]
+    sentences = []
+    for what, table in (("the up-port readings", by_up), ("Figs. 7-9 alone", by_storage)):
+        best, top, n = leaders(table)
+        sentences.append(f"on {what}, {listed([name[r] for r in best])} "
+                         + ("agree" if len(best) > 1 else "agrees") + f" with the most claims ({top} of {n})"
+                         + (", the default among them" if chosen in best and len(best) > 1 else
+                            ", the default" if chosen in best else ", not the default"))
+    lines += ["", "; ".join(sentences).capitalize() + f". The default is {name[chosen]}.", ""]
 
     lines += ["## Claims against the paper", "",
               f"{tally(v for *_, v, rr in verdicts if rr in ('', r0))} claims agree under the default reading "

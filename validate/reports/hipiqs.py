@@ -109,13 +109,15 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                 continue
             o = org if isinstance(org, str) else "hipiqs"
             ax.plot([r["load"] for r in rows], [r["throughput"] for r in rows],
-                    {"fifo": ":", "damq": "-.", "hipiqs": "-", "central": "--"}[o], marker=".", label=f"{o} M={m}")
+                    {64: "-", 128: "--", 256: ":"}[m], marker=".", markersize=3, label=f"{o} M={m}",
+                    color={"fifo": "tab:grey", "damq": "tab:green", "hipiqs": "tab:blue", "central": "tab:orange"}[o])
         ax.plot([0, 1], [0, 1], color="grey", lw=0.5)
         ax.set_title(f"{b}-flit input buffers")
         ax.set_xlabel("applied load")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("received load")
-    axes[-1].legend(fontsize=7)
+    for ax in axes:
+        ax.legend(fontsize=6, ncol=2)
     fig.suptitle(f"HIPIQS: {name[best_default[1:]]} (the default)", fontsize=9)
     fig.tight_layout()
     fig.savefig(out / "hipiqs_fig7.png", dpi=100)

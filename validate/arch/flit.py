@@ -4,7 +4,7 @@ One kernel for every buffer organisation of :mod:`switchq.models.flit` and
 every topology of :mod:`switchq.solvers.topology` (it reads the wiring and
 routing tables and nothing else about the shape). The organisations differ
 in four small pieces, each one branch on ``sw.org``: where a flit is stored
-(:func:`_room` / :func:`_commit` / :func:`_release`), which packet an idle
+(:func:`_fits` and the commit and release steps in the loop), which packet an idle
 output may take (:func:`_arbitrate`), and, for the central buffer, the move
 from the input FIFO into the shared buffer (:func:`_to_central`). Virtual
 channels, router pipelines and rate-based arbitration (paper 004) are meant
@@ -131,60 +131,18 @@ def _traffic(net, tr):
 # --------------------------------------------------------------------------- storage rules
 
 @njit(cache=True, inline="always")
-def _room(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, chunks):
-    """Whether pair/input queue ``q`` of input buffer ``gi`` can take one more flit."""
-    org = sw.org
+def _fits(org, q_flits, part_cap, q_shared, q_fifo, xp_cap, q_wpos, b_chunks, n_chunks, b_used, cap):
+    """Whether a queue can take one more flit, from its state as scalars. The storage rules are written out in
+    the kernel rather than in helpers taking arrays: every array passed to a function costs Numba an atomic
+    reference-count increment and decrement, which took three quarters of the run time.
+
+    SAFC: room in the queue's partition. HIPIQS: the FIFO unit while the shared queue is empty, else the
+    queue's partly filled last chunk, else a free chunk. Others: room in the input buffer."""
     if org == SAFC:
-        return qflits[q] < sw.part_cap
+        return q_flits < part_cap
     if org == HIPIQS:
-        if qs[q] == 0 and fifo_cnt[q] < sw.xp_cap:
-            return True
-        return qwp[q] != 0 or chunks[gi] < sw.n_chunks
-    return buf_used[gi] < sw.cap
-
-
-@njit(cache=True, inline="always")
-def _commit(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, chunks, held):
-    """One more flit for queue ``q``. HIPIQS: into the FIFO unit while the shared queue is empty, else into
-    the queue's last chunk (``qwp``: flits already in it), taking a new chunk when that one is full."""
-    qflits[q] += 1
-    held[gi] += 1
-    if sw.org == HIPIQS:
-        if qs[q] == 0 and fifo_cnt[q] < sw.xp_cap:
-            fifo_cnt[q] += 1
-        else:
-            if qwp[q] == 0:
-                chunks[gi] += 1
-            qwp[q] += 1
-            if qwp[q] == sw.k:
-                qwp[q] = 0
-            qs[q] += 1
-    elif sw.org != SAFC:
-        buf_used[gi] += 1
-
-
-@njit(cache=True, inline="always")
-def _release(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, qrp, chunks, held):
-    """A flit of pair/input queue ``q`` leaves. HIPIQS refills the FIFO unit from the shared queue, freeing a
-    chunk when its last flit is read (``qrp``: flits read from the head chunk) or the queue empties."""
-    qflits[q] -= 1
-    held[gi] -= 1
-    if sw.org == HIPIQS:
-        fifo_cnt[q] -= 1
-        if qs[q] > 0:
-            qs[q] -= 1
-            fifo_cnt[q] += 1
-            qrp[q] += 1
-            if qrp[q] == sw.k:
-                qrp[q] = 0
-                chunks[gi] -= 1
-            if qs[q] == 0:
-                if qrp[q] != 0:
-                    chunks[gi] -= 1          # the queue's partly filled last chunk, now empty
-                qwp[q] = 0
-                qrp[q] = 0
-    elif sw.org != SAFC:
-        buf_used[gi] -= 1
+        return (q_shared == 0 and q_fifo < xp_cap) or q_wpos != 0 or b_chunks < n_chunks
+    return b_used < cap
 
 
 @njit(cache=True, inline="always")
@@ -220,10 +178,24 @@ def _gap(p, poisson):
 
 @njit(cache=True)
 def _run(tab, sw, tr, run, stats, trace):
+    # Arrays are taken out of the tuples once: reading one from a tuple inside the loop costs Numba an atomic
+    # reference-count increment and decrement each time, which dominated the run time.
+    out_switch = tab.out_switch
+    out_input = tab.out_input
+    route = tab.route
+    groups = tab.groups
+    up_link = tab.up
+    perm = tr.perm
+    active = tr.active
+    org = sw.org
+    cap = sw.cap
+    part_cap = sw.part_cap
+    n_chunks = sw.n_chunks
+    xp_cap = sw.xp_cap
     K.seed_rng(run.seed)
     k = sw.k
-    n_sw = tab.route.shape[0]
-    nodes = tab.route.shape[1]
+    n_sw = route.shape[0]
+    nodes = route.shape[1]
     n_in = n_sw * k
     n_links = n_in + nodes
     qp = n_in * k                      # pair (or input) queues: (input gi, output o) -> gi * k + o
@@ -293,7 +265,7 @@ def _run(tab, sw, tr, run, stats, trace):
     max_held = 0
     next_at = np.full(nodes, np.inf)
     for v in range(nodes):
-        if tr.active[v] and tr.p_msg > 0.0:
+        if active[v] and tr.p_msg > 0.0:
             next_at[v] = _gap(tr.p_msg, tr.poisson) - (0.0 if tr.poisson else 1.0)
     for t in range(total):
         K.mark_batch(stats, t, run)
@@ -313,8 +285,8 @@ def _run(tab, sw, tr, run, stats, trace):
                     room = nic_count[v] + ppm <= NIC_PACKETS
                     if not K.admit(stats, t, run.warmup, room, True):
                         continue
-                    if tr.perm[0] >= 0:
-                        dest = tr.perm[v]
+                    if perm[0] >= 0:
+                        dest = perm[v]
                     elif tr.uniform_all:
                         dest = int(np.random.random() * nodes)
                     else:
@@ -366,7 +338,7 @@ def _run(tab, sw, tr, run, stats, trace):
                 continue
             ring[g, slot] = -1
             moved += 1
-            if tab.out_switch[g] == TO_NODE:
+            if out_switch[g] == TO_NODE:
                 pkt = x
                 p_rcv[pkt] += 1
                 received_flits += 1
@@ -375,7 +347,7 @@ def _run(tab, sw, tr, run, stats, trace):
                     stats[M_FLITS_RECEIVED] += 1
                 if trace.shape[0] > 1 and n_trace < trace.shape[0]:
                     trace[n_trace, 0] = t
-                    trace[n_trace, 1] = tab.out_input[g]
+                    trace[n_trace, 1] = out_input[g]
                     trace[n_trace, 2] = pkt
                     trace[n_trace, 3] = p_rcv[pkt]
                     n_trace += 1
@@ -417,11 +389,11 @@ def _run(tab, sw, tr, run, stats, trace):
                 d = e_down[e]
                 if d < 0:
                     pkt = e_pkt[e]
-                    o = _least_loaded(tab.groups[s, tab.route[s, p_dest[pkt]]], qp + s * k, qflits, k)
+                    o = _least_loaded(groups[s, route[s, p_dest[pkt]]], qp + s * k, qflits, k)
                     # Admission: a packet enters the central buffer only when the chunks it needs are free
                     # (all of them, or as many as its direction may hold), else it waits in the input FIFO.
                     need = (p_len[pkt] + k - 1) // k if sw.c_whole else 1
-                    if tab.up[s * k + o]:
+                    if up_link[s * k + o]:
                         if min(sw.c_chunks - c_used[s], sw.c_up_chunks - c_up[s]) < min(need, sw.c_up_chunks):
                             continue
                     elif sw.c_chunks - c_used[s] < min(need, sw.c_chunks - sw.c_up_chunks):
@@ -450,7 +422,7 @@ def _run(tab, sw, tr, run, stats, trace):
                     e_down[e] = d
                     cand[s * k + o] += 1
                 cq = e_q[d]
-                up = tab.up[e_oi[d]]
+                up = up_link[e_oi[d]]
                 if e_wpos[d] == 0:
                     if c_used[s] >= sw.c_chunks or (up and c_up[s] >= sw.c_up_chunks):
                         continue
@@ -462,7 +434,9 @@ def _run(tab, sw, tr, run, stats, trace):
                     e_wpos[d] = 0
                 e_arr[d] += 1
                 qflits[cq] += 1
-                _release(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, qrp, chunks, held)
+                qflits[q] -= 1          # out of the input FIFO
+                held[gi] -= 1
+                buf_used[gi] -= 1
                 e_sent[e] += 1
                 moved += 1
                 if e_sent[e] == e_len[e]:
@@ -479,7 +453,7 @@ def _run(tab, sw, tr, run, stats, trace):
             g = j_out + rot
             if g >= n_links:
                 g -= n_links
-            target = tab.out_switch[g]
+            target = out_switch[g]
             if target == UNWIRED:
                 continue
             e = o_entry[g]
@@ -528,20 +502,21 @@ def _run(tab, sw, tr, run, stats, trace):
                             if sw.fifo_arrival:
                                 if e_port[c] != o:
                                     continue
-                            elif not (tab.groups[s, tab.route[s, p_dest[e_pkt[c]]]] >> o) & 1:
+                            elif not (groups[s, route[s, p_dest[e_pkt[c]]]] >> o) & 1:
                                 continue
                     q2 = -1
                     if target >= 0:
-                        gi2 = target * k + tab.out_input[g]
+                        gi2 = target * k + out_input[g]
                         if sw.org == FIFO or sw.org == CENTRAL:
                             q2 = gi2 * k
                         else:
-                            mask = tab.groups[target, tab.route[target, p_dest[e_pkt[c]]]]
+                            mask = groups[target, route[target, p_dest[e_pkt[c]]]]
                             if sw.up_output:
                                 q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
                             else:
                                 q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
-                        if not _room(sw, q2, gi2, qflits, buf_used, fifo_cnt, qs, qwp, chunks):
+                        if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2],
+                                     n_chunks, buf_used[gi2], cap):
                             continue
                     eligible += 1
                     if eligible == 1 or np.random.random() * eligible < 1.0:
@@ -576,7 +551,7 @@ def _run(tab, sw, tr, run, stats, trace):
                         waiting[target] += 1
                         if sw.fifo_arrival:
                             # routed on arrival: the port with the fewest headers waiting for it
-                            mask = tab.groups[target, tab.route[target, p_dest[e_pkt[c]]]]
+                            mask = groups[target, route[target, p_dest[e_pkt[c]]]]
                             e_port[d] = _least_loaded(mask, target * k, cand, k)
                             cand[target * k + e_port[d]] += 1
                     elif sw.org != CENTRAL:
@@ -607,9 +582,24 @@ def _run(tab, sw, tr, run, stats, trace):
             if d >= 0:
                 q2 = e_q[d]
                 gi2 = e_gi[d]
-                if not _room(sw, q2, gi2, qflits, buf_used, fifo_cnt, qs, qwp, chunks):
+                if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2], n_chunks,
+                             buf_used[gi2], cap):
                     continue
-                _commit(sw, q2, gi2, qflits, buf_used, fifo_cnt, qs, qwp, chunks, held)
+                # commit the flit downstream (HIPIQS: FIFO unit first, then the queue's last chunk)
+                qflits[q2] += 1
+                held[gi2] += 1
+                if org == HIPIQS:
+                    if qs[q2] == 0 and fifo_cnt[q2] < xp_cap:
+                        fifo_cnt[q2] += 1
+                    else:
+                        if qwp[q2] == 0:
+                            chunks[gi2] += 1
+                        qwp[q2] += 1
+                        if qwp[q2] == k:
+                            qwp[q2] = 0
+                        qs[q2] += 1
+                elif org != SAFC:
+                    buf_used[gi2] += 1
                 if e_oi[d] >= 0:
                     out_load[e_oi[d]] += 1
                 if held[gi2] > max_held:
@@ -621,7 +611,26 @@ def _run(tab, sw, tr, run, stats, trace):
             e_sent[e] = sent
             moved += 1
             if in_buffer:
-                _release(sw, q, gi, qflits, buf_used, fifo_cnt, qs, qwp, qrp, chunks, held)
+                # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
+                # its last flit is read or the queue empties)
+                qflits[q] -= 1
+                held[gi] -= 1
+                if org == HIPIQS:
+                    fifo_cnt[q] -= 1
+                    if qs[q] > 0:
+                        qs[q] -= 1
+                        fifo_cnt[q] += 1
+                        qrp[q] += 1
+                        if qrp[q] == k:
+                            qrp[q] = 0
+                            chunks[gi] -= 1
+                        if qs[q] == 0:
+                            if qrp[q] != 0:
+                                chunks[gi] -= 1
+                            qwp[q] = 0
+                            qrp[q] = 0
+                elif org != SAFC:
+                    buf_used[gi] -= 1
                 last_read[gi] = t
                 if e_oi[e] >= 0:
                     out_load[e_oi[e]] -= 1
@@ -631,7 +640,7 @@ def _run(tab, sw, tr, run, stats, trace):
                 if e_rpos[e] == k or sent == e_len[e]:
                     e_rpos[e] = 0
                     c_used[gi] -= 1
-                    if tab.up[e_oi[e]]:
+                    if up_link[e_oi[e]]:
                         c_up[gi] -= 1
             if sent == e_len[e]:
                 # tail gone: the output is free, the entry leaves its queue (always the head)

@@ -4,9 +4,9 @@ One kernel for every buffer organisation of :mod:`switchq.models.flit` and
 every topology of :mod:`switchq.solvers.topology` (it reads the wiring and
 routing tables and nothing else about the shape). The organisations differ
 in four small pieces, each one branch on ``sw.org``: where a flit is stored
-(:func:`_fits` and the commit and release steps in the loop), which packet an idle
-output may take (:func:`_arbitrate`), and, for the central buffer, the move
-from the input FIFO into the shared buffer (:func:`_to_central`). Virtual
+(:func:`_fits`, and the commit and release steps of step 4), which packet an
+idle output may take (step 4's arbitration), and, for the central buffer,
+the move from the input FIFO into the shared buffer (step 3). Virtual
 channels, router pipelines and rate-based arbitration (paper 004) are meant
 to enter the same way: as further queues per input and further arbitration
 branches, not as a second kernel.

@@ -320,7 +320,7 @@ class VideoStreams:
 
 def _mix(value) -> tuple:
     """x:y as a pair of non-negative floats, not both zero (a tuple, a list or the text ``"x:y"``)."""
-    allowed = "x:y, two numbers >= 0 not both 0 (e.g. 80:20)"
+    allowed = "x,y, two numbers >= 0 not both 0 (e.g. 80,20)"
     pair = value
     if isinstance(value, str):
         pair = value.split(":")
@@ -362,7 +362,7 @@ class WormholeTraffic:
     >>> WormholeTraffic(0.8, mix=(0, 0))
     Traceback (most recent call last):
     ...
-    switchq.errors.InputError: mix: got (0, 0); allowed: x:y, two numbers >= 0 not both 0 (e.g. 80:20)
+    switchq.errors.InputError: mix: got (0, 0); allowed: x,y, two numbers >= 0 not both 0 (e.g. 80,20)
     """
 
     load: float

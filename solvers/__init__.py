@@ -18,6 +18,12 @@ One module per model, each naming its paper and section:
 - :mod:`.fattree` k-ary n-trees: wiring, up/down routes, multicast spanning trees (paper 003 §2.2)
 - :mod:`.topology` topologies as wiring and routing tables for the network simulator
 - :mod:`.reduction` reductions with combine units on fat trees (paper 003 §3.2)
+- :mod:`.bmin`   flit-level switches and BMINs: zero-load latency, channel-load bound, FIFO HOL, shared vs
+  partitioned buffers, crossbar cost (paper 000 §3-§5)
+- :mod:`.circuit` circuit-switched LANs: renewal-reward, chains, variable-size FIFO limit (paper 001)
+- :mod:`.pfc`    PFC headroom and InfiniBand credits (IEEE 802.1Qbb Annex N, vendor formulas)
+- :mod:`.wormhole` MediaWorm routers: pipeline latency, FGVC bound (paper 004), with
+  :mod:`.wormhole_contention` (over-commitment, best effort, PCS) and :mod:`.wormhole_traffic` (streams)
 - :mod:`.markov` stationary distributions, the one helper every chain above uses
 
 Nothing here imports Numba.

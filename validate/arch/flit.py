@@ -310,6 +310,9 @@ def _run(tab, sw, tr, run, stats, trace):
                         p_msg[pkt] = m
                         p_rcv[pkt] = 0
                         p_gen[pkt] = t
+                        # A new entry, appended to its queue. Written out here and at the two other places
+                        # entries are made: a helper taking the entry arrays would cost two atomic reference-
+                        # count operations per array per call (see _fits).
                         e_top -= 1
                         e = e_free[e_top]
                         e_pkt[e] = pkt

@@ -293,7 +293,8 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                          + ("agree" if len(best) > 1 else "agrees") + f" with the most claims ({top} of {n})"
                          + (", the default among them" if chosen in best and len(best) > 1 else
                             ", the default" if chosen in best else ", not the default"))
-    lines += ["", "; ".join(sentences).capitalize() + f". The default is {name[chosen]}.", ""]
+    summary = "; ".join(sentences)
+    lines += ["", summary[0].upper() + summary[1:] + f". The default is {name[chosen]}.", ""]
 
     lines += ["## Claims against the paper", "",
               f"{tally(v for *_, v, rr in verdicts if rr in ('', r0))} claims agree under the default reading "

@@ -40,7 +40,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
 
     started = time.time()
     progress = sys.stderr.isatty()
-    cycles, reps = (6_000, 2) if quick else (60_000, 2)
+    cycles, reps = (6_000, 2) if quick else (150_000, 2)
     warmup = cycles // 2
     run = dict(slots=cycles, warmup=warmup, replications=reps, seed=seed, workers=workers, store=store,
                progress=progress)

@@ -20,12 +20,15 @@ Per cycle, in order:
 
 1. new messages join their node's injection queue (unbounded in the paper;
    here ``NIC_PACKETS`` packets, beyond which the run is flagged unstable);
+   starts are drawn as gaps (geometric for Bernoulli, exponential for Poisson);
 2. flits sent ``link_delay`` cycles ago arrive (a ring per link); a header
-   becomes eligible to leave ``bypass_cycles`` later if it arrived at the head
-   of its queue (Fig. 5, Pipe 1), ``buffered_cycles`` later if another
-   packet was ahead of it (Pipe 3, usually hidden behind that packet);
+   becomes eligible to leave ``bypass_cycles`` later if nothing waits ahead of
+   it in its queue, at most a packet already streaming out (Fig. 5, Pipe 1),
+   ``buffered_cycles`` later if it must be stored behind another packet
+   (Pipe 3, usually hidden behind that packet);
 3. ``central`` only: each input FIFO's head moves one flit into the shared
-   buffer, in k-flit chunks that never mix packets;
+   buffer, in k-flit chunks that never mix packets, once the chunks it needs
+   are free (``central_admission``);
 4. every output with no packet takes one (arbitration among the inputs
    holding an eligible header for it, round-robin or random) and every
    output with a packet sends its next flit if it is there and the next
@@ -39,9 +42,10 @@ once (credits with no return delay; the paper is silent): a flit goes when
 its place downstream is free, so a blocked packet is spread over the buffers
 behind it (buffered wormhole / cut-through). Routing is one hop ahead: the
 sender picks the packet's queue at the next switch when it sends the header,
-adaptively (the candidate queue holding the fewest flits) where the route
-offers a choice (going up a BMIN). FIFO switches route at the head of the
-queue instead (any free up port).
+adaptively where the route offers a choice (going up a BMIN): the candidate
+queue in that input's buffer holding the fewest flits, or the output with
+the fewest flits queued at the switch (``up_select``). FIFO switches route
+at the head of the queue (any free up port) or on arrival (``fifo_routing``).
 
 Storage per organisation (the rules the kernel enforces; ``held`` counts
 flits actually stored, independently, for the tests):

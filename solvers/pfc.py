@@ -237,8 +237,8 @@ def _mlx5(port: PfcPort) -> Headroom:
                "cable": "2.16 x cable[m] x speed[Gb/s], integer metres (cable_len; the driver's default is 7 m)",
                "mtu": "2.72 x MTU[B] (the port MTU given)", "integer_rounding": "the driver's integer divisions"}
     return Headroom("mlx5", xoff, terms, sources,
-                    f"xoff = (301 + 216 cable/100) speed_Mbps/1000 + 272 MTU/100 (integer C); the driver refuses a "
-                    f"lossless buffer smaller than xoff + max(MTU, 9216) + one cell", SRC_MLX5)
+                    "xoff = (301 + 216 cable/100) speed_Mbps/1000 + 272 MTU/100 (integer C); the driver refuses a "
+                    "lossless buffer smaller than xoff + max(MTU, 9216) + one cell", SRC_MLX5)
 
 
 # Mellanox ASIC_TABLE rows (sonic-buildimage asic_table.j2): cell size in bytes; pipeline latency, MAC/PHY delay

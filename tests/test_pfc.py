@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from switchq.cli_verbs import size_group
 from switchq.errors import InputError
-from switchq.models.pfc import InfinibandLink, PfcPort
-from switchq.solvers.pfc import headroom, infiniband
+from switchq.models.pfc import PfcPort
+from switchq.solvers.pfc import headroom
 
 
 def size(*args):

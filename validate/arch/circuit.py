@@ -150,7 +150,8 @@ def _account(sw, stats, i, j, start, end):
 
 @njit(cache=True, inline="always")
 def _hold(sw, i, j, k, t, start, pk, ports, heap, trace):
-    """Input i holds output j from t for slot k's packet, whose transfer starts at ``start``."""
+    """Input i holds output j from t for slot k's packet, whose transfer starts at ``start`` (central control and
+    the ideal switch; distributed control does the same written out in :func:`_run`)."""
     sd, ss, se = pk
     out_busy, out_of, cur, tr_start, out_until = ports
     heap_t, heap_c, size = heap
@@ -160,10 +161,7 @@ def _hold(sw, i, j, k, t, start, pk, ports, heap, trace):
     tr_start[i] = start
     end = start + np.int64(ss[i, k] * sw.ns_per_byte + 0.5)
     out_until[j] = end
-    if sw.matched:
-        K.heap_push(heap_t, heap_c, size, end, i * 2 + EV_END)
-    else:   # the adapter's check event, at the top, becomes its end event
-        _replace_top(heap_t, heap_c, size, end, i * 2 + EV_END)
+    K.heap_push(heap_t, heap_c, size, end, i * 2 + EV_END)   # matched modes only: _run writes the rest out
     c = trace.count[0]
     if c < trace.inp.shape[0]:
         trace.inp[c] = i
@@ -172,28 +170,6 @@ def _hold(sw, i, j, k, t, start, pk, ports, heap, trace):
         trace.until[c] = end
         trace.size[c] = ss[i, k]
         trace.count[0] = c + 1
-
-
-@njit(cache=True, inline="always")
-def _replace_top(heap_t, heap_c, size, t, code):
-    """Pop the earliest event and push (t, code) in one sift-down: an adapter's next event replaces the one
-    just handled. Inlined, it is 20 % faster than appending and calling ``kernel.heap_pop`` (whose sift-down
-    it is; lifted into the kernel toolkit, heap_pop would be "move the last to the root, replace_top")."""
-    n = size[0]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and heap_t[child + 1] < heap_t[child]:
-            child += 1
-        if heap_t[child] >= t:
-            break
-        heap_t[i] = heap_t[child]
-        heap_c[i] = heap_c[child]
-        i = child
-    heap_t[i] = t
-    heap_c[i] = code
 
 
 @njit(cache=True)
@@ -276,6 +252,10 @@ def _run(sw, mix, trace, stats):
                np.zeros((n, slots), np.bool_), np.zeros(n, np.int64))
     ptr = np.zeros(n, np.int64)
     lanes = max(sw.pooled, slots)
+    tr_left, tr_dest, tr_size = train
+    group_cdf, group_ndest, group_dest, group_size, sizes, channel = (mix.group_cdf, mix.group_ndest, mix.group_dest,
+                                                                      mix.group_size, mix.sizes, mix.channel)
+    n_groups = group_cdf.shape[1]
     matchings = 0
     for i in range(n):
         for k in range(slots):
@@ -289,12 +269,17 @@ def _run(sw, mix, trace, stats):
     if sw.matched:
         _match(sw, 0, pk, ports, heap, trace, scratch, stats, mix.channel, matchings)
         matchings += 1
+    # The distributed mode's per-event work is written out here, not in helpers: every array a helper takes
+    # costs Numba two atomic reference-count operations per call, which perf showed as most of the run time.
+    # An adapter's next event replaces the one just handled: (new_t, new_code), one sift-down at the end.
     while size[0] > 0 and heap_t[0] < sw.end_ns:
         t = heap_t[0]
         code = heap_c[0]
         if sw.matched:
             K.heap_pop(heap_t, heap_c, size)
         i = code >> 1
+        new_t = np.int64(-1)
+        new_code = np.int64(0)
         if code & 1 == EV_CHECK:
             k = _pool_pick(sd, mix.channel, i, ptr[i], slots, sw.pooled) if sw.pooled else ptr[i]
             j = sd[i, k]
@@ -306,7 +291,13 @@ def _run(sw, mix, trace, stats):
                 if sw.pooled:
                     ptr[i] = (mix.channel[i, j] + 1) % sw.pooled
                 elif slots > 1:
-                    ptr[i] = _next_slot(sd, i, k, slots)
+                    nk = k
+                    for step in range(1, slots + 1):     # the round robin's next non-empty slot after k
+                        c = (k + step) % slots
+                        if sd[i, c] >= 0:
+                            nk = c
+                            break
+                    ptr[i] = nk
                 elif nxt < out_until[j]:
                     # FIFO retries the same packet, and its output cannot free before out_until: those
                     # attempts all fail, so skip to the first that can succeed and count the ones between.
@@ -316,40 +307,129 @@ def _run(sw, mix, trace, stats):
                     if hi >= lo:
                         stats[_ATTEMPTS] += hi - lo + 1
                     nxt = t + skip * period
-                _replace_top(heap_t, heap_c, size, nxt, i * 2 + EV_CHECK)
+                new_t = nxt
+                new_code = i * 2 + EV_CHECK
             else:
-                _hold(sw, i, j, k, t, t + sw.after_ns, pk, ports, heap, trace)
-            continue
-        # EV_END: the circuit i -> out_of[i] is broken.
-        j = out_of[i]
-        k = cur[i]
-        out_busy[j] = False
-        out_of[i] = -1
-        _account(sw, stats, i, j, tr_start[i], t)
-        stats[K.STAT_DELIVERED] += 1
-        stats[_B_DEL] += ss[i, k]
-        if t >= sw.warm_ns:
-            stats[K.STAT_M_DELIVERED] += 1
-            stats[_DELAY] += t - se[i, k]
-        if sw.channel_mode:
-            _refill(i, k, k, t, mix, train, pk, stats)
-            ptr[i] = _next_slot(sd, i, -1 if sw.pointer_head else k, slots)
+                # Input i holds output j from t for slot k's packet (as _hold, which _match uses).
+                start = t + sw.after_ns
+                out_busy[j] = True
+                out_of[i] = j
+                cur[i] = k
+                tr_start[i] = start
+                end = start + np.int64(ss[i, k] * sw.ns_per_byte + 0.5)
+                out_until[j] = end
+                new_t = end           # the adapter's check event, at the top, becomes its end event
+                new_code = i * 2 + EV_END
+                c = trace.count[0]
+                if c < trace.inp.shape[0]:
+                    trace.inp[c] = i
+                    trace.out[c] = j
+                    trace.held_from[c] = t
+                    trace.until[c] = end
+                    trace.size[c] = ss[i, k]
+                    trace.count[0] = c + 1
         else:
-            for x in range(k, slots - 1):
-                sd[i, x] = sd[i, x + 1]
-                ss[i, x] = ss[i, x + 1]
-                se[i, x] = se[i, x + 1]
-            _refill(i, slots - 1, -1, t, mix, train, pk, stats)
-            if sw.pooled:
-                ptr[i] = 0 if sw.pointer_head else (mix.channel[i, j] + 1) % sw.pooled
+            # EV_END: the circuit i -> out_of[i] is broken.
+            j = out_of[i]
+            k = cur[i]
+            out_busy[j] = False
+            out_of[i] = -1
+            _account(sw, stats, i, j, tr_start[i], t)
+            stats[K.STAT_DELIVERED] += 1
+            stats[_B_DEL] += ss[i, k]
+            if t >= sw.warm_ns:
+                stats[K.STAT_M_DELIVERED] += 1
+                stats[_DELAY] += t - se[i, k]
+            if sw.channel_mode:
+                rk = k
+                group = k
+            else:
+                for x in range(k, slots - 1):
+                    sd[i, x] = sd[i, x + 1]
+                    ss[i, x] = ss[i, x + 1]
+                    se[i, x] = se[i, x + 1]
+                rk = slots - 1
+                group = -1
+            # A new packet in slot rk of input i (as _refill, which the start uses).
+            col = group if group >= 0 else 0
+            se[i, rk] = t
+            if tr_left[i, col] > 0:
+                tr_left[i, col] -= 1
+                sd[i, rk] = tr_dest[i, col]
+                ss[i, rk] = tr_size[i, col]
+                stats[K.STAT_ARRIVED] += 1
+                stats[_B_ARR] += ss[i, rk]
+            else:
+                g = group
+                if g < 0:
+                    u = np.random.random()
+                    g = 0
+                    while g < n_groups - 1 and group_cdf[i, g] <= u:
+                        g += 1
+                nd = group_ndest[i, g]
+                if nd == 0:   # a channel with no destination for this input
+                    sd[i, rk] = -1
+                    ss[i, rk] = 0
+                else:
+                    d = group_dest[i, g, int(np.random.random() * nd)]
+                    law_row = group_size[i, g]
+                    kind = int(sizes[law_row, 0])
+                    a = np.int64(sizes[law_row, 1])
+                    b = np.int64(sizes[law_row, 2])
+                    if kind == FIXED:
+                        size_b = a
+                    elif kind == UNIFORM:
+                        size_b = a + np.int64(np.random.random() * (b - a + 1))
+                    elif np.random.random() < sizes[law_row, 3]:
+                        k_train = np.int64(sizes[law_row, 4])
+                        size_b = b // k_train
+                        if kind == TRAIN and k_train > 1:
+                            tr_left[i, col] = k_train - 1
+                            tr_dest[i, col] = d
+                            tr_size[i, col] = size_b
+                    else:
+                        size_b = a
+                    sd[i, rk] = d
+                    ss[i, rk] = size_b
+                    stats[K.STAT_ARRIVED] += 1
+                    stats[_B_ARR] += size_b
+            if sw.channel_mode:
+                first = -1 if sw.pointer_head else k
+                nk = first
+                for step in range(1, slots + 1):     # the round robin's next non-empty slot (as _next_slot)
+                    c = (first + step) % slots
+                    if sd[i, c] >= 0:
+                        nk = c
+                        break
+                ptr[i] = nk
+            elif sw.pooled:
+                ptr[i] = 0 if sw.pointer_head else (channel[i, j] + 1) % sw.pooled
             else:
                 ptr[i] = 0 if sw.pointer_head else k
-        if sw.matched:
-            if size[0] == 0 or heap_t[0] > t:   # all of this instant's ends first, then one matching
-                _match(sw, t, pk, ports, heap, trace, scratch, stats, mix.channel, matchings)
-                matchings += 1
-        else:
-            _replace_top(heap_t, heap_c, size, t + sw.check_ns, i * 2 + EV_CHECK)
+            if sw.matched:
+                if size[0] == 0 or heap_t[0] > t:   # all of this instant's ends first, then one matching
+                    _match(sw, t, pk, ports, heap, trace, scratch, stats, mix.channel, matchings)
+                    matchings += 1
+            else:
+                new_t = t + sw.check_ns
+                new_code = i * 2 + EV_CHECK
+        if new_t >= 0:
+            # replace the top (the event just handled) by (new_t, new_code): one sift-down
+            n_heap = size[0]
+            h = 0
+            while True:
+                child = 2 * h + 1
+                if child >= n_heap:
+                    break
+                if child + 1 < n_heap and heap_t[child + 1] < heap_t[child]:
+                    child += 1
+                if heap_t[child] >= new_t:
+                    break
+                heap_t[h] = heap_t[child]
+                heap_c[h] = heap_c[child]
+                h = child
+            heap_t[h] = new_t
+            heap_c[h] = new_code
     queued = 0
     for i in range(n):
         if out_of[i] >= 0:
@@ -393,8 +473,11 @@ def _mix(switch, traffic) -> Mix:
                 groups.append([clients, []])
                 which[i, 0] = 1
             else:
-                groups.append([servers, [j for j in clients if j != i]])
-                cdf[i, 0] = q
+                peers = [j for j in clients if j != i]
+                groups.append([servers, peers])
+                # A lone client has no other client to send to: all its packets go to the servers (an empty
+                # group would leave its FIFO holding no packet).
+                cdf[i, 0] = q if peers else 1.0
                 which[i, 0] = 1
     else:
         groups = [[others[i]] for i in range(n)]

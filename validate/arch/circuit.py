@@ -255,7 +255,6 @@ def _run(sw, mix, trace, stats):
     tr_left, tr_dest, tr_size = train
     group_cdf, group_ndest, group_dest, group_size, sizes, channel = (mix.group_cdf, mix.group_ndest, mix.group_dest,
                                                                       mix.group_size, mix.sizes, mix.channel)
-    n_groups = group_cdf.shape[1]
     matchings = 0
     for i in range(n):
         for k in range(slots):
@@ -267,7 +266,7 @@ def _run(sw, mix, trace, stats):
         if not sw.matched:
             K.heap_push(heap_t, heap_c, size, sw.check_ns, i * 2 + EV_CHECK)
     if sw.matched:
-        _match(sw, 0, pk, ports, heap, trace, scratch, stats, mix.channel, matchings)
+        _match(sw, 0, pk, ports, heap, trace, scratch, stats, channel, matchings)
         matchings += 1
     # The distributed mode's per-event work is written out here, not in helpers: every array a helper takes
     # costs Numba two atomic reference-count operations per call, which perf showed as most of the run time.
@@ -281,7 +280,7 @@ def _run(sw, mix, trace, stats):
         new_t = np.int64(-1)
         new_code = np.int64(0)
         if code & 1 == EV_CHECK:
-            k = _pool_pick(sd, mix.channel, i, ptr[i], slots, sw.pooled) if sw.pooled else ptr[i]
+            k = _pool_pick(sd, channel, i, ptr[i], slots, sw.pooled) if sw.pooled else ptr[i]
             j = sd[i, k]
             if t >= sw.warm_ns:
                 stats[_ATTEMPTS] += 1
@@ -289,7 +288,7 @@ def _run(sw, mix, trace, stats):
                 period = sw.after_ns + sw.check_ns
                 nxt = t + period
                 if sw.pooled:
-                    ptr[i] = (mix.channel[i, j] + 1) % sw.pooled
+                    ptr[i] = (channel[i, j] + 1) % sw.pooled
                 elif slots > 1:
                     nk = k
                     for step in range(1, slots + 1):     # the round robin's next non-empty slot after k
@@ -364,7 +363,7 @@ def _run(sw, mix, trace, stats):
                 if g < 0:
                     u = np.random.random()
                     g = 0
-                    while g < n_groups - 1 and group_cdf[i, g] <= u:
+                    while g < groups - 1 and group_cdf[i, g] <= u:
                         g += 1
                 nd = group_ndest[i, g]
                 if nd == 0:   # a channel with no destination for this input
@@ -408,7 +407,7 @@ def _run(sw, mix, trace, stats):
                 ptr[i] = 0 if sw.pointer_head else k
             if sw.matched:
                 if size[0] == 0 or heap_t[0] > t:   # all of this instant's ends first, then one matching
-                    _match(sw, t, pk, ports, heap, trace, scratch, stats, mix.channel, matchings)
+                    _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, matchings)
                     matchings += 1
             else:
                 new_t = t + sw.check_ns

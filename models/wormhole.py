@@ -85,7 +85,7 @@ from typing import ClassVar
 from . import _check
 
 __all__ = ["WormholeRouter", "VideoStreams", "WormholeTraffic", "WormholeNetwork", "SCHEDULERS", "CROSSBARS",
-           "SWITCHING", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "TOPOLOGIES", "VCLOCK_STATES", "TABLE_III",
+           "SWITCHING", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "TOPOLOGIES", "VCLOCK_STATES", "CROSSBAR_OUTPUTS", "TABLE_III",
            "GOP_DEFAULT", "FRAME_BYTES", "FRAME_SD_BYTES", "FRAME_RATE", "REGULATOR_SPAN", "PCS_VCS"]
 
 SCHEDULERS = ("fgvc", "fgfq", "fifo")
@@ -97,6 +97,7 @@ LOAD_BASES = ("nominal", "wire")
 DESTINATIONS = ("all", "others")
 TOPOLOGIES = ("switch", "fatmesh")
 VCLOCK_STATES = ("message", "vc")
+CROSSBAR_OUTPUTS = ("fifo", "stamp")
 
 # §IV-B.1: synthetic frames (bytes), 30 frames/s, the regulator's 33 ms.
 FRAME_BYTES = 16_666
@@ -158,6 +159,17 @@ class WormholeRouter:
     best_effort_vtick : float or None
         Vtick of best-effort flits, cycles per flit; None: larger than any real-time stamp (strict priority,
         §III-D "the largest possible value").
+    crossbar_iterations : int
+        Multiplexed crossbar: rounds of its allocator per cycle (each free input offers its smallest-stamp
+        flit for a free output, each output takes its smallest offer); 0: until no pair is added (a maximal
+        matching), 1: a single round (an input that loses at B sends nothing that cycle). The paper does not
+        say; one round caps a uniformly loaded 8 x 8 router near 0.6 (1 - 1/e, like one-iteration PIM), which
+        cannot give its jitter-free 0.96.
+    crossbar_output : str
+        Multiplexed crossbar: how a crossbar output (B) picks among the inputs offering it a flit: the oldest
+        flit (``fifo``, the default: §III-D puts the rate-based scheduler at the input multiplexer A and rules
+        B out) or the smallest stamp (``stamp``: "competing for the same output port of the crossbar, the one
+        with the smallest auxVC", read as applying at B too).
 
     Examples
     --------
@@ -184,6 +196,8 @@ class WormholeRouter:
     buffer_messages: int = 1
     vclock_state: str = "message"
     best_effort_vtick: float | None = None
+    crossbar_iterations: int = 0
+    crossbar_output: str = "fifo"
     architecture: ClassVar[str] = "wormhole"
 
     def __post_init__(self):
@@ -194,6 +208,8 @@ class WormholeRouter:
                       link_rate=_check.real("link_rate", self.link_rate, 1e3, 1e13),
                       link_cycles=_check.integer("link_cycles", self.link_cycles, 1, 1024),
                       buffer_messages=_check.integer("buffer_messages", self.buffer_messages, 1, 64),
+                      crossbar_iterations=_check.integer("crossbar_iterations", self.crossbar_iterations, 0, 64),
+                      crossbar_output=_check.choice("crossbar_output", self.crossbar_output, CROSSBAR_OUTPUTS),
                       body_stages=body)
         h = self.header_stages
         if isinstance(h, bool) or not isinstance(h, int) or not body <= h <= 64:
@@ -231,6 +247,7 @@ class WormholeRouter:
                 "header_stages": self.header_stages, "body_stages": self.body_stages,
                 "link_cycles": self.link_cycles, "buffer_messages": self.buffer_messages,
                 "vclock_state": self.vclock_state, "best_effort_vtick": self.best_effort_vtick,
+                "crossbar_iterations": self.crossbar_iterations, "crossbar_output": self.crossbar_output,
                 "cycle_seconds": self.cycle_seconds}
 
 
@@ -351,6 +368,10 @@ class WormholeTraffic:
         The real-time streams.
     header, load_basis, destinations : str
         Readings (module docstring).
+    seconds : float
+        Simulated time measured per replication (the frames of a stream come every 33 ms: a second gives 30).
+    warmup_seconds : float or None
+        Simulated time discarded first; None: ``seconds`` / 10, at least one frame period.
 
     Examples
     --------
@@ -372,9 +393,14 @@ class WormholeTraffic:
     header: str = "overhead"
     load_basis: str = "nominal"
     destinations: str = "all"
+    seconds: float = 1.0
+    warmup_seconds: float | None = None
 
     def __post_init__(self):
         m = _check.integer("message_flits", self.message_flits, 2, 1 << 16)
+        _check.assign(self, seconds=_check.real("seconds", self.seconds, 1e-4, 1e4))
+        if self.warmup_seconds is not None:
+            _check.assign(self, warmup_seconds=_check.real("warmup_seconds", self.warmup_seconds, 0.0, 1e4))
         _check.assign(self, load=_check.real("load", self.load, 0.0, 1.0), mix=_mix(self.mix), message_flits=m)
         if not isinstance(self.streams, VideoStreams):
             raise _check.InputError("streams", self.streams, "a VideoStreams")
@@ -420,13 +446,21 @@ class WormholeTraffic:
             raise _check.InputError("vcs", vcs, f"at least 2 to split between real-time and best effort (mix {x:g}:{y:g})")
         return min(vcs - 1, max(1, int(vcs * self.realtime_share + 0.5)))
 
+    @property
+    def warmup(self) -> float:
+        """Seconds discarded before measuring: ``warmup_seconds``, or ``seconds`` / 10, at least one frame period."""
+        if self.warmup_seconds is not None:
+            return self.warmup_seconds
+        return max(self.seconds / 10, self.streams.frame_period)
+
     def best_effort_vcs(self, vcs: int) -> int:
         """The rest of the VCs."""
         return vcs - self.realtime_vcs(vcs)
 
     def describe(self) -> dict:
         out = {"load": self.load, "mix": f"{self.mix[0]:g}:{self.mix[1]:g}", "message_flits": self.message_flits,
-               "header": self.header, "load_basis": self.load_basis, "destinations": self.destinations}
+               "header": self.header, "load_basis": self.load_basis, "destinations": self.destinations,
+               "seconds": self.seconds, "warmup_seconds": self.warmup}
         out.update(self.streams.describe())
         return out
 

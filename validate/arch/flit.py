@@ -77,9 +77,13 @@ from .. import kernel as K
 __all__ = ["replicate", "trace_run", "lone_latency", "LAYOUT", "NIC_PACKETS", "ORG"]
 
 LAYOUT = K.Layout(("flits_offered", "flits_received", "m_flits_offered", "m_flits_received", "backlog_start",
-                   "backlog_end", "max_held", "deadlock", "m_packet_latency_sum", "m_packets"))
+                   "backlog_end", "max_held", "deadlock", "m_packet_latency_sum", "m_packets",
+                   # virtual-channel routers (paper 004): best effort, frames (filled in after the loop), PCS
+                   "m_be_messages", "m_be_latency_sum", "m_frames", "m_interval_dev_sum", "m_interval_dev_sq",
+                   "interval_base", "frames_late", "streams", "attempted", "established", "refused"))
 (FLITS_OFFERED, FLITS_RECEIVED, M_FLITS_OFFERED, M_FLITS_RECEIVED, BACKLOG_START, BACKLOG_END, MAX_HELD, DEADLOCK,
- M_PACKET_LATENCY_SUM, M_PACKETS) = (LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:])
+ M_PACKET_LATENCY_SUM, M_PACKETS, M_BE_MESSAGES, M_BE_LATENCY_SUM, M_FRAMES, M_INTERVAL_DEV_SUM, M_INTERVAL_DEV_SQ,
+ INTERVAL_BASE, FRAMES_LATE, STREAMS, ATTEMPTED, ESTABLISHED, REFUSED) = (LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:])
 
 ORG = {name: i for i, name in enumerate(BUFFER_ORGS)}
 FIFO, SAFC, DAMQ, HIPIQS, CENTRAL = (ORG[n] for n in BUFFER_ORGS)
@@ -94,6 +98,24 @@ Tab = namedtuple("Tab", "out_switch out_input route groups up")
 Sw = namedtuple("Sw", "org k cap part_cap n_chunks xp_cap c_chunks c_up_chunks c_whole bypass buffered link_delay "
                        "rnd up_output fifo_arrival")
 Tr = namedtuple("Tr", "p_msg poisson msg_flits pkt_flits perm uniform_all active")
+# Virtual-channel routers: the router and workload as scalars (on = 0: a paper-000 switch), and the streams'
+# frames as arrays (StreamFrames' CSR table with the placement's columns; frame_done is written by the kernel).
+Vc = namedtuple("Vc", "on m cap rmask body_wait header_extra credit link full sched per_message be_vtick m_rt "
+                      "be_rate be_all msg_flits nic_messages iterations b_stamp")
+Va = namedtuple("Va", "st_off st_src st_dest st_ivc st_dvc f_start f_msgs f_last f_spacing frame_done")
+SCHED = {"fifo": 0, "fgvc": 1, "fgfq": 2}
+SCHED_FIFO, SCHED_FGVC, SCHED_FGFQ = 0, 1, 2
+# Messages a node's NIC holds across its VCs (video frames queue there when the router cannot keep up).
+NIC_MESSAGES = 1 << 13
+# Best-effort Vtick when the router's is None: beyond any real-time stamp (strict priority, §III-D).
+BE_VTICK = 1e12
+TRACE_COLUMNS = 5
+
+
+def _no_vc():
+    z = np.zeros(1, dtype=np.int64)
+    return (Vc(0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0.0, 0, 0.0, 0, 1, 1, 1, 0),
+            Va(z, np.zeros(0, dtype=np.int64), z[:0], z[:0], z[:0], z[:0], z[:0], z[:0], np.zeros(0), z[:0].copy()))
 
 
 def _tables(net):
@@ -181,7 +203,7 @@ def _gap(p, poisson):
 # --------------------------------------------------------------------------- the kernel
 
 @njit(cache=True)
-def _run(tab, sw, tr, run, stats, trace):
+def _run(tab, sw, tr, run, stats, trace, vc, va):
     # Arrays are taken out of the tuples once: reading one from a tuple inside the loop costs Numba an atomic
     # reference-count increment and decrement each time, which dominated the run time.
     out_switch = tab.out_switch
@@ -207,6 +229,10 @@ def _run(tab, sw, tr, run, stats, trace):
     nq = qc + nodes                    # injection queues: node v -> qc + v
     net_flits = n_in * (sw.cap + k * sw.xp_cap + 2) + n_sw * sw.c_chunks * k
     pool = nodes * NIC_PACKETS + net_flits + 4 * n_links + 64
+    if vc.on:
+        # VC buffers (inputs, outputs) and NIC queues per VC; a VC buffer holds one message at a time
+        nq = 2 * n_in * vc.m + nodes * vc.m
+        pool = nodes * vc.nic_messages + 2 * n_in * vc.m + 4 * n_links + 64
     # Entries (a packet's presence in one buffer) and packets, from free stacks.
     e_pkt = np.zeros(pool, dtype=np.int64)
     e_next = np.full(pool, -1, dtype=np.int64)
@@ -260,6 +286,53 @@ def _run(tab, sw, tr, run, stats, trace):
     ring_mask = ring_len - 1
     ring = np.full((n_links, ring_len), -1, dtype=np.int64)
 
+    # Virtual-channel routers (paper 004): VC buffers 0..2 n_in m - 1 (inputs gi * m + c, then outputs
+    # n_in m + g * m + c), each a ring of flits with their ready cycle, scheduling stamp and (inputs) the cycle
+    # their slot's credit is back upstream; NIC queues follow, node v's VC c at nq_ring + v * m + c.
+    m = vc.m
+    rmask = vc.rmask
+    nq_ring = 2 * n_in * m if vc.on else 1
+    qo_base = n_in * m
+    fr_t = np.zeros((nq_ring, rmask + 1), dtype=np.int64)
+    fr_s = np.zeros((nq_ring, rmask + 1), dtype=np.float64)
+    fr_rel = np.zeros((nq_ring, rmask + 1), dtype=np.int64)
+    qin = np.zeros(nq_ring, dtype=np.int64)        # flits sent into the buffer (cumulative)
+    qout = np.zeros(nq_ring, dtype=np.int64)       # flits sent out of it
+    aux = np.zeros(nq_ring, dtype=np.float64)      # FGVC's auxVC / FGFQ's finish number, per VC buffer
+    r_in = np.zeros(n_in, dtype=np.float64)        # FGFQ's round number (self-clocked) at each crossbar input
+    r_link = np.zeros(n_links, dtype=np.float64)   # ... and at each VC multiplexer
+    in_mask = np.zeros(n_in, dtype=np.int64)       # VCs of an input holding a message
+    out_mask = np.zeros(n_in, dtype=np.int64)      # VCs of an output holding a message
+    nic_mask = np.zeros(nodes, dtype=np.int64)     # VCs of a node's NIC with messages queued
+    xq = np.zeros(max(1, k * m), dtype=np.int64)  # input VC buffers granted the crossbar this cycle (one router)
+    bo_q = np.full(k, -1, dtype=np.int64)          # multiplexed crossbar: per output, the best offer
+    bo_s = np.zeros(k, dtype=np.float64)
+    c_q = np.zeros(max(1, k * m), dtype=np.int64)  # ... per input, its VCs with a flit that may cross, their
+    c_o = np.zeros(max(1, k * m), dtype=np.int64)  # crossbar output and stamp
+    c_s = np.zeros(max(1, k * m), dtype=np.float64)
+    c_b = np.zeros(max(1, k * m), dtype=np.float64)  # ... and its key at the crossbar output (B)
+    c_n = np.zeros(k, dtype=np.int64)
+    in_used = np.zeros(k, dtype=np.int64)
+    out_used = np.zeros(k, dtype=np.int64)
+    p_vt = np.zeros(pool, dtype=np.float64)        # Vtick, cycles per flit
+    p_dvc = np.zeros(pool, dtype=np.int64)         # the VC it takes on every router output
+    n_streams = va.st_src.shape[0]
+    s_row = va.st_off[:n_streams].copy()           # a stream's current frame
+    s_k = np.zeros(n_streams, dtype=np.int64)      # its next message in that frame
+    h_t = np.zeros(n_streams + 1, dtype=np.int64)
+    h_c = np.zeros(n_streams + 1, dtype=np.int64)
+    h_size = np.zeros(1, dtype=np.int64)
+    f_left = va.f_msgs.copy()
+    frame_done = va.frame_done
+    be_next = np.full(nodes, np.inf)
+    if vc.on:
+        for i in range(n_streams):
+            if va.st_off[i + 1] > va.st_off[i]:
+                K.heap_push(h_t, h_c, h_size, va.f_start[va.st_off[i]], i)
+        if vc.be_rate > 0.0:
+            for v in range(nodes):
+                be_next[v] = _gap(vc.be_rate, 1)
+
     end_measure = run.warmup + run.slots
     total = end_measure + run.drain
     offered_flits = 0
@@ -280,387 +353,731 @@ def _run(tab, sw, tr, run, stats, trace):
         measuring = t >= run.warmup and t < end_measure
         moved = 0
 
-        # 1. new messages (drawn as gaps between starts, not a coin per node per cycle)
-        if t < end_measure:
-            for v in range(nodes):
-                while next_at[v] < t + 1:
-                    next_at[v] += _gap(tr.p_msg, tr.poisson)
-                    ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
-                    room = nic_count[v] + ppm <= NIC_PACKETS
-                    if not K.admit(stats, t, run.warmup, room, True):
-                        continue
-                    if perm[0] >= 0:
-                        dest = perm[v]
-                    elif tr.uniform_all:
+        if vc.on:
+            # V1. messages: the streams' regulators (a heap on the next message's cycle), then best-effort
+            # Poisson starts per node; each joins its NIC queue for its input VC.
+            while t < end_measure:
+                if h_size[0] > 0 and h_t[0] <= t:
+                    _, i = K.heap_pop(h_t, h_c, h_size)
+                    r = s_row[i]
+                    j = s_k[i]
+                    flits = vc.msg_flits if j < va.f_msgs[r] - 1 else va.f_last[r]
+                    src = va.st_src[i]
+                    dest = va.st_dest[i]
+                    c_in = va.st_ivc[i]
+                    dvc = va.st_dvc[i]
+                    vt = va.f_spacing[r] / vc.msg_flits
+                    row = r
+                    if j + 1 < va.f_msgs[r]:
+                        s_k[i] = j + 1
+                        K.heap_push(h_t, h_c, h_size, va.f_start[r] + int((j + 1) * va.f_spacing[r]), i)
+                    elif r + 1 < va.st_off[i + 1]:
+                        s_row[i] = r + 1
+                        s_k[i] = 0
+                        K.heap_push(h_t, h_c, h_size, va.f_start[r + 1], i)
+                else:
+                    src = -1
+                    for v in range(nodes):
+                        if be_next[v] < t + 1:
+                            src = v
+                            break
+                    if src < 0:
+                        break
+                    be_next[src] += _gap(vc.be_rate, 1)
+                    if vc.be_all:
                         dest = int(np.random.random() * nodes)
                     else:
                         dest = int(np.random.random() * (nodes - 1))
-                        if dest >= v:
+                        if dest >= src:
                             dest += 1
-                    m_top -= 1
-                    m = m_free[m_top]
-                    m_gen[m] = t
-                    m_left[m] = ppm
-                    offered_flits += tr.msg_flits
-                    stats[FLITS_OFFERED] += tr.msg_flits
-                    if measuring:
-                        stats[M_FLITS_OFFERED] += tr.msg_flits
-                    q = qc + v
-                    for j in range(ppm):
-                        p_top -= 1
-                        pkt = p_free[p_top]
-                        p_dest[pkt] = dest
-                        p_len[pkt] = min(tr.pkt_flits, tr.msg_flits - j * tr.pkt_flits)
-                        p_msg[pkt] = m
-                        p_rcv[pkt] = 0
-                        p_gen[pkt] = t
-                        # A new entry, appended to its queue. Written out here and at the two other places
-                        # entries are made: a helper taking the entry arrays would cost two atomic reference-
-                        # count operations per array per call (see _fits).
-                        e_top -= 1
-                        e = e_free[e_top]
-                        e_pkt[e] = pkt
-                        e_q[e] = q
-                        e_len[e] = p_len[pkt]
-                        e_gi[e] = -1
-                        e_oi[e] = -1
-                        e_arr[e] = p_len[pkt]
-                        e_sent[e] = 0
-                        e_ready[e] = t
-                        e_claim[e] = -1
-                        e_down[e] = -1
-                        e_next[e] = -1
-                        if q_tail[q] >= 0:
-                            e_next[q_tail[q]] = e
-                        else:
-                            q_head[q] = e
-                        q_tail[q] = e
-                        nic_count[v] += 1
-
-        # 2. flits arriving
-        slot = t & ring_mask
-        for g in range(n_links):
-            x = ring[g, slot]
-            if x < 0:
-                continue
-            ring[g, slot] = -1
-            moved += 1
-            if out_switch[g] == TO_NODE:
-                pkt = x
-                p_rcv[pkt] += 1
-                received_flits += 1
-                stats[FLITS_RECEIVED] += 1
+                    c_in = vc.m_rt + int(np.random.random() * (m - vc.m_rt))
+                    dvc = vc.m_rt + int(np.random.random() * (m - vc.m_rt))
+                    flits = vc.msg_flits
+                    vt = vc.be_vtick
+                    row = -1
+                if not K.admit(stats, t, run.warmup, nic_count[src] < vc.nic_messages, True):
+                    if row >= 0:
+                        f_left[row] = -1 << 40      # a message lost: its frame is never delivered
+                    continue
+                p_top -= 1
+                pkt = p_free[p_top]
+                p_dest[pkt] = dest
+                p_len[pkt] = flits
+                p_msg[pkt] = row
+                p_rcv[pkt] = 0
+                p_gen[pkt] = t
+                p_vt[pkt] = vt
+                p_dvc[pkt] = dvc
+                offered_flits += flits
+                stats[FLITS_OFFERED] += flits
                 if measuring:
-                    stats[M_FLITS_RECEIVED] += 1
-                if trace.shape[0] > 1 and n_trace < trace.shape[0]:
-                    trace[n_trace, 0] = t
-                    trace[n_trace, 1] = out_input[g]
-                    trace[n_trace, 2] = pkt
-                    trace[n_trace, 3] = p_rcv[pkt]
-                    n_trace += 1
-                if p_rcv[pkt] == p_len[pkt]:
-                    m = p_msg[pkt]
+                    stats[M_FLITS_OFFERED] += flits
+                q = nq_ring + src * m + c_in
+                e_top -= 1
+                e = e_free[e_top]
+                e_pkt[e] = pkt
+                e_q[e] = q
+                e_len[e] = flits
+                e_arr[e] = flits
+                e_sent[e] = 0
+                e_down[e] = -1
+                e_next[e] = -1
+                if q_tail[q] >= 0:
+                    e_next[q_tail[q]] = e
+                else:
+                    q_head[q] = e
+                q_tail[q] = e
+                nic_count[src] += 1
+                nic_mask[src] |= 1 << c_in
+
+            # V2. crossbars, one router at a time. Per input VC: a header that has passed routing and
+            # arbitration takes its output VC if free (message-level, the route's least loaded output whose
+            # VC is free); a granted message's next flit goes if the output VC buffer has room. Multiplexed:
+            # one flit per crossbar input (A, the scheduler's smallest stamp) and per crossbar output (B, the
+            # smallest stamp again); full: every input VC at once.
+            for s in range(n_sw):
+                nx = 0
+                for i in range(k):
+                    gi = s * k + i
+                    c_n[i] = 0
+                    mask = in_mask[gi]
+                    if mask == 0:
+                        continue
+                    for c in range(m):
+                        if not (mask >> c) & 1:
+                            continue
+                        q = gi * m + c
+                        n_out = qout[q]
+                        if n_out >= qin[q] or fr_t[q, n_out & rmask] > t:
+                            continue
+                        e = q_head[q]
+                        d = e_down[e]
+                        if d < 0:
+                            pkt = e_pkt[e]
+                            dvc = p_dvc[pkt]
+                            choice = groups[s, route[s, p_dest[pkt]]]
+                            go = -1
+                            least = 1 << 62
+                            for o in range(k):
+                                if (choice >> o) & 1:
+                                    g2 = s * k + o
+                                    if q_head[qo_base + g2 * m + dvc] < 0 and out_load[g2] < least:
+                                        go = g2
+                                        least = out_load[g2]
+                            if go < 0:
+                                continue
+                            qo = qo_base + go * m + dvc
+                            e_top -= 1
+                            d = e_free[e_top]
+                            e_pkt[d] = pkt
+                            e_q[d] = qo
+                            e_len[d] = e_len[e]
+                            e_arr[d] = 0
+                            e_sent[d] = 0
+                            e_down[d] = -1
+                            e_next[d] = -1
+                            q_head[qo] = d
+                            q_tail[qo] = d
+                            e_down[e] = d
+                            out_mask[go] |= 1 << dvc
+                            if vc.per_message:
+                                aux[qo] = 0.0
+                        qo = e_q[d]
+                        if qin[qo] - qout[qo] >= vc.cap:
+                            continue
+                        if vc.full:
+                            xq[nx] = q
+                            nx += 1
+                        else:
+                            j = i * m + c_n[i]
+                            c_q[j] = q
+                            c_o[j] = (qo - qo_base) // m - s * k
+                            c_s[j] = fr_s[q, n_out & rmask]
+                            c_b[j] = c_s[j] if vc.b_stamp else fr_t[q, n_out & rmask]
+                            c_n[i] += 1
+                if not vc.full:
+                    # Matching in stamp order: every free input offers its smallest-stamp flit for a free output
+                    # (A), every output takes its smallest offer (B); repeat while that adds a pair.
+                    for i in range(k):
+                        in_used[i] = 0
+                        out_used[i] = 0
+                    for _ in range(vc.iterations):
+                        for o in range(k):
+                            bo_q[o] = -1
+                        for i in range(k):
+                            if in_used[i] or c_n[i] == 0:
+                                continue
+                            best = -1
+                            for j in range(i * m, i * m + c_n[i]):
+                                if not out_used[c_o[j]] and (best < 0 or c_s[j] < c_s[best]):
+                                    best = j
+                            if best >= 0:
+                                o = c_o[best]
+                                if bo_q[o] < 0 or c_b[best] < bo_s[o]:
+                                    bo_q[o] = best
+                                    bo_s[o] = c_b[best]
+                        added = 0
+                        for o in range(k):
+                            j = bo_q[o]
+                            if j >= 0:
+                                xq[nx] = c_q[j]
+                                nx += 1
+                                in_used[j // m] = 1
+                                out_used[o] = 1
+                                added += 1
+                        if added == 0:
+                            break
+                for x in range(nx):
+                    # one flit across the crossbar: its input slot's credit goes back upstream, it reaches
+                    # the VC multiplexer (stage 5) in 2 cycles, stamped for it
+                    q = xq[x]
+                    gi = q // m
+                    e = q_head[q]
+                    d = e_down[e]
+                    qo = e_q[d]
+                    go = (qo - qo_base) // m
+                    slot = qout[q] & rmask
+                    fr_rel[q, slot] = t + vc.credit
+                    if vc.sched == SCHED_FGFQ:
+                        r_in[gi] = fr_s[q, slot]
+                    qout[q] += 1
+                    sent = e_sent[e] + 1
+                    e_sent[e] = sent
+                    slot = qin[qo] & rmask
+                    fr_t[qo, slot] = t + 2
+                    if not vc.full or vc.sched == SCHED_FIFO:
+                        fr_s[qo, slot] = t
+                    elif vc.sched == SCHED_FGVC:
+                        aux[qo] = max(float(t), aux[qo]) + p_vt[e_pkt[e]]
+                        fr_s[qo, slot] = aux[qo]
+                    else:
+                        aux[qo] = max(r_link[go], aux[qo]) + p_vt[e_pkt[e]]
+                        fr_s[qo, slot] = aux[qo]
+                    qin[qo] += 1
+                    e_arr[d] += 1
+                    out_load[go] += 1
+                    moved += 1
+                    if sent == e_len[e]:
+                        q_head[q] = -1
+                        q_tail[q] = -1
+                        in_mask[gi] &= ~(1 << (q - gi * m))
+                        e_free[e_top] = e
+                        e_top += 1
+
+            # V3. links: each output's VC multiplexer (C) and each node's NIC sends one flit, from the VC with
+            # the smallest stamp whose next flit is ready and has a credit downstream (a header also needs the
+            # downstream VC free: a VC holds one message from header to tail).
+            for g in range(n_links):
+                target = out_switch[g]
+                if target == UNWIRED:
+                    continue
+                if g < n_in:
+                    mask = out_mask[g]
+                    base = qo_base + g * m
+                else:
+                    mask = nic_mask[g - n_in]
+                    base = nq_ring + (g - n_in) * m
+                if mask == 0:
+                    continue
+                gi2 = target * k + out_input[g] if target >= 0 else -1
+                best_q = -1
+                best_s = np.inf
+                for c in range(m):
+                    if not (mask >> c) & 1:
+                        continue
+                    q = base + c
+                    e = q_head[q]
+                    if g < n_in:
+                        n_out = qout[q]
+                        if n_out >= qin[q] or fr_t[q, n_out & rmask] > t:
+                            continue
+                        st = fr_s[q, n_out & rmask]
+                    else:
+                        pkt = e_pkt[e]
+                        st = float(p_gen[pkt]) if vc.sched == SCHED_FIFO else p_gen[pkt] + (e_sent[e] + 1) * p_vt[pkt]
+                    if st >= best_s:
+                        continue
+                    if gi2 >= 0:
+                        q2 = gi2 * m + c
+                        if e_down[e] < 0 and q_head[q2] >= 0:
+                            continue
+                        n2 = qin[q2]
+                        if n2 - qout[q2] >= vc.cap or fr_rel[q2, n2 & rmask] > t:
+                            continue
+                    best_s = st
+                    best_q = q
+                if best_q < 0:
+                    continue
+                q = best_q
+                c = q - base
+                e = q_head[q]
+                pkt = e_pkt[e]
+                if vc.sched == SCHED_FGFQ:
+                    r_link[g] = best_s
+                if g < n_in:
+                    qout[q] += 1
+                    out_load[g] -= 1
+                sent = e_sent[e] + 1
+                e_sent[e] = sent
+                moved += 1
+                arrive = t + vc.link
+                if target == TO_NODE:
+                    p_rcv[pkt] += 1
+                    received_flits += 1
+                    stats[FLITS_RECEIVED] += 1
                     if measuring:
-                        stats[M_PACKETS] += 1
-                        stats[M_PACKET_LATENCY_SUM] += t - p_gen[pkt]
-                    p_free[p_top] = pkt
-                    p_top += 1
-                    m_left[m] -= 1
-                    if m_left[m] == 0:
-                        # Latency: cycles from the message's creation to its last flit's arrival.
+                        stats[M_FLITS_RECEIVED] += 1
+                    if trace.shape[0] > 1 and n_trace < trace.shape[0]:
+                        trace[n_trace, 0] = arrive
+                        trace[n_trace, 1] = out_input[g]
+                        trace[n_trace, 2] = pkt
+                        trace[n_trace, 3] = p_rcv[pkt]
+                        trace[n_trace, 4] = c
+                        n_trace += 1
+                    if p_rcv[pkt] == p_len[pkt]:
                         stats[K.STAT_DELIVERED] += 1
+                        row = p_msg[pkt]
+                        if row >= 0:
+                            f_left[row] -= 1
+                            if f_left[row] == 0:
+                                frame_done[row] = arrive
+                        elif t >= run.warmup:
+                            stats[M_BE_MESSAGES] += 1
+                            stats[M_BE_LATENCY_SUM] += arrive - p_gen[pkt]
                         if t >= run.warmup:
                             stats[K.STAT_M_DELIVERED] += 1
-                            stats[K.STAT_M_LATENCY_SUM] += t - m_gen[m]
+                            stats[K.STAT_M_LATENCY_SUM] += arrive - p_gen[pkt]
                             stats[K.STAT_M_LATENCY_COUNT] += 1
-                        m_free[m_top] = m
-                        m_top += 1
-            else:
-                e = x
-                e_arr[e] += 1
-                if e_arr[e] == 1:
-                    # Pipe 1 when nothing waits ahead of it in its queue (at most a packet already
-                    # streaming out), Pipe 3 when it must be stored behind another packet.
-                    h = q_head[e_q[e]]
-                    clear = h == e or (e_claim[h] >= 0 and e_next[h] == e)
-                    e_ready[e] = t + (sw.bypass if clear else sw.buffered)
-
-        # 3. central buffer: each input FIFO's head moves a flit into the shared buffer
-        if sw.org == CENTRAL:
-            for gi in range(n_in):
-                q = gi * k
-                e = q_head[q]
-                if e < 0 or e_arr[e] <= e_sent[e] or e_ready[e] > t:
-                    continue
-                s = gi // k
-                d = e_down[e]
-                if d < 0:
-                    pkt = e_pkt[e]
-                    o = _least_loaded(groups[s, route[s, p_dest[pkt]]], qp + s * k, qflits, k)
-                    # Admission: a packet enters the central buffer only when the chunks it needs are free
-                    # (all of them, or as many as its direction may hold), else it waits in the input FIFO.
-                    need = (p_len[pkt] + k - 1) // k if sw.c_whole else 1
-                    if up_link[s * k + o]:
-                        if min(sw.c_chunks - c_used[s], sw.c_up_chunks - c_up[s]) < min(need, sw.c_up_chunks):
-                            continue
-                    elif sw.c_chunks - c_used[s] < min(need, sw.c_chunks - sw.c_up_chunks):
-                        continue
-                    e_top -= 1
-                    d = e_free[e_top]
-                    cq = qp + s * k + o
-                    e_pkt[d] = pkt
-                    e_q[d] = cq
-                    e_len[d] = e_len[e]
-                    e_gi[d] = s
-                    e_oi[d] = s * k + o
-                    e_wpos[d] = 0
-                    e_rpos[d] = 0
-                    e_arr[d] = 0
-                    e_sent[d] = 0
-                    e_ready[d] = t
-                    e_claim[d] = -1
-                    e_down[d] = -1
-                    e_next[d] = -1
-                    if q_tail[cq] >= 0:
-                        e_next[q_tail[cq]] = d
+                        p_free[p_top] = pkt
+                        p_top += 1
+                else:
+                    q2 = gi2 * m + c
+                    d = e_down[e]
+                    if d < 0:
+                        e_top -= 1
+                        d = e_free[e_top]
+                        e_pkt[d] = pkt
+                        e_q[d] = q2
+                        e_len[d] = e_len[e]
+                        e_arr[d] = 0
+                        e_sent[d] = 0
+                        e_down[d] = -1
+                        e_next[d] = -1
+                        q_head[q2] = d
+                        q_tail[q2] = d
+                        e_down[e] = d
+                        in_mask[gi2] |= 1 << c
+                        if vc.per_message:
+                            aux[q2] = 0.0
+                    slot = qin[q2] & rmask
+                    # stage 1 (and, for a header, routing and arbitration) before the crossbar
+                    fr_t[q2, slot] = arrive + vc.body_wait + (vc.header_extra if sent == 1 else 0)
+                    if vc.sched == SCHED_FIFO:
+                        fr_s[q2, slot] = arrive
+                    elif vc.sched == SCHED_FGVC:
+                        aux[q2] = max(float(arrive), aux[q2]) + p_vt[pkt]
+                        fr_s[q2, slot] = aux[q2]
                     else:
-                        q_head[cq] = d
-                    q_tail[cq] = d
-                    e_down[e] = d
-                    cand[s * k + o] += 1
-                cq = e_q[d]
-                up = up_link[e_oi[d]]
-                if e_wpos[d] == 0:
-                    if c_used[s] >= sw.c_chunks or (up and c_up[s] >= sw.c_up_chunks):
-                        continue
-                    c_used[s] += 1
-                    if up:
-                        c_up[s] += 1
-                e_wpos[d] += 1
-                if e_wpos[d] == k:
-                    e_wpos[d] = 0
-                e_arr[d] += 1
-                qflits[cq] += 1
-                qflits[q] -= 1          # out of the input FIFO
-                held[gi] -= 1
-                buf_used[gi] -= 1
-                e_sent[e] += 1
-                moved += 1
-                if e_sent[e] == e_len[e]:
+                        aux[q2] = max(r_in[gi2], aux[q2]) + p_vt[pkt]
+                        fr_s[q2, slot] = aux[q2]
+                    qin[q2] += 1
+                    e_arr[d] += 1
+                    if qin[q2] - qout[q2] > max_held:
+                        max_held = qin[q2] - qout[q2]
+                if sent == e_len[e]:
                     q_head[q] = e_next[e]
                     if q_head[q] < 0:
                         q_tail[q] = -1
+                        if g < n_in:
+                            out_mask[g] &= ~(1 << c)
+                        else:
+                            nic_mask[g - n_in] &= ~(1 << c)
+                    if g >= n_in:
+                        nic_count[g - n_in] -= 1
                     e_free[e_top] = e
                     e_top += 1
-
-        # 4. outputs: take a packet if idle, then send a flit. The scan starts one output later each cycle:
-        # a FIFO head that may take any free up port would otherwise always find the lowest one first.
-        rot = t % n_links
-        for j_out in range(n_links):
-            g = j_out + rot
-            if g >= n_links:
-                g -= n_links
-            target = out_switch[g]
-            if target == UNWIRED:
-                continue
-            e = o_entry[g]
-            if e < 0:
-                # --- arbitration: an eligible header for this output whose next buffer has room
-                if g < n_in:
-                    s = g // k
-                    if (waiting[s] == 0) if sw.org == FIFO else (cand[g] == 0):
-                        continue
-                    o = g - s * k
-                    if sw.org == CENTRAL:
-                        first, count = 0, 1
-                    else:
-                        first = 0 if sw.rnd else rr[g]
-                        count = k
-                else:
-                    s = -1
-                    o = 0
-                    first, count = 0, 1
-                # Pass 1: the eligible header (first in round-robin order, or uniformly at random among
-                # all eligible, Karol's rule) and its queue at the next switch; pass 2 takes it.
-                chosen = -1
-                chosen_q2 = -1
-                chosen_i = 0
-                eligible = 0
-                for j in range(count):
-                    i = first + j
-                    if i >= k:
-                        i -= k
-                    if g >= n_in:
-                        q = qc + (g - n_in)
-                    elif sw.org == CENTRAL:
-                        q = qp + s * k + o
-                    elif sw.org == FIFO:
-                        q = (s * k + i) * k
-                    else:
-                        q = (s * k + i) * k + o
-                    c = q_head[q]
-                    if c < 0 or e_claim[c] >= 0 or e_arr[c] == 0 or e_ready[c] > t:
-                        continue
-                    if g < n_in and sw.org != CENTRAL:
-                        gi = s * k + i
-                        if last_read[gi] == t or (sw.org == DAMQ and rd_busy[gi]):
+        else:
+            # 1. new messages (drawn as gaps between starts, not a coin per node per cycle)
+            if t < end_measure:
+                for v in range(nodes):
+                    while next_at[v] < t + 1:
+                        next_at[v] += _gap(tr.p_msg, tr.poisson)
+                        ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
+                        room = nic_count[v] + ppm <= NIC_PACKETS
+                        if not K.admit(stats, t, run.warmup, room, True):
                             continue
-                        if sw.org == FIFO:
-                            if sw.fifo_arrival:
-                                if e_port[c] != o:
-                                    continue
-                            elif not (groups[s, route[s, p_dest[e_pkt[c]]]] >> o) & 1:
-                                continue
-                    q2 = -1
-                    if target >= 0:
-                        gi2 = target * k + out_input[g]
-                        if sw.org == FIFO or sw.org == CENTRAL:
-                            q2 = gi2 * k
+                        if perm[0] >= 0:
+                            dest = perm[v]
+                        elif tr.uniform_all:
+                            dest = int(np.random.random() * nodes)
                         else:
-                            mask = groups[target, route[target, p_dest[e_pkt[c]]]]
-                            if sw.up_output:
-                                q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
+                            dest = int(np.random.random() * (nodes - 1))
+                            if dest >= v:
+                                dest += 1
+                        m_top -= 1
+                        m = m_free[m_top]
+                        m_gen[m] = t
+                        m_left[m] = ppm
+                        offered_flits += tr.msg_flits
+                        stats[FLITS_OFFERED] += tr.msg_flits
+                        if measuring:
+                            stats[M_FLITS_OFFERED] += tr.msg_flits
+                        q = qc + v
+                        for j in range(ppm):
+                            p_top -= 1
+                            pkt = p_free[p_top]
+                            p_dest[pkt] = dest
+                            p_len[pkt] = min(tr.pkt_flits, tr.msg_flits - j * tr.pkt_flits)
+                            p_msg[pkt] = m
+                            p_rcv[pkt] = 0
+                            p_gen[pkt] = t
+                            # A new entry, appended to its queue. Written out here and at the two other places
+                            # entries are made: a helper taking the entry arrays would cost two atomic reference-
+                            # count operations per array per call (see _fits).
+                            e_top -= 1
+                            e = e_free[e_top]
+                            e_pkt[e] = pkt
+                            e_q[e] = q
+                            e_len[e] = p_len[pkt]
+                            e_gi[e] = -1
+                            e_oi[e] = -1
+                            e_arr[e] = p_len[pkt]
+                            e_sent[e] = 0
+                            e_ready[e] = t
+                            e_claim[e] = -1
+                            e_down[e] = -1
+                            e_next[e] = -1
+                            if q_tail[q] >= 0:
+                                e_next[q_tail[q]] = e
                             else:
-                                q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
-                        if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2],
-                                     n_chunks, buf_used[gi2], cap):
+                                q_head[q] = e
+                            q_tail[q] = e
+                            nic_count[v] += 1
+
+            # 2. flits arriving
+            slot = t & ring_mask
+            for g in range(n_links):
+                x = ring[g, slot]
+                if x < 0:
+                    continue
+                ring[g, slot] = -1
+                moved += 1
+                if out_switch[g] == TO_NODE:
+                    pkt = x
+                    p_rcv[pkt] += 1
+                    received_flits += 1
+                    stats[FLITS_RECEIVED] += 1
+                    if measuring:
+                        stats[M_FLITS_RECEIVED] += 1
+                    if trace.shape[0] > 1 and n_trace < trace.shape[0]:
+                        trace[n_trace, 0] = t
+                        trace[n_trace, 1] = out_input[g]
+                        trace[n_trace, 2] = pkt
+                        trace[n_trace, 3] = p_rcv[pkt]
+                        n_trace += 1
+                    if p_rcv[pkt] == p_len[pkt]:
+                        m = p_msg[pkt]
+                        if measuring:
+                            stats[M_PACKETS] += 1
+                            stats[M_PACKET_LATENCY_SUM] += t - p_gen[pkt]
+                        p_free[p_top] = pkt
+                        p_top += 1
+                        m_left[m] -= 1
+                        if m_left[m] == 0:
+                            # Latency: cycles from the message's creation to its last flit's arrival.
+                            stats[K.STAT_DELIVERED] += 1
+                            if t >= run.warmup:
+                                stats[K.STAT_M_DELIVERED] += 1
+                                stats[K.STAT_M_LATENCY_SUM] += t - m_gen[m]
+                                stats[K.STAT_M_LATENCY_COUNT] += 1
+                            m_free[m_top] = m
+                            m_top += 1
+                else:
+                    e = x
+                    e_arr[e] += 1
+                    if e_arr[e] == 1:
+                        # Pipe 1 when nothing waits ahead of it in its queue (at most a packet already
+                        # streaming out), Pipe 3 when it must be stored behind another packet.
+                        h = q_head[e_q[e]]
+                        clear = h == e or (e_claim[h] >= 0 and e_next[h] == e)
+                        e_ready[e] = t + (sw.bypass if clear else sw.buffered)
+
+            # 3. central buffer: each input FIFO's head moves a flit into the shared buffer
+            if sw.org == CENTRAL:
+                for gi in range(n_in):
+                    q = gi * k
+                    e = q_head[q]
+                    if e < 0 or e_arr[e] <= e_sent[e] or e_ready[e] > t:
+                        continue
+                    s = gi // k
+                    d = e_down[e]
+                    if d < 0:
+                        pkt = e_pkt[e]
+                        o = _least_loaded(groups[s, route[s, p_dest[pkt]]], qp + s * k, qflits, k)
+                        # Admission: a packet enters the central buffer only when the chunks it needs are free
+                        # (all of them, or as many as its direction may hold), else it waits in the input FIFO.
+                        need = (p_len[pkt] + k - 1) // k if sw.c_whole else 1
+                        if up_link[s * k + o]:
+                            if min(sw.c_chunks - c_used[s], sw.c_up_chunks - c_up[s]) < min(need, sw.c_up_chunks):
+                                continue
+                        elif sw.c_chunks - c_used[s] < min(need, sw.c_chunks - sw.c_up_chunks):
                             continue
-                    eligible += 1
-                    if eligible == 1 or np.random.random() * eligible < 1.0:
-                        chosen, chosen_q2, chosen_i = c, q2, i
-                    if not sw.rnd:
-                        break
-                if chosen < 0:
-                    continue
-                c = chosen
-                d = -1
-                if chosen_q2 >= 0:
-                    q2 = chosen_q2
-                    e_top -= 1
-                    d = e_free[e_top]
-                    e_pkt[d] = e_pkt[c]
-                    e_q[d] = q2
-                    e_len[d] = e_len[c]
-                    e_gi[d] = q2 // k
-                    e_oi[d] = target * k + q2 % k if sw.org != FIFO and sw.org != CENTRAL else -1
-                    e_arr[d] = 0
-                    e_sent[d] = 0
-                    e_ready[d] = 1 << 62
-                    e_claim[d] = -1
-                    e_down[d] = -1
-                    e_next[d] = -1
-                    if q_tail[q2] >= 0:
-                        e_next[q_tail[q2]] = d
-                    else:
-                        q_head[q2] = d
-                    q_tail[q2] = d
-                    if sw.org == FIFO:
-                        waiting[target] += 1
-                        if sw.fifo_arrival:
-                            # routed on arrival: the port with the fewest headers waiting for it
-                            mask = groups[target, route[target, p_dest[e_pkt[c]]]]
-                            e_port[d] = _least_loaded(mask, target * k, cand, k)
-                            cand[target * k + e_port[d]] += 1
-                    elif sw.org != CENTRAL:
-                        cand[target * k + q2 % k] += 1
-                e_down[c] = d
-                e_claim[c] = g
-                o_entry[g] = c
-                if s >= 0:
-                    if sw.org == FIFO:
-                        waiting[s] -= 1
-                        if sw.fifo_arrival:
-                            cand[g] -= 1
-                    else:
-                        cand[g] -= 1
-                    rr[g] = chosen_i + 1 if chosen_i + 1 < k else 0
-                    if sw.org == DAMQ:
-                        rd_busy[s * k + chosen_i] = 1
-                e = c
-            # --- send one flit of entry e
-            if e_arr[e] <= e_sent[e]:
-                continue
-            q = e_q[e]
-            gi = e_gi[e]
-            in_buffer = q < qp
-            if in_buffer and sw.org != HIPIQS and sw.org != SAFC and last_read[gi] == t:
-                continue
-            d = e_down[e]
-            if d >= 0:
-                q2 = e_q[d]
-                gi2 = e_gi[d]
-                if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2], n_chunks,
-                             buf_used[gi2], cap):
-                    continue
-                # commit the flit downstream (HIPIQS: FIFO unit first, then the queue's last chunk)
-                qflits[q2] += 1
-                held[gi2] += 1
-                if org == HIPIQS:
-                    if qs[q2] == 0 and fifo_cnt[q2] < xp_cap:
-                        fifo_cnt[q2] += 1
-                    else:
-                        if qwp[q2] == 0:
-                            chunks[gi2] += 1
-                        qwp[q2] += 1
-                        if qwp[q2] == k:
-                            qwp[q2] = 0
-                        qs[q2] += 1
-                elif org != SAFC:
-                    buf_used[gi2] += 1
-                if e_oi[d] >= 0:
-                    out_load[e_oi[d]] += 1
-                if held[gi2] > max_held:
-                    max_held = held[gi2]
-                ring[g, (t + sw.link_delay) & ring_mask] = d
-            else:
-                ring[g, (t + sw.link_delay) & ring_mask] = e_pkt[e]
-            sent = e_sent[e] + 1
-            e_sent[e] = sent
-            moved += 1
-            if in_buffer:
-                # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
-                # its last flit is read or the queue empties)
-                qflits[q] -= 1
-                held[gi] -= 1
-                if org == HIPIQS:
-                    fifo_cnt[q] -= 1
-                    if qs[q] > 0:
-                        qs[q] -= 1
-                        fifo_cnt[q] += 1
-                        qrp[q] += 1
-                        if qrp[q] == k:
-                            qrp[q] = 0
-                            chunks[gi] -= 1
-                        if qs[q] == 0:
-                            if qrp[q] != 0:
-                                chunks[gi] -= 1
-                            qwp[q] = 0
-                            qrp[q] = 0
-                elif org != SAFC:
+                        e_top -= 1
+                        d = e_free[e_top]
+                        cq = qp + s * k + o
+                        e_pkt[d] = pkt
+                        e_q[d] = cq
+                        e_len[d] = e_len[e]
+                        e_gi[d] = s
+                        e_oi[d] = s * k + o
+                        e_wpos[d] = 0
+                        e_rpos[d] = 0
+                        e_arr[d] = 0
+                        e_sent[d] = 0
+                        e_ready[d] = t
+                        e_claim[d] = -1
+                        e_down[d] = -1
+                        e_next[d] = -1
+                        if q_tail[cq] >= 0:
+                            e_next[q_tail[cq]] = d
+                        else:
+                            q_head[cq] = d
+                        q_tail[cq] = d
+                        e_down[e] = d
+                        cand[s * k + o] += 1
+                    cq = e_q[d]
+                    up = up_link[e_oi[d]]
+                    if e_wpos[d] == 0:
+                        if c_used[s] >= sw.c_chunks or (up and c_up[s] >= sw.c_up_chunks):
+                            continue
+                        c_used[s] += 1
+                        if up:
+                            c_up[s] += 1
+                    e_wpos[d] += 1
+                    if e_wpos[d] == k:
+                        e_wpos[d] = 0
+                    e_arr[d] += 1
+                    qflits[cq] += 1
+                    qflits[q] -= 1          # out of the input FIFO
+                    held[gi] -= 1
                     buf_used[gi] -= 1
-                last_read[gi] = t
-                if e_oi[e] >= 0:
-                    out_load[e_oi[e]] -= 1
-            elif q < qc:
-                qflits[q] -= 1
-                e_rpos[e] += 1
-                if e_rpos[e] == k or sent == e_len[e]:
-                    e_rpos[e] = 0
-                    c_used[gi] -= 1
-                    if up_link[e_oi[e]]:
-                        c_up[gi] -= 1
-            if sent == e_len[e]:
-                # tail gone: the output is free, the entry leaves its queue (always the head)
-                o_entry[g] = -1
-                q_head[q] = e_next[e]
-                if q_head[q] < 0:
-                    q_tail[q] = -1
-                if in_buffer and sw.org == DAMQ:
-                    rd_busy[gi] = 0
-                if q >= qc:
-                    nic_count[q - qc] -= 1
-                e_free[e_top] = e
-                e_top += 1
+                    e_sent[e] += 1
+                    moved += 1
+                    if e_sent[e] == e_len[e]:
+                        q_head[q] = e_next[e]
+                        if q_head[q] < 0:
+                            q_tail[q] = -1
+                        e_free[e_top] = e
+                        e_top += 1
+
+            # 4. outputs: take a packet if idle, then send a flit. The scan starts one output later each cycle:
+            # a FIFO head that may take any free up port would otherwise always find the lowest one first.
+            rot = t % n_links
+            for j_out in range(n_links):
+                g = j_out + rot
+                if g >= n_links:
+                    g -= n_links
+                target = out_switch[g]
+                if target == UNWIRED:
+                    continue
+                e = o_entry[g]
+                if e < 0:
+                    # --- arbitration: an eligible header for this output whose next buffer has room
+                    if g < n_in:
+                        s = g // k
+                        if (waiting[s] == 0) if sw.org == FIFO else (cand[g] == 0):
+                            continue
+                        o = g - s * k
+                        if sw.org == CENTRAL:
+                            first, count = 0, 1
+                        else:
+                            first = 0 if sw.rnd else rr[g]
+                            count = k
+                    else:
+                        s = -1
+                        o = 0
+                        first, count = 0, 1
+                    # Pass 1: the eligible header (first in round-robin order, or uniformly at random among
+                    # all eligible, Karol's rule) and its queue at the next switch; pass 2 takes it.
+                    chosen = -1
+                    chosen_q2 = -1
+                    chosen_i = 0
+                    eligible = 0
+                    for j in range(count):
+                        i = first + j
+                        if i >= k:
+                            i -= k
+                        if g >= n_in:
+                            q = qc + (g - n_in)
+                        elif sw.org == CENTRAL:
+                            q = qp + s * k + o
+                        elif sw.org == FIFO:
+                            q = (s * k + i) * k
+                        else:
+                            q = (s * k + i) * k + o
+                        c = q_head[q]
+                        if c < 0 or e_claim[c] >= 0 or e_arr[c] == 0 or e_ready[c] > t:
+                            continue
+                        if g < n_in and sw.org != CENTRAL:
+                            gi = s * k + i
+                            if last_read[gi] == t or (sw.org == DAMQ and rd_busy[gi]):
+                                continue
+                            if sw.org == FIFO:
+                                if sw.fifo_arrival:
+                                    if e_port[c] != o:
+                                        continue
+                                elif not (groups[s, route[s, p_dest[e_pkt[c]]]] >> o) & 1:
+                                    continue
+                        q2 = -1
+                        if target >= 0:
+                            gi2 = target * k + out_input[g]
+                            if sw.org == FIFO or sw.org == CENTRAL:
+                                q2 = gi2 * k
+                            else:
+                                mask = groups[target, route[target, p_dest[e_pkt[c]]]]
+                                if sw.up_output:
+                                    q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
+                                else:
+                                    q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
+                            if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2],
+                                         n_chunks, buf_used[gi2], cap):
+                                continue
+                        eligible += 1
+                        if eligible == 1 or np.random.random() * eligible < 1.0:
+                            chosen, chosen_q2, chosen_i = c, q2, i
+                        if not sw.rnd:
+                            break
+                    if chosen < 0:
+                        continue
+                    c = chosen
+                    d = -1
+                    if chosen_q2 >= 0:
+                        q2 = chosen_q2
+                        e_top -= 1
+                        d = e_free[e_top]
+                        e_pkt[d] = e_pkt[c]
+                        e_q[d] = q2
+                        e_len[d] = e_len[c]
+                        e_gi[d] = q2 // k
+                        e_oi[d] = target * k + q2 % k if sw.org != FIFO and sw.org != CENTRAL else -1
+                        e_arr[d] = 0
+                        e_sent[d] = 0
+                        e_ready[d] = 1 << 62
+                        e_claim[d] = -1
+                        e_down[d] = -1
+                        e_next[d] = -1
+                        if q_tail[q2] >= 0:
+                            e_next[q_tail[q2]] = d
+                        else:
+                            q_head[q2] = d
+                        q_tail[q2] = d
+                        if sw.org == FIFO:
+                            waiting[target] += 1
+                            if sw.fifo_arrival:
+                                # routed on arrival: the port with the fewest headers waiting for it
+                                mask = groups[target, route[target, p_dest[e_pkt[c]]]]
+                                e_port[d] = _least_loaded(mask, target * k, cand, k)
+                                cand[target * k + e_port[d]] += 1
+                        elif sw.org != CENTRAL:
+                            cand[target * k + q2 % k] += 1
+                    e_down[c] = d
+                    e_claim[c] = g
+                    o_entry[g] = c
+                    if s >= 0:
+                        if sw.org == FIFO:
+                            waiting[s] -= 1
+                            if sw.fifo_arrival:
+                                cand[g] -= 1
+                        else:
+                            cand[g] -= 1
+                        rr[g] = chosen_i + 1 if chosen_i + 1 < k else 0
+                        if sw.org == DAMQ:
+                            rd_busy[s * k + chosen_i] = 1
+                    e = c
+                # --- send one flit of entry e
+                if e_arr[e] <= e_sent[e]:
+                    continue
+                q = e_q[e]
+                gi = e_gi[e]
+                in_buffer = q < qp
+                if in_buffer and sw.org != HIPIQS and sw.org != SAFC and last_read[gi] == t:
+                    continue
+                d = e_down[e]
+                if d >= 0:
+                    q2 = e_q[d]
+                    gi2 = e_gi[d]
+                    if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2], n_chunks,
+                                 buf_used[gi2], cap):
+                        continue
+                    # commit the flit downstream (HIPIQS: FIFO unit first, then the queue's last chunk)
+                    qflits[q2] += 1
+                    held[gi2] += 1
+                    if org == HIPIQS:
+                        if qs[q2] == 0 and fifo_cnt[q2] < xp_cap:
+                            fifo_cnt[q2] += 1
+                        else:
+                            if qwp[q2] == 0:
+                                chunks[gi2] += 1
+                            qwp[q2] += 1
+                            if qwp[q2] == k:
+                                qwp[q2] = 0
+                            qs[q2] += 1
+                    elif org != SAFC:
+                        buf_used[gi2] += 1
+                    if e_oi[d] >= 0:
+                        out_load[e_oi[d]] += 1
+                    if held[gi2] > max_held:
+                        max_held = held[gi2]
+                    ring[g, (t + sw.link_delay) & ring_mask] = d
+                else:
+                    ring[g, (t + sw.link_delay) & ring_mask] = e_pkt[e]
+                sent = e_sent[e] + 1
+                e_sent[e] = sent
+                moved += 1
+                if in_buffer:
+                    # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
+                    # its last flit is read or the queue empties)
+                    qflits[q] -= 1
+                    held[gi] -= 1
+                    if org == HIPIQS:
+                        fifo_cnt[q] -= 1
+                        if qs[q] > 0:
+                            qs[q] -= 1
+                            fifo_cnt[q] += 1
+                            qrp[q] += 1
+                            if qrp[q] == k:
+                                qrp[q] = 0
+                                chunks[gi] -= 1
+                            if qs[q] == 0:
+                                if qrp[q] != 0:
+                                    chunks[gi] -= 1
+                                qwp[q] = 0
+                                qrp[q] = 0
+                    elif org != SAFC:
+                        buf_used[gi] -= 1
+                    last_read[gi] = t
+                    if e_oi[e] >= 0:
+                        out_load[e_oi[e]] -= 1
+                elif q < qc:
+                    qflits[q] -= 1
+                    e_rpos[e] += 1
+                    if e_rpos[e] == k or sent == e_len[e]:
+                        e_rpos[e] = 0
+                        c_used[gi] -= 1
+                        if up_link[e_oi[e]]:
+                            c_up[gi] -= 1
+                if sent == e_len[e]:
+                    # tail gone: the output is free, the entry leaves its queue (always the head)
+                    o_entry[g] = -1
+                    q_head[q] = e_next[e]
+                    if q_head[q] < 0:
+                        q_tail[q] = -1
+                    if in_buffer and sw.org == DAMQ:
+                        rd_busy[gi] = 0
+                    if q >= qc:
+                        nic_count[q - qc] -= 1
+                    e_free[e_top] = e
+                    e_top += 1
 
         if moved == 0 and offered_flits > received_flits:
             stalled += 1
@@ -683,18 +1100,166 @@ def _arguments(net, traffic):
     return _tables(net), _switch(net), _traffic(net, traffic)
 
 
+# --------------------------------------------------------------------------- virtual-channel routers (paper 004)
+
+def _is_vc(net) -> bool:
+    from switchq.models.wormhole import WormholeNetwork
+
+    return isinstance(net, WormholeNetwork)
+
+
+def pcs_placement(nodes: int, router, traffic, rng: np.random.Generator):
+    """PCS connections (§III-F, §IV-B.1): every source asks for as many streams as the real-time load admits
+    (:func:`~switchq.solvers.wormhole_traffic.streams_per_input`), one input VC each; a probe names a uniform
+    destination and a uniform real-time VC there and is dropped when a connection already holds that output VC
+    (no adaptive routing, no retry of the same probe). Sources probe in a random order until each has its
+    streams (or 100 x VCs probes failed). Returns ``(placement, attempted, established, dropped)``.
+
+    Examples
+    --------
+    >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
+    >>> r = WormholeRouter(vcs=24, link_rate=100e6, switching="pcs")
+    >>> p, att, est, drop = pcs_placement(8, r, WormholeTraffic(0.91, (100, 0)), np.random.default_rng(1))
+    >>> est, att == est + drop, p.streams
+    (176, True, 176)
+    """
+    from switchq.solvers import wormhole_traffic as wt
+
+    m_rt = traffic.realtime_vcs(router.vcs)
+    want = wt.streams_per_input(router, traffic) if traffic.realtime_load > 0 else 0
+    want = min(want, m_rt)
+    held = np.zeros((nodes, max(m_rt, 1)), dtype=bool)
+    got = np.zeros(nodes, dtype=np.int64)
+    fails = np.zeros(nodes, dtype=np.int64)
+    rows = []
+    attempted = dropped = 0
+    while True:
+        open_ = np.flatnonzero((got < want) & (fails < 100 * max(m_rt, 1)))
+        if len(open_) == 0:
+            break
+        v = int(open_[rng.integers(len(open_))])
+        if traffic.destinations == "all":
+            dest = int(rng.integers(nodes))
+        else:
+            dest = int(rng.integers(nodes - 1))
+            dest += dest >= v
+        dvc = int(rng.integers(m_rt))
+        attempted += 1
+        if held[dest, dvc]:
+            dropped += 1
+            fails[v] += 1
+            continue
+        held[dest, dvc] = True
+        rows.append((v, int(got[v]), dest, dvc))
+        got[v] += 1
+    arr = np.array(rows, dtype=np.int64).reshape(-1, 4)
+    order = np.lexsort((arr[:, 1], arr[:, 0]))
+    arr = arr[order]
+    n = len(arr)
+    phase = rng.random(n) * traffic.streams.frame_period
+    z = np.zeros(n, dtype=np.int64)
+    placement = wt.StreamPlacement(arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy(), arr[:, 3].copy(), z, z.copy(),
+                                   phase, m_rt)
+    return placement, attempted, n, dropped
+
+
+def _vc_arguments(net, traffic, seed: int):
+    """Tables, switch, traffic and VC tuples of a :class:`~switchq.models.wormhole.WormholeNetwork` run, the
+    streams placed and their frames drawn from ``seed``; also the cycle counts and PCS figures."""
+    from dataclasses import replace
+
+    from switchq.errors import InputError
+    from switchq.solvers import wormhole_traffic as wt
+
+    net.check_traffic(traffic)
+    r = net.router
+    if r.vcs > 64:
+        raise InputError("vcs", r.vcs, "at most 64 for the simulator (a VC set is one 64-bit mask)")
+    if r.body_stages < 2:
+        raise InputError("body_stages", r.body_stages, "at least 2 for the simulator (stages 4 and 5 follow the "
+                                                       "input buffer)")
+    pcs = r.switching == "pcs"
+    if pcs and net.topology != "switch":
+        raise InputError("topology", net.topology, "switch with --switching pcs (§V-F compares one router)")
+    if pcs and traffic.streams.kind == "mpeg2":
+        raise InputError("streams", "mpeg2", "cbr or vbr with --switching pcs")
+    tab = _tables(net)
+    k = net.tables().ports
+    nodes = net.nodes
+    cps = r.cycles_per_second
+    warm = int(round(traffic.warmup * cps))
+    measure = max(1, int(round(traffic.seconds * cps)))
+    rng = np.random.default_rng(seed)
+    attempted = established = dropped = 0
+    if pcs:
+        placement, attempted, established, dropped = pcs_placement(nodes, r, traffic, rng)
+        framed = replace(traffic, header="payload")     # a circuit's flits all carry video
+    else:
+        placement = wt.place_streams(nodes, r, traffic, rng)
+        framed = traffic
+    frames = wt.stream_frames(placement, r, framed, warm + measure, rng)
+    m_rt = traffic.realtime_vcs(r.vcs)
+    cap = r.buffer_messages * traffic.message_flits
+    be_rate = traffic.best_effort_messages_per_cycle if r.vcs - m_rt > 0 else 0.0
+    vc = Vc(1, r.vcs, cap, K.pow2_at_least(cap) - 1, r.body_stages - 2, 0 if pcs else r.header_stages - r.body_stages,
+            r.link_cycles, r.link_cycles, 1 if r.crossbar == "full" else 0, SCHED[r.scheduler],
+            1 if r.vclock_state == "message" else 0, BE_VTICK if r.best_effort_vtick is None else float(r.best_effort_vtick),
+            m_rt, float(be_rate), 1 if traffic.destinations == "all" else 0, traffic.message_flits, NIC_MESSAGES,
+            r.crossbar_iterations or k, 1 if r.crossbar_output == "stamp" else 0)
+    va = Va(frames.offset, placement.source, placement.dest, placement.input_vc, placement.dest_vc, frames.start,
+            frames.messages, frames.last_flits, frames.spacing, np.full(frames.frames, -1, dtype=np.int64))
+    sw = Sw(-1, k, 0, 0, 0, 0, 0, 1, 0, 0, 0, r.link_cycles, 0, 0, 0)
+    tr = Tr(0.0, 0, traffic.message_flits, traffic.message_flits, np.full(nodes, -1, dtype=np.int64), 0,
+            np.zeros(nodes, dtype=np.int64))
+    period = traffic.streams.frame_period * cps
+    return tab, sw, tr, vc, va, warm, measure, period, (attempted, established, dropped)
+
+
+def _frame_counters(stats, va, warm: int, end: int, period: float, pcs) -> None:
+    """Frame delivery intervals of consecutive frames of a stream, both delivered, the first started after the
+    warm-up: their count, and their sum and sum of squares as deviations from the frame period in whole
+    cycles (exact integers); frames that started at least two periods before the end and never arrived."""
+    rows = len(va.f_start)
+    stream = np.repeat(np.arange(len(va.st_src)), np.diff(va.st_off))
+    done = va.frame_done
+    base = int(round(period))
+    if rows > 1:
+        ok = ((stream[:-1] == stream[1:]) & (done[:-1] >= 0) & (done[1:] >= 0) & (va.f_start[:-1] >= warm))
+        dev = (done[1:] - done[:-1])[ok] - base
+        stats[M_FRAMES] = len(dev)
+        stats[M_INTERVAL_DEV_SUM] = int(dev.sum())
+        stats[M_INTERVAL_DEV_SQ] = int((dev * dev).sum())
+    stats[INTERVAL_BASE] = base
+    stats[FRAMES_LATE] = int(np.sum((done < 0) & (va.f_start >= warm) & (va.f_start + 2 * period <= end)))
+    stats[STREAMS] = len(va.st_src)
+    stats[ATTEMPTED], stats[ESTABLISHED], stats[REFUSED] = pcs
+
+
+def _vc_replicate(net, traffic, run, trace):
+    tab, sw, tr, vc, va, warm, measure, period, pcs = _vc_arguments(net, traffic, run.seed)
+    run = K.Run(measure, warm, 0, run.seed, 1)
+    stats = LAYOUT.zeros(run)
+    n = _run(tab, sw, tr, run, stats, trace, vc, va)
+    _frame_counters(stats, va, warm, warm + measure, period, pcs)
+    return stats, n
+
+
 def replicate(net, traffic, run) -> np.ndarray:
-    """Run one replication (``run``: a :class:`~switchq.validate.kernel.Run`, slots = cycles); return its
-    counters (``LAYOUT``)."""
+    """Run one replication (``run``: a :class:`~switchq.validate.kernel.Run`, slots = cycles; for a
+    :class:`~switchq.models.wormhole.WormholeNetwork` the workload's seconds set the cycles and ``run`` gives the
+    seed); return its counters (``LAYOUT``)."""
+    if _is_vc(net):
+        return _vc_replicate(net, traffic, run, np.zeros((1, TRACE_COLUMNS), dtype=np.int64))[0]
     tab, sw, tr = _arguments(net, traffic)
     stats = LAYOUT.zeros(run)
-    _run(tab, sw, tr, run, stats, np.zeros((1, 4), dtype=np.int64))
+    _run(tab, sw, tr, run, stats, np.zeros((1, TRACE_COLUMNS), dtype=np.int64), *_no_vc())
     return stats
 
 
 def trace_run(net, traffic, run, max_flits: int = 1 << 20):
     """One replication with every flit reaching a node logged: ``(counters, trace)``, a row per flit
-    ``(cycle, node, packet, flits of that packet received so far)`` (for the property tests).
+    ``(cycle, node, packet, flits of that packet received so far, VC)`` (for the property tests; VC 0 on
+    paper-000 switches).
 
     Examples
     --------
@@ -705,10 +1270,13 @@ def trace_run(net, traffic, run, max_flits: int = 1 << 20):
     >>> counts["flits_offered"] == counts["flits_received"] == len(trace)
     True
     """
+    trace = np.zeros((max_flits, TRACE_COLUMNS), dtype=np.int64)
+    if _is_vc(net):
+        stats, n = _vc_replicate(net, traffic, run, trace)
+        return stats, trace[:n]
     tab, sw, tr = _arguments(net, traffic)
     stats = LAYOUT.zeros(run)
-    trace = np.zeros((max_flits, 4), dtype=np.int64)
-    n = _run(tab, sw, tr, run, stats, trace)
+    n = _run(tab, sw, tr, run, stats, trace, *_no_vc())
     return stats, trace[:n]
 
 
@@ -729,5 +1297,5 @@ def lone_latency(net, source: int, dest: int, message_flits: int, packet_flits: 
     active[source] = 1
     stats = LAYOUT.zeros()
     _run(tab, sw, tr._replace(p_msg=1.0, perm=perm, active=active), K.Run(1, 0, 100 * message_flits + 1000, 1), stats,
-         np.zeros((1, 4), dtype=np.int64))
+         np.zeros((1, TRACE_COLUMNS), dtype=np.int64), *_no_vc())
     return int(stats[K.STAT_M_LATENCY_SUM])

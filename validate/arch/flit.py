@@ -61,6 +61,47 @@ flits actually stored, independently, for the tests):
 - ``central``: input FIFOs of ``central_input_flits``, then ``central_flits``
   in k-flit chunks (one packet a chunk), queues for up ports holding at most
   ``up_share`` of them (deadlock avoidance, see :class:`~switchq.models.flit.FlitSwitch`).
+
+Virtual-channel routers (paper 004 §III, :class:`~switchq.models.wormhole.WormholeNetwork`)
+take the same loop with ``vc.on``: the same entries, queues, packets,
+routing tables and counters, with per cycle
+
+V1. messages: each stream's regulator (a heap on the cycle of its next
+    message: message k of a frame at ``start + floor(k x spacing)``) and
+    Poisson best effort per node join the NIC queue of their input VC;
+V2. each router's crossbar. A header that has passed stages 1-3 takes its
+    output VC (the message's destination VC on the route's output, the least
+    loaded of the parallel links whose VC is free: the fat mesh) if no
+    message holds it; a granted message's next flit may cross if the output
+    VC buffer has room. ``multiplexed``: a matching in stamp order, each
+    free input offering its smallest-stamp flit for a free output (the rate
+    scheduler at the input multiplexer A), each output taking its oldest
+    offer (B; ``crossbar_output="stamp"``: the smallest stamp), repeated
+    while that adds a pair (``crossbar_iterations``); ``full``: every input
+    VC at once. A flit crossing at t reaches the VC multiplexer at t + 2
+    (stages 4, 5);
+V3. every link sends one flit: an output's VC multiplexer (C) or a node's
+    NIC takes the VC with the smallest stamp whose next flit is ready and has
+    a credit for its downstream VC buffer (a header also needs that VC free:
+    a VC holds one message from header to tail). The flit enters the next
+    buffer at once, ready ``link_cycles + body_stages - 2`` cycles later
+    (a header ``header_stages - body_stages`` more), so a lone message takes
+    ``hops x header_stages + (hops + 1) x link_cycles + M - 1`` cycles.
+
+Stamps are computed as a flit enters a buffer: FGVC ``auxVC <- max(arrival,
+auxVC) + Vtick`` (auxVC per VC buffer, reset by each header with
+``vclock_state="message"``), FGFQ the same with the self-clocked round
+number (the stamp last served at that contention point) for the arrival
+time (the paper gives no detail of R; SCFQ is the usual implementation),
+FIFO the arrival cycle. The stamps feeding A are the scheduler's; those
+feeding C are the scheduler's with a full crossbar and arrival order with
+a multiplexed one (§III-D: A with a multiplexed crossbar, C with a full one).
+A NIC stamps flit j of a message ``created + (j + 1) x Vtick`` (FIFO: by
+creation, ties by progress). Best effort has Vtick ``BE_VTICK`` (strict
+priority). Where the paper is silent: credits return ``link_cycles`` after
+the flit leaves a buffer, the output VC buffers are read without a credit
+delay, a message keeps its destination VC on every router output, and a
+node's NIC holds ``NIC_MESSAGES`` messages (more flags the run unstable).
 """
 
 from __future__ import annotations
@@ -69,6 +110,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from switchq.models.flit import BUFFER_ORGS
 
@@ -110,6 +152,8 @@ NIC_MESSAGES = 1 << 13
 # Best-effort Vtick when the router's is None: beyond any real-time stamp (strict priority, §III-D).
 BE_VTICK = 1e12
 TRACE_COLUMNS = 5
+# The FIFO NIC's tie-break between messages created in the same cycle: the one with fewer flits sent first.
+FIFO_TICK = 1e-9
 
 
 def _no_vc():
@@ -437,15 +481,16 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
             # smallest stamp again); full: every input VC at once.
             for s in range(n_sw):
                 nx = 0
+                n_cand = 0
                 for i in range(k):
                     gi = s * k + i
                     c_n[i] = 0
                     mask = in_mask[gi]
                     if mask == 0:
                         continue
-                    for c in range(m):
-                        if not (mask >> c) & 1:
-                            continue
+                    while mask:
+                        c = trailing_zeros(mask)
+                        mask &= mask - 1
                         q = gi * m + c
                         n_out = qout[q]
                         if n_out >= qin[q] or fr_t[q, n_out & rmask] > t:
@@ -458,12 +503,12 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                             choice = groups[s, route[s, p_dest[pkt]]]
                             go = -1
                             least = 1 << 62
-                            for o in range(k):
-                                if (choice >> o) & 1:
-                                    g2 = s * k + o
-                                    if q_head[qo_base + g2 * m + dvc] < 0 and out_load[g2] < least:
-                                        go = g2
-                                        least = out_load[g2]
+                            while choice:
+                                g2 = s * k + trailing_zeros(choice)
+                                choice &= choice - 1
+                                if q_head[qo_base + g2 * m + dvc] < 0 and out_load[g2] < least:
+                                    go = g2
+                                    least = out_load[g2]
                             if go < 0:
                                 continue
                             qo = qo_base + go * m + dvc
@@ -494,8 +539,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                             c_o[j] = (qo - qo_base) // m - s * k
                             c_s[j] = fr_s[q, n_out & rmask]
                             c_b[j] = c_s[j] if vc.b_stamp else fr_t[q, n_out & rmask]
+                            if c_n[i] == 0:
+                                n_cand += 1        # inputs with a flit to offer
                             c_n[i] += 1
-                if not vc.full:
+                if not vc.full and n_cand > 0:
                     # Matching in stamp order: every free input offers its smallest-stamp flit for a free output
                     # (A), every output takes its smallest offer (B); repeat while that adds a pair.
                     for i in range(k):
@@ -525,7 +572,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                                 in_used[j // m] = 1
                                 out_used[o] = 1
                                 added += 1
-                        if added == 0:
+                        n_cand -= added
+                        if added == 0 or n_cand == 0:
                             break
                 for x in range(nx):
                     # one flit across the crossbar: its input slot's credit goes back upstream, it reaches
@@ -582,9 +630,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                 gi2 = target * k + out_input[g] if target >= 0 else -1
                 best_q = -1
                 best_s = np.inf
-                for c in range(m):
-                    if not (mask >> c) & 1:
-                        continue
+                while mask:
+                    c = trailing_zeros(mask)
+                    mask &= mask - 1
                     q = base + c
                     e = q_head[q]
                     if g < n_in:
@@ -594,7 +642,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                         st = fr_s[q, n_out & rmask]
                     else:
                         pkt = e_pkt[e]
-                        st = float(p_gen[pkt]) if vc.sched == SCHED_FIFO else p_gen[pkt] + (e_sent[e] + 1) * p_vt[pkt]
+                        # FIFO: by creation, ties by progress (as FGVC with a vanishing Vtick orders them)
+                        st = p_gen[pkt] + (e_sent[e] + 1) * (FIFO_TICK if vc.sched == SCHED_FIFO else p_vt[pkt])
                     if st >= best_s:
                         continue
                     if gi2 >= 0:

@@ -190,6 +190,20 @@ def _pcs_case():
                     "95 % half-width near 10; 12 attempts allows it.")
 
 
+def _best_effort_case():
+    def analytic():
+        from switchq.solvers.wormhole_contention import best_effort_latency
+
+        b = best_effort_latency(WormholeRouter(), WormholeTraffic(0.3, (50.0, 50.0)))
+        return b.seconds * 1e6, "best_effort_latency: strict priority, M/G/1 per link (Cobham), independent links"
+    return Case("wormhole", "8x8 router, VBR + best effort 50:50 at load 0.3: best-effort latency",
+                {"load": 0.3, "mix": (50.0, 50.0), "seconds": 0.05, "warmup_seconds": 0.034},
+                "best_effort_latency_us", analytic, tolerance_share=0.2, replications=4,
+                why="The approximation's error, measured: 4.00 us simulated against 3.53 at load 0.3 (+13 %), "
+                    "7.58 against 5.51 at 0.5 (+38 %): regulated video is smoother than Poisson but the crossbar "
+                    "input is a contention point the link model leaves out. 20 % holds at 0.3.")
+
+
 SAMPLE = {"load": 0.5, "seconds": 0.01, "warmup_seconds": 0.0034}
 
 
@@ -233,7 +247,7 @@ DECLARATION = Architecture(
     counters=COUNTERS, units=UNITS, stability=_stability, settings_shown=("replications", "seed"),
     table=("frame_interval_mean_ms", "frame_interval_sd_ms", "best_effort_latency_us", "unstable"),
     cases=(_zero_load_case(), _lone_stream_case("frame_interval_mean_ms", 1000 / 30, "d-bar"),
-           _lone_stream_case("frame_interval_sd_ms", 0.0, "sigma_d"), _pcs_case()),
+           _lone_stream_case("frame_interval_sd_ms", 0.0, "sigma_d"), _pcs_case(), _best_effort_case()),
     bench=(BenchCase("MediaWorm 8x8, 16 VCs, FGVC, VBR + best effort 80:20, load 0.8, 1 s simulated",
                      {"load": 0.8, "seconds": 1.0, "warmup_seconds": 0.0}, 10.0, unit="s"),
            BenchCase("MediaWorm 8x8, 16 VCs, FGVC, VBR + best effort 80:20, load 0.6, 1 s simulated",

@@ -147,7 +147,8 @@ Vc = namedtuple("Vc", "on m cap rmask body_wait header_extra credit link full sc
 Va = namedtuple("Va", "st_off st_src st_dest st_ivc st_dvc f_start f_msgs f_last f_spacing frame_done")
 SCHED = {"fifo": 0, "fgvc": 1, "fgfq": 2}
 SCHED_FIFO, SCHED_FGVC, SCHED_FGFQ = 0, 1, 2
-# Messages a node's NIC holds across its VCs (video frames queue there when the router cannot keep up).
+# Best-effort messages a node's NIC holds across its VCs (video may add as many): beyond, arrivals are refused
+# and the run is flagged unstable.
 NIC_MESSAGES = 1 << 13
 # Best-effort Vtick when the router's is None: beyond any real-time stamp (strict priority, §III-D).
 BE_VTICK = 1e12
@@ -276,7 +277,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     if vc.on:
         # VC buffers (inputs, outputs) and NIC queues per VC; a VC buffer holds one message at a time
         nq = 2 * n_in * vc.m + nodes * vc.m
-        pool = nodes * vc.nic_messages + 2 * n_in * vc.m + 4 * n_links + 64
+        pool = 2 * nodes * vc.nic_messages + 2 * n_in * vc.m + 4 * n_links + 64
     # Entries (a packet's presence in one buffer) and packets, from free stacks.
     e_pkt = np.zeros(pool, dtype=np.int64)
     e_next = np.full(pool, -1, dtype=np.int64)
@@ -439,7 +440,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                     flits = vc.msg_flits
                     vt = vc.be_vtick
                     row = -1
-                if not K.admit(stats, t, run.warmup, nic_count[src] < vc.nic_messages, True):
+                # Best effort may fill a NIC to NIC_MESSAGES; video (regulated, so bounded unless the router
+                # cannot carry it) has as many again, so a flood of best effort never costs a frame.
+                if not K.admit(stats, t, run.warmup, nic_count[src] < (2 if row >= 0 else 1) * vc.nic_messages, True):
                     if row >= 0:
                         f_left[row] = -1 << 40      # a message lost: its frame is never delivered
                     continue

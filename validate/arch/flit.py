@@ -349,6 +349,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     in_mask = np.zeros(n_in, dtype=np.int64)       # VCs of an input holding a message
     out_mask = np.zeros(n_in, dtype=np.int64)      # VCs of an output holding a message
     nic_mask = np.zeros(nodes, dtype=np.int64)     # VCs of a node's NIC with messages queued
+    prog = np.zeros(n_links, dtype=np.int64)       # VCs of a link whose message has started on it
     xq = np.zeros(max(1, k * m), dtype=np.int64)  # input VC buffers granted the crossbar this cycle (one router)
     bo_q = np.full(k, -1, dtype=np.int64)          # multiplexed crossbar: per output, the best offer
     bo_s = np.zeros(k, dtype=np.float64)
@@ -628,9 +629,12 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                 else:
                     mask = nic_mask[g - n_in]
                     base = nq_ring + (g - n_in) * m
+                gi2 = target * k + out_input[g] if target >= 0 else -1
+                if gi2 >= 0:
+                    # a VC whose next message has not started waits while the downstream VC is held
+                    mask &= prog[g] | ~in_mask[gi2]
                 if mask == 0:
                     continue
-                gi2 = target * k + out_input[g] if target >= 0 else -1
                 best_q = -1
                 best_s = np.inf
                 while mask:
@@ -638,6 +642,11 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                     mask &= mask - 1
                     q = base + c
                     e = q_head[q]
+                    if gi2 >= 0:
+                        q2 = gi2 * m + c
+                        n2 = qin[q2]
+                        if n2 - qout[q2] >= vc.cap or fr_rel[q2, n2 & rmask] > t:
+                            continue
                     if g < n_in:
                         n_out = qout[q]
                         if n_out >= qin[q] or fr_t[q, n_out & rmask] > t:
@@ -649,13 +658,6 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                         st = p_gen[pkt] + (e_sent[e] + 1) * (FIFO_TICK if vc.sched == SCHED_FIFO else p_vt[pkt])
                     if st >= best_s:
                         continue
-                    if gi2 >= 0:
-                        q2 = gi2 * m + c
-                        if e_down[e] < 0 and q_head[q2] >= 0:
-                            continue
-                        n2 = qin[q2]
-                        if n2 - qout[q2] >= vc.cap or fr_rel[q2, n2 & rmask] > t:
-                            continue
                     best_s = st
                     best_q = q
                 if best_q < 0:
@@ -719,6 +721,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                         q_tail[q2] = d
                         e_down[e] = d
                         in_mask[gi2] |= 1 << c
+                        prog[g] |= 1 << c
                         if vc.per_message:
                             aux[q2] = 0.0
                     slot = qin[q2] & rmask
@@ -737,6 +740,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                     if qin[q2] - qout[q2] > max_held:
                         max_held = qin[q2] - qout[q2]
                 if sent == e_len[e]:
+                    prog[g] &= ~(1 << c)
                     q_head[q] = e_next[e]
                     if q_head[q] < 0:
                         q_tail[q] = -1

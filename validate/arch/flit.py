@@ -378,6 +378,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
         if vc.be_rate > 0.0:
             for v in range(nodes):
                 be_next[v] = _gap(vc.be_rate, 1)
+    be_first = be_next.min() if nodes > 0 else np.inf   # the next best-effort start at any node
 
     end_measure = run.warmup + run.slots
     total = end_measure + run.drain
@@ -391,7 +392,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
         if active[v] and tr.p_msg > 0.0:
             next_at[v] = _gap(tr.p_msg, tr.poisson) - (0.0 if tr.poisson else 1.0)
     for t in range(total):
-        K.mark_batch(stats, t, run)
+        if run.batches > 1:
+            K.mark_batch(stats, t, run)
         if t == run.warmup:
             stats[BACKLOG_START] = offered_flits - received_flits
         if t == end_measure:
@@ -422,14 +424,17 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                         s_k[i] = 0
                         K.heap_push(h_t, h_c, h_size, va.f_start[r + 1], i)
                 else:
+                    if be_first >= t + 1:
+                        break
                     src = -1
                     for v in range(nodes):
                         if be_next[v] < t + 1:
                             src = v
                             break
-                    if src < 0:
-                        break
                     be_next[src] += _gap(vc.be_rate, 1)
+                    be_first = be_next[0]
+                    for v in range(1, nodes):
+                        be_first = min(be_first, be_next[v])
                     if vc.be_all:
                         dest = int(np.random.random() * nodes)
                     else:
@@ -629,12 +634,14 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                 else:
                     mask = nic_mask[g - n_in]
                     base = nq_ring + (g - n_in) * m
+                if mask == 0:
+                    continue
                 gi2 = target * k + out_input[g] if target >= 0 else -1
                 if gi2 >= 0:
                     # a VC whose next message has not started waits while the downstream VC is held
                     mask &= prog[g] | ~in_mask[gi2]
-                if mask == 0:
-                    continue
+                    if mask == 0:
+                        continue
                 best_q = -1
                 best_s = np.inf
                 while mask:

@@ -328,6 +328,12 @@ def _run_flit(tab, sw, tr, run, stats, trace):
     ring_len = K.pow2_at_least(sw.link_delay + 1)
     ring_mask = ring_len - 1
     ring = np.full((n_links, ring_len), -1, dtype=np.int64)
+    # Link bitmasks, 64 links a word: the links with a flit arriving in each ring slot, and the links that may
+    # have something to do in step 4 (a packet, or a candidate for an idle output; set when a candidate
+    # appears, cleared when an idle output finds none).
+    n_w = (n_links + 63) >> 6
+    arr_bits = np.zeros((ring_len, n_w), dtype=np.int64)
+    act = np.zeros(n_w, dtype=np.int64)
 
     end_measure = run.warmup + run.slots
     total = end_measure + run.drain
@@ -406,54 +412,60 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                             q_head[q] = e
                         q_tail[q] = e
                         nic_count[v] += 1
+                        act[(n_in + v) >> 6] |= 1 << ((n_in + v) & 63)
 
         # 2. flits arriving
         slot = t & ring_mask
-        for g in range(n_links):
-            x = ring[g, slot]
-            if x < 0:
+        for w in range(n_w):
+            bits = arr_bits[slot, w]
+            if bits == 0:
                 continue
-            ring[g, slot] = -1
-            moved += 1
-            if out_switch[g] == TO_NODE:
-                pkt = x
-                p_rcv[pkt] += 1
-                received_flits += 1
-                stats[FLITS_RECEIVED] += 1
-                if measuring:
-                    stats[M_FLITS_RECEIVED] += 1
-                if trace.shape[0] > 1 and n_trace < trace.shape[0]:
-                    trace[n_trace, 0] = t
-                    trace[n_trace, 1] = out_input[g]
-                    trace[n_trace, 2] = pkt
-                    trace[n_trace, 3] = p_rcv[pkt]
-                    n_trace += 1
-                if p_rcv[pkt] == p_len[pkt]:
-                    m = p_msg[pkt]
+            arr_bits[slot, w] = 0
+            while bits:
+                g = (w << 6) + trailing_zeros(bits)
+                bits &= bits - 1
+                x = ring[g, slot]
+                ring[g, slot] = -1
+                moved += 1
+                if out_switch[g] == TO_NODE:
+                    pkt = x
+                    p_rcv[pkt] += 1
+                    received_flits += 1
+                    stats[FLITS_RECEIVED] += 1
                     if measuring:
-                        stats[M_PACKETS] += 1
-                        stats[M_PACKET_LATENCY_SUM] += t - p_gen[pkt]
-                    p_free[p_top] = pkt
-                    p_top += 1
-                    m_left[m] -= 1
-                    if m_left[m] == 0:
-                        # Latency: cycles from the message's creation to its last flit's arrival.
-                        stats[K.STAT_DELIVERED] += 1
-                        if t >= run.warmup:
-                            stats[K.STAT_M_DELIVERED] += 1
-                            stats[K.STAT_M_LATENCY_SUM] += t - m_gen[m]
-                            stats[K.STAT_M_LATENCY_COUNT] += 1
-                        m_free[m_top] = m
-                        m_top += 1
-            else:
-                e = x
-                e_arr[e] += 1
-                if e_arr[e] == 1:
-                    # Pipe 1 when nothing waits ahead of it in its queue (at most a packet already
-                    # streaming out), Pipe 3 when it must be stored behind another packet.
-                    h = q_head[e_q[e]]
-                    clear = h == e or (e_claim[h] >= 0 and e_next[h] == e)
-                    e_ready[e] = t + (sw.bypass if clear else sw.buffered)
+                        stats[M_FLITS_RECEIVED] += 1
+                    if trace.shape[0] > 1 and n_trace < trace.shape[0]:
+                        trace[n_trace, 0] = t
+                        trace[n_trace, 1] = out_input[g]
+                        trace[n_trace, 2] = pkt
+                        trace[n_trace, 3] = p_rcv[pkt]
+                        n_trace += 1
+                    if p_rcv[pkt] == p_len[pkt]:
+                        m = p_msg[pkt]
+                        if measuring:
+                            stats[M_PACKETS] += 1
+                            stats[M_PACKET_LATENCY_SUM] += t - p_gen[pkt]
+                        p_free[p_top] = pkt
+                        p_top += 1
+                        m_left[m] -= 1
+                        if m_left[m] == 0:
+                            # Latency: cycles from the message's creation to its last flit's arrival.
+                            stats[K.STAT_DELIVERED] += 1
+                            if t >= run.warmup:
+                                stats[K.STAT_M_DELIVERED] += 1
+                                stats[K.STAT_M_LATENCY_SUM] += t - m_gen[m]
+                                stats[K.STAT_M_LATENCY_COUNT] += 1
+                            m_free[m_top] = m
+                            m_top += 1
+                else:
+                    e = x
+                    e_arr[e] += 1
+                    if e_arr[e] == 1:
+                        # Pipe 1 when nothing waits ahead of it in its queue (at most a packet already
+                        # streaming out), Pipe 3 when it must be stored behind another packet.
+                        h = q_head[e_q[e]]
+                        clear = h == e or (e_claim[h] >= 0 and e_next[h] == e)
+                        e_ready[e] = t + (sw.bypass if clear else sw.buffered)
 
         # 3. central buffer: each input FIFO's head moves a flit into the shared buffer
         if sw.org == CENTRAL:
@@ -498,6 +510,7 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                     q_tail[cq] = d
                     e_down[e] = d
                     cand[s * k + o] += 1
+                    act[(s * k + o) >> 6] |= 1 << ((s * k + o) & 63)
                 cq = e_q[d]
                 up = up_link[e_oi[d]]
                 if e_wpos[d] == 0:
@@ -526,211 +539,232 @@ def _run_flit(tab, sw, tr, run, stats, trace):
         # 4. outputs: take a packet if idle, then send a flit. The scan starts one output later each cycle:
         # a FIFO head that may take any free up port would otherwise always find the lowest one first.
         rot = t % n_links
-        for j_out in range(n_links):
-            g = j_out + rot
-            if g >= n_links:
-                g -= n_links
-            target = out_switch[g]
-            if target == UNWIRED:
-                continue
-            e = o_entry[g]
-            if e < 0:
-                # --- arbitration: an eligible header for this output whose next buffer has room
-                if g < n_in:
-                    s = g // k
-                    if (waiting[s] == 0) if sw.org == FIFO else (cand[g] == 0):
-                        continue
-                    o = g - s * k
-                    if sw.org == CENTRAL:
-                        first, count = 0, 1
-                    else:
-                        first = 0 if sw.rnd else rr[g]
-                        count = k
-                else:
-                    s = -1
-                    o = 0
-                    first, count = 0, 1
-                # Pass 1: the eligible header (first in round-robin order, or uniformly at random among
-                # all eligible, Karol's rule) and its queue at the next switch; pass 2 takes it.
-                chosen = -1
-                chosen_q2 = -1
-                chosen_i = 0
-                eligible = 0
-                for j in range(count):
-                    i = first + j
-                    if i >= k:
-                        i -= k
-                    if g >= n_in:
-                        q = qc + (g - n_in)
-                    elif sw.org == CENTRAL:
-                        q = qp + s * k + o
-                    elif sw.org == FIFO:
-                        q = (s * k + i) * k
-                    else:
-                        q = (s * k + i) * k + o
-                    c = q_head[q]
-                    if c < 0 or e_claim[c] >= 0 or e_arr[c] == 0 or e_ready[c] > t:
-                        continue
-                    if g < n_in and sw.org != CENTRAL:
-                        gi = s * k + i
-                        if last_read[gi] == t or (sw.org == DAMQ and rd_busy[gi]):
-                            continue
-                        if sw.org == FIFO:
-                            if sw.fifo_arrival:
-                                if e_port[c] != o:
-                                    continue
-                            elif not (groups[s, route[s, p_dest[e_pkt[c]]]] >> o) & 1:
-                                continue
-                    q2 = -1
-                    if target >= 0:
-                        gi2 = target * k + out_input[g]
-                        if sw.org == FIFO or sw.org == CENTRAL:
-                            q2 = gi2 * k
-                        else:
-                            mask = groups[target, route[target, p_dest[e_pkt[c]]]]
-                            if sw.up_output:
-                                q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
-                            else:
-                                q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
-                        if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2],
-                                     n_chunks, buf_used[gi2], cap):
-                            continue
-                    eligible += 1
-                    if eligible == 1 or np.random.random() * eligible < 1.0:
-                        chosen, chosen_q2, chosen_i = c, q2, i
-                    if not sw.rnd:
-                        break
-                if chosen < 0:
-                    continue
-                c = chosen
-                d = -1
-                if chosen_q2 >= 0:
-                    q2 = chosen_q2
-                    e_top -= 1
-                    d = e_free[e_top]
-                    e_pkt[d] = e_pkt[c]
-                    e_q[d] = q2
-                    e_len[d] = e_len[c]
-                    e_gi[d] = q2 // k
-                    e_oi[d] = target * k + q2 % k if sw.org != FIFO and sw.org != CENTRAL else -1
-                    e_arr[d] = 0
-                    e_sent[d] = 0
-                    e_ready[d] = 1 << 62
-                    e_claim[d] = -1
-                    e_down[d] = -1
-                    e_next[d] = -1
-                    if q_tail[q2] >= 0:
-                        e_next[q_tail[q2]] = d
-                    else:
-                        q_head[q2] = d
-                    q_tail[q2] = d
-                    if sw.org == FIFO:
-                        waiting[target] += 1
-                        if sw.fifo_arrival:
-                            # routed on arrival: the port with the fewest headers waiting for it
-                            mask = groups[target, route[target, p_dest[e_pkt[c]]]]
-                            e_port[d] = _least_loaded(mask, target * k, cand, k)
-                            cand[target * k + e_port[d]] += 1
-                    elif sw.org != CENTRAL:
-                        cand[target * k + q2 % k] += 1
-                e_down[c] = d
-                e_claim[c] = g
-                o_entry[g] = c
-                if s >= 0:
-                    if sw.org == FIFO:
-                        waiting[s] -= 1
-                        if sw.fifo_arrival:
-                            cand[g] -= 1
-                    else:
-                        cand[g] -= 1
-                    rr[g] = chosen_i + 1 if chosen_i + 1 < k else 0
-                    if sw.org == DAMQ:
-                        rd_busy[s * k + chosen_i] = 1
-                e = c
-            # --- send one flit of entry e
-            if e_arr[e] <= e_sent[e]:
-                continue
-            q = e_q[e]
-            gi = e_gi[e]
-            in_buffer = q < qp
-            if in_buffer and sw.org != HIPIQS and sw.org != SAFC and last_read[gi] == t:
-                continue
-            d = e_down[e]
-            if d >= 0:
-                q2 = e_q[d]
-                gi2 = e_gi[d]
-                if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2], n_chunks,
-                             buf_used[gi2], cap):
-                    continue
-                # commit the flit downstream (HIPIQS: FIFO unit first, then the queue's last chunk)
-                qflits[q2] += 1
-                held[gi2] += 1
-                if org == HIPIQS:
-                    if qs[q2] == 0 and fifo_cnt[q2] < xp_cap:
-                        fifo_cnt[q2] += 1
-                    else:
-                        if qwp[q2] == 0:
-                            chunks[gi2] += 1
-                        qwp[q2] += 1
-                        if qwp[q2] == k:
-                            qwp[q2] = 0
-                        qs[q2] += 1
-                elif org != SAFC:
-                    buf_used[gi2] += 1
-                if e_oi[d] >= 0:
-                    out_load[e_oi[d]] += 1
-                if held[gi2] > max_held:
-                    max_held = held[gi2]
-                ring[g, (t + sw.link_delay) & ring_mask] = d
+        w0 = rot >> 6
+        for step in range(n_w + 1):
+            # the set bits from rot up, then those below it
+            if step == 0:
+                w = w0
+                bits = act[w] & (-1 << (rot & 63))
+            elif step < n_w:
+                w = w0 + step
+                if w >= n_w:
+                    w -= n_w
+                bits = act[w]
             else:
-                ring[g, (t + sw.link_delay) & ring_mask] = e_pkt[e]
-            sent = e_sent[e] + 1
-            e_sent[e] = sent
-            moved += 1
-            if in_buffer:
-                # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
-                # its last flit is read or the queue empties)
-                qflits[q] -= 1
-                held[gi] -= 1
-                if org == HIPIQS:
-                    fifo_cnt[q] -= 1
-                    if qs[q] > 0:
-                        qs[q] -= 1
-                        fifo_cnt[q] += 1
-                        qrp[q] += 1
-                        if qrp[q] == k:
-                            qrp[q] = 0
-                            chunks[gi] -= 1
-                        if qs[q] == 0:
-                            if qrp[q] != 0:
+                w = w0
+                bits = act[w] & ((1 << (rot & 63)) - 1)
+            while bits:
+                g = (w << 6) + trailing_zeros(bits)
+                bits &= bits - 1
+                target = out_switch[g]
+                if target == UNWIRED:
+                    continue
+                e = o_entry[g]
+                if e < 0:
+                    # --- arbitration: an eligible header for this output whose next buffer has room
+                    if g < n_in:
+                        s = g // k
+                        if (waiting[s] == 0) if sw.org == FIFO else (cand[g] == 0):
+                            act[w] &= ~(1 << (g & 63))
+                            continue
+                        o = g - s * k
+                        if sw.org == CENTRAL:
+                            first, count = 0, 1
+                        else:
+                            first = 0 if sw.rnd else rr[g]
+                            count = k
+                    else:
+                        if q_head[qc + (g - n_in)] < 0:
+                            act[w] &= ~(1 << (g & 63))
+                            continue
+                        s = -1
+                        o = 0
+                        first, count = 0, 1
+                    # Pass 1: the eligible header (first in round-robin order, or uniformly at random among
+                    # all eligible, Karol's rule) and its queue at the next switch; pass 2 takes it.
+                    chosen = -1
+                    chosen_q2 = -1
+                    chosen_i = 0
+                    eligible = 0
+                    for j in range(count):
+                        i = first + j
+                        if i >= k:
+                            i -= k
+                        if g >= n_in:
+                            q = qc + (g - n_in)
+                        elif sw.org == CENTRAL:
+                            q = qp + s * k + o
+                        elif sw.org == FIFO:
+                            q = (s * k + i) * k
+                        else:
+                            q = (s * k + i) * k + o
+                        c = q_head[q]
+                        if c < 0 or e_claim[c] >= 0 or e_arr[c] == 0 or e_ready[c] > t:
+                            continue
+                        if g < n_in and sw.org != CENTRAL:
+                            gi = s * k + i
+                            if last_read[gi] == t or (sw.org == DAMQ and rd_busy[gi]):
+                                continue
+                            if sw.org == FIFO:
+                                if sw.fifo_arrival:
+                                    if e_port[c] != o:
+                                        continue
+                                elif not (groups[s, route[s, p_dest[e_pkt[c]]]] >> o) & 1:
+                                    continue
+                        q2 = -1
+                        if target >= 0:
+                            gi2 = target * k + out_input[g]
+                            if sw.org == FIFO or sw.org == CENTRAL:
+                                q2 = gi2 * k
+                            else:
+                                mask = groups[target, route[target, p_dest[e_pkt[c]]]]
+                                if sw.up_output:
+                                    q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
+                                else:
+                                    q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
+                            if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2],
+                                         n_chunks, buf_used[gi2], cap):
+                                continue
+                        eligible += 1
+                        if eligible == 1 or np.random.random() * eligible < 1.0:
+                            chosen, chosen_q2, chosen_i = c, q2, i
+                        if not sw.rnd:
+                            break
+                    if chosen < 0:
+                        continue
+                    c = chosen
+                    d = -1
+                    if chosen_q2 >= 0:
+                        q2 = chosen_q2
+                        e_top -= 1
+                        d = e_free[e_top]
+                        e_pkt[d] = e_pkt[c]
+                        e_q[d] = q2
+                        e_len[d] = e_len[c]
+                        e_gi[d] = q2 // k
+                        e_oi[d] = target * k + q2 % k if sw.org != FIFO and sw.org != CENTRAL else -1
+                        e_arr[d] = 0
+                        e_sent[d] = 0
+                        e_ready[d] = 1 << 62
+                        e_claim[d] = -1
+                        e_down[d] = -1
+                        e_next[d] = -1
+                        if q_tail[q2] >= 0:
+                            e_next[q_tail[q2]] = d
+                        else:
+                            q_head[q2] = d
+                        q_tail[q2] = d
+                        if sw.org == FIFO:
+                            waiting[target] += 1
+                            for g2 in range(target * k, target * k + k):
+                                act[g2 >> 6] |= 1 << (g2 & 63)
+                            if sw.fifo_arrival:
+                                # routed on arrival: the port with the fewest headers waiting for it
+                                mask = groups[target, route[target, p_dest[e_pkt[c]]]]
+                                e_port[d] = _least_loaded(mask, target * k, cand, k)
+                                cand[target * k + e_port[d]] += 1
+                        elif sw.org != CENTRAL:
+                            cand[target * k + q2 % k] += 1
+                            act[(target * k + q2 % k) >> 6] |= 1 << ((target * k + q2 % k) & 63)
+                    e_down[c] = d
+                    e_claim[c] = g
+                    o_entry[g] = c
+                    if s >= 0:
+                        if sw.org == FIFO:
+                            waiting[s] -= 1
+                            if sw.fifo_arrival:
+                                cand[g] -= 1
+                        else:
+                            cand[g] -= 1
+                        rr[g] = chosen_i + 1 if chosen_i + 1 < k else 0
+                        if sw.org == DAMQ:
+                            rd_busy[s * k + chosen_i] = 1
+                    e = c
+                # --- send one flit of entry e
+                if e_arr[e] <= e_sent[e]:
+                    continue
+                q = e_q[e]
+                gi = e_gi[e]
+                in_buffer = q < qp
+                if in_buffer and sw.org != HIPIQS and sw.org != SAFC and last_read[gi] == t:
+                    continue
+                d = e_down[e]
+                if d >= 0:
+                    q2 = e_q[d]
+                    gi2 = e_gi[d]
+                    if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2], n_chunks,
+                                 buf_used[gi2], cap):
+                        continue
+                    # commit the flit downstream (HIPIQS: FIFO unit first, then the queue's last chunk)
+                    qflits[q2] += 1
+                    held[gi2] += 1
+                    if org == HIPIQS:
+                        if qs[q2] == 0 and fifo_cnt[q2] < xp_cap:
+                            fifo_cnt[q2] += 1
+                        else:
+                            if qwp[q2] == 0:
+                                chunks[gi2] += 1
+                            qwp[q2] += 1
+                            if qwp[q2] == k:
+                                qwp[q2] = 0
+                            qs[q2] += 1
+                    elif org != SAFC:
+                        buf_used[gi2] += 1
+                    if e_oi[d] >= 0:
+                        out_load[e_oi[d]] += 1
+                    if held[gi2] > max_held:
+                        max_held = held[gi2]
+                    ring[g, (t + sw.link_delay) & ring_mask] = d
+                else:
+                    ring[g, (t + sw.link_delay) & ring_mask] = e_pkt[e]
+                arr_bits[(t + sw.link_delay) & ring_mask, w] |= 1 << (g & 63)
+                sent = e_sent[e] + 1
+                e_sent[e] = sent
+                moved += 1
+                if in_buffer:
+                    # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
+                    # its last flit is read or the queue empties)
+                    qflits[q] -= 1
+                    held[gi] -= 1
+                    if org == HIPIQS:
+                        fifo_cnt[q] -= 1
+                        if qs[q] > 0:
+                            qs[q] -= 1
+                            fifo_cnt[q] += 1
+                            qrp[q] += 1
+                            if qrp[q] == k:
+                                qrp[q] = 0
                                 chunks[gi] -= 1
-                            qwp[q] = 0
-                            qrp[q] = 0
-                elif org != SAFC:
-                    buf_used[gi] -= 1
-                last_read[gi] = t
-                if e_oi[e] >= 0:
-                    out_load[e_oi[e]] -= 1
-            elif q < qc:
-                qflits[q] -= 1
-                e_rpos[e] += 1
-                if e_rpos[e] == k or sent == e_len[e]:
-                    e_rpos[e] = 0
-                    c_used[gi] -= 1
-                    if up_link[e_oi[e]]:
-                        c_up[gi] -= 1
-            if sent == e_len[e]:
-                # tail gone: the output is free, the entry leaves its queue (always the head)
-                o_entry[g] = -1
-                q_head[q] = e_next[e]
-                if q_head[q] < 0:
-                    q_tail[q] = -1
-                if in_buffer and sw.org == DAMQ:
-                    rd_busy[gi] = 0
-                if q >= qc:
-                    nic_count[q - qc] -= 1
-                e_free[e_top] = e
-                e_top += 1
+                            if qs[q] == 0:
+                                if qrp[q] != 0:
+                                    chunks[gi] -= 1
+                                qwp[q] = 0
+                                qrp[q] = 0
+                    elif org != SAFC:
+                        buf_used[gi] -= 1
+                    last_read[gi] = t
+                    if e_oi[e] >= 0:
+                        out_load[e_oi[e]] -= 1
+                elif q < qc:
+                    qflits[q] -= 1
+                    e_rpos[e] += 1
+                    if e_rpos[e] == k or sent == e_len[e]:
+                        e_rpos[e] = 0
+                        c_used[gi] -= 1
+                        if up_link[e_oi[e]]:
+                            c_up[gi] -= 1
+                if sent == e_len[e]:
+                    # tail gone: the output is free, the entry leaves its queue (always the head)
+                    o_entry[g] = -1
+                    q_head[q] = e_next[e]
+                    if q_head[q] < 0:
+                        q_tail[q] = -1
+                    if in_buffer and sw.org == DAMQ:
+                        rd_busy[gi] = 0
+                    if q >= qc:
+                        nic_count[q - qc] -= 1
+                    e_free[e_top] = e
+                    e_top += 1
 
         if moved == 0 and offered_flits > received_flits:
             stalled += 1

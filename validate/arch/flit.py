@@ -135,6 +135,9 @@ NIC_PACKETS = 1 << 10
 # Cycles with a backlog and not one flit moving: a deadlock (the run stops and is flagged).
 STALL_CYCLES = 20_000
 TO_NODE, UNWIRED = -1, -2
+# An output's record in the paper-000 kernel (fields of a row of LKW).
+LK_E, LK_D, LK_Q, LK_GI, LK_Q2, LK_GI2, LK_OIE, LK_OID, LK_LEN, LK_SENT, LK_RPOS, LK_PKT = range(12)
+LKW = 16
 
 Tab = namedtuple("Tab", "out_switch out_input route groups up")
 Sw = namedtuple("Sw", "org k cap part_cap n_chunks xp_cap c_chunks c_up_chunks c_whole bypass buffered link_delay "
@@ -284,7 +287,6 @@ def _run_flit(tab, sw, tr, run, stats, trace):
     e_gi = np.full(pool, -1, dtype=np.int64)       # its input buffer (central-buffer entries: the switch)
     e_oi = np.full(pool, -1, dtype=np.int64)       # the switch output it queues for, s * k + o (-1: none)
     e_wpos = np.zeros(pool, dtype=np.int64)        # central buffer: flits in its last chunk
-    e_rpos = np.zeros(pool, dtype=np.int64)        # central buffer: flits read from its head chunk
     e_arr = np.zeros(pool, dtype=np.int64)         # flits arrived
     e_sent = np.zeros(pool, dtype=np.int64)        # flits sent on
     e_ready = np.zeros(pool, dtype=np.int64)       # cycle the header may leave
@@ -323,17 +325,22 @@ def _run_flit(tab, sw, tr, run, stats, trace):
     cand = np.zeros(n_links, dtype=np.int64)       # others: entries queued for an output, not yet taken
     out_load = np.zeros(n_links, dtype=np.int64)   # flits queued at a switch for each of its outputs
     nic_count = np.zeros(nodes, dtype=np.int64)
-    o_entry = np.full(n_links, -1, dtype=np.int64)
     rr = np.zeros(n_links, dtype=np.int64)
     ring_len = K.pow2_at_least(sw.link_delay + 1)
     ring_mask = ring_len - 1
-    ring = np.full((n_links, ring_len), -1, dtype=np.int64)
+    ring = np.full(ring_len * n_links, -1, dtype=np.int64)    # slot * n_links + link
     # Link bitmasks, 64 links a word: the links with a flit arriving in each ring slot, and the links that may
     # have something to do in step 4 (a packet, or a candidate for an idle output; set when a candidate
     # appears, cleared when an idle output finds none).
     n_w = (n_links + 63) >> 6
     arr_bits = np.zeros((ring_len, n_w), dtype=np.int64)
     act = np.zeros(n_w, dtype=np.int64)
+    # Per output, what it is sending (LK_* fields, LKW a link): entry e (-1: none), e's queue and buffer, its
+    # entry downstream and theirs, the outputs they queue for, the packet's flits, flits sent, central read
+    # position, the packet (to a node).
+    lk = np.zeros(n_links * LKW, dtype=np.int64)
+    for g in range(n_links):
+        lk[g * LKW + LK_E] = -1
 
     end_measure = run.warmup + run.slots
     total = end_measure + run.drain
@@ -416,6 +423,7 @@ def _run_flit(tab, sw, tr, run, stats, trace):
 
         # 2. flits arriving
         slot = t & ring_mask
+        in_base = slot * n_links
         for w in range(n_w):
             bits = arr_bits[slot, w]
             if bits == 0:
@@ -424,8 +432,7 @@ def _run_flit(tab, sw, tr, run, stats, trace):
             while bits:
                 g = (w << 6) + trailing_zeros(bits)
                 bits &= bits - 1
-                x = ring[g, slot]
-                ring[g, slot] = -1
+                x = ring[in_base + g]
                 moved += 1
                 if out_switch[g] == TO_NODE:
                     pkt = x
@@ -496,7 +503,6 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                     e_gi[d] = s
                     e_oi[d] = s * k + o
                     e_wpos[d] = 0
-                    e_rpos[d] = 0
                     e_arr[d] = 0
                     e_sent[d] = 0
                     e_ready[d] = t
@@ -540,6 +546,8 @@ def _run_flit(tab, sw, tr, run, stats, trace):
         # a FIFO head that may take any free up port would otherwise always find the lowest one first.
         rot = t % n_links
         w0 = rot >> 6
+        out_slot = (t + sw.link_delay) & ring_mask
+        out_base = out_slot * n_links
         for step in range(n_w + 1):
             # the set bits from rot up, then those below it
             if step == 0:
@@ -553,13 +561,15 @@ def _run_flit(tab, sw, tr, run, stats, trace):
             else:
                 w = w0
                 bits = act[w] & ((1 << (rot & 63)) - 1)
+            sending = 0                 # the links of word w sending a flit this cycle
             while bits:
                 g = (w << 6) + trailing_zeros(bits)
                 bits &= bits - 1
                 target = out_switch[g]
                 if target == UNWIRED:
                     continue
-                e = o_entry[g]
+                gb = g * LKW
+                e = lk[gb + LK_E]
                 if e < 0:
                     # --- arbitration: an eligible header for this output whose next buffer has room
                     if g < n_in:
@@ -668,7 +678,21 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                             act[(target * k + q2 % k) >> 6] |= 1 << ((target * k + q2 % k) & 63)
                     e_down[c] = d
                     e_claim[c] = g
-                    o_entry[g] = c
+                    # the output's record of what it sends: read each flit without going through the entries
+                    lk[gb + LK_E] = c
+                    lk[gb + LK_D] = d
+                    lk[gb + LK_Q] = e_q[c]
+                    lk[gb + LK_GI] = e_gi[c]
+                    lk[gb + LK_OIE] = e_oi[c]
+                    lk[gb + LK_LEN] = e_len[c]
+                    lk[gb + LK_SENT] = 0
+                    lk[gb + LK_RPOS] = 0
+                    if d >= 0:
+                        lk[gb + LK_Q2] = e_q[d]
+                        lk[gb + LK_GI2] = e_gi[d]
+                        lk[gb + LK_OID] = e_oi[d]
+                    else:
+                        lk[gb + LK_PKT] = e_pkt[c]
                     if s >= 0:
                         if sw.org == FIFO:
                             waiting[s] -= 1
@@ -681,17 +705,18 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                             rd_busy[s * k + chosen_i] = 1
                     e = c
                 # --- send one flit of entry e
-                if e_arr[e] <= e_sent[e]:
+                sent = lk[gb + LK_SENT]
+                if e_arr[e] <= sent:
                     continue
-                q = e_q[e]
-                gi = e_gi[e]
+                q = lk[gb + LK_Q]
+                gi = lk[gb + LK_GI]
                 in_buffer = q < qp
                 if in_buffer and sw.org != HIPIQS and sw.org != SAFC and last_read[gi] == t:
                     continue
-                d = e_down[e]
+                d = lk[gb + LK_D]
                 if d >= 0:
-                    q2 = e_q[d]
-                    gi2 = e_gi[d]
+                    q2 = lk[gb + LK_Q2]
+                    gi2 = lk[gb + LK_GI2]
                     if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2], n_chunks,
                                  buf_used[gi2], cap):
                         continue
@@ -710,16 +735,17 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                             qs[q2] += 1
                     elif org != SAFC:
                         buf_used[gi2] += 1
-                    if e_oi[d] >= 0:
-                        out_load[e_oi[d]] += 1
+                    oi = lk[gb + LK_OID]
+                    if oi >= 0:
+                        out_load[oi] += 1
                     if held[gi2] > max_held:
                         max_held = held[gi2]
-                    ring[g, (t + sw.link_delay) & ring_mask] = d
+                    ring[out_base + g] = d
                 else:
-                    ring[g, (t + sw.link_delay) & ring_mask] = e_pkt[e]
-                arr_bits[(t + sw.link_delay) & ring_mask, w] |= 1 << (g & 63)
-                sent = e_sent[e] + 1
-                e_sent[e] = sent
+                    ring[out_base + g] = lk[gb + LK_PKT]
+                sending |= 1 << (g & 63)
+                sent += 1
+                lk[gb + LK_SENT] = sent
                 moved += 1
                 if in_buffer:
                     # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
@@ -743,19 +769,21 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                     elif org != SAFC:
                         buf_used[gi] -= 1
                     last_read[gi] = t
-                    if e_oi[e] >= 0:
-                        out_load[e_oi[e]] -= 1
+                    oi = lk[gb + LK_OIE]
+                    if oi >= 0:
+                        out_load[oi] -= 1
                 elif q < qc:
                     qflits[q] -= 1
-                    e_rpos[e] += 1
-                    if e_rpos[e] == k or sent == e_len[e]:
-                        e_rpos[e] = 0
+                    rpos = lk[gb + LK_RPOS] + 1
+                    if rpos == k or sent == lk[gb + LK_LEN]:
+                        rpos = 0
                         c_used[gi] -= 1
-                        if up_link[e_oi[e]]:
+                        if up_link[lk[gb + LK_OIE]]:
                             c_up[gi] -= 1
-                if sent == e_len[e]:
+                    lk[gb + LK_RPOS] = rpos
+                if sent == lk[gb + LK_LEN]:
                     # tail gone: the output is free, the entry leaves its queue (always the head)
-                    o_entry[g] = -1
+                    lk[gb + LK_E] = -1
                     q_head[q] = e_next[e]
                     if q_head[q] < 0:
                         q_tail[q] = -1
@@ -765,6 +793,7 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                         nic_count[q - qc] -= 1
                     e_free[e_top] = e
                     e_top += 1
+            arr_bits[out_slot, w] |= sending
 
         if moved == 0 and offered_flits > received_flits:
             stalled += 1

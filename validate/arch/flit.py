@@ -138,6 +138,12 @@ TO_NODE, UNWIRED = -1, -2
 # An output's record in the paper-000 kernel (fields of a row of LKW).
 LK_E, LK_D, LK_Q, LK_GI, LK_Q2, LK_GI2, LK_OIE, LK_OID, LK_LEN, LK_SENT, LK_RPOS, LK_PKT = range(12)
 LKW = 16
+# A pair queue's storage state (HIPIQS: flits in the FIFO unit, in the shared queue, in its last chunk, read from
+# its head chunk) and an input buffer's (flits held, chunks taken, flits stored, the cycle last read).
+Q_FIFO, Q_SH, Q_WP, Q_RP = range(4)
+QW = 4
+I_HELD, I_CHUNKS, I_USED, I_LAST = range(4)
+IW = 4
 
 Tab = namedtuple("Tab", "out_switch out_input route groups up")
 Sw = namedtuple("Sw", "org k cap part_cap n_chunks xp_cap c_chunks c_up_chunks c_whole bypass buffered link_delay "
@@ -310,15 +316,13 @@ def _run_flit(tab, sw, tr, run, stats, trace):
     q_head = np.full(nq, -1, dtype=np.int64)
     q_tail = np.full(nq, -1, dtype=np.int64)
     qflits = np.zeros(nq, dtype=np.int64)
-    fifo_cnt = np.zeros(qp, dtype=np.int64)
-    qs = np.zeros(qp, dtype=np.int64)              # HIPIQS: flits in the shared queue (beyond the FIFO unit)
-    qwp = np.zeros(qp, dtype=np.int64)             # ... in its last chunk
-    qrp = np.zeros(qp, dtype=np.int64)             # ... read from its head chunk
-    chunks = np.zeros(n_in, dtype=np.int64)
-    buf_used = np.zeros(n_in, dtype=np.int64)
-    held = np.zeros(n_in, dtype=np.int64)
+    # Per pair queue (HIPIQS) and per input buffer, their storage state packed in a row each (QW, IW fields):
+    # one cache line, not one per array, where a flit is committed and released.
+    qst = np.zeros(qp * QW, dtype=np.int64)
+    inb = np.zeros(n_in * IW, dtype=np.int64)
+    for gi in range(n_in):
+        inb[gi * IW + I_LAST] = -1
     rd_busy = np.zeros(n_in, dtype=np.int64)
-    last_read = np.full(n_in, -1, dtype=np.int64)
     c_used = np.zeros(n_sw, dtype=np.int64)
     c_up = np.zeros(n_sw, dtype=np.int64)
     waiting = np.zeros(n_sw, dtype=np.int64)       # FIFO: entries at a switch no output has taken yet
@@ -531,8 +535,8 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                 e_arr[d] += 1
                 qflits[cq] += 1
                 qflits[q] -= 1          # out of the input FIFO
-                held[gi] -= 1
-                buf_used[gi] -= 1
+                inb[gi * IW + I_HELD] -= 1
+                inb[gi * IW + I_USED] -= 1
                 e_sent[e] += 1
                 moved += 1
                 if e_sent[e] == e_len[e]:
@@ -613,7 +617,7 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                             continue
                         if g < n_in and sw.org != CENTRAL:
                             gi = s * k + i
-                            if last_read[gi] == t or (sw.org == DAMQ and rd_busy[gi]):
+                            if inb[gi * IW + I_LAST] == t or (sw.org == DAMQ and rd_busy[gi]):
                                 continue
                             if sw.org == FIFO:
                                 if sw.fifo_arrival:
@@ -632,8 +636,9 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                                     q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
                                 else:
                                     q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
-                            if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2],
-                                         n_chunks, buf_used[gi2], cap):
+                            if not _fits(org, qflits[q2], part_cap, qst[q2 * QW + Q_SH], qst[q2 * QW + Q_FIFO], xp_cap,
+                                         qst[q2 * QW + Q_WP], inb[gi2 * IW + I_CHUNKS], n_chunks, inb[gi2 * IW + I_USED],
+                                         cap):
                                 continue
                         eligible += 1
                         if eligible == 1 or np.random.random() * eligible < 1.0:
@@ -711,35 +716,43 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                 q = lk[gb + LK_Q]
                 gi = lk[gb + LK_GI]
                 in_buffer = q < qp
-                if in_buffer and sw.org != HIPIQS and sw.org != SAFC and last_read[gi] == t:
+                if in_buffer and sw.org != HIPIQS and sw.org != SAFC and inb[gi * IW + I_LAST] == t:
                     continue
                 d = lk[gb + LK_D]
                 if d >= 0:
                     q2 = lk[gb + LK_Q2]
                     gi2 = lk[gb + LK_GI2]
-                    if not _fits(org, qflits[q2], part_cap, qs[q2], fifo_cnt[q2], xp_cap, qwp[q2], chunks[gi2], n_chunks,
-                                 buf_used[gi2], cap):
-                        continue
-                    # commit the flit downstream (HIPIQS: FIFO unit first, then the queue's last chunk)
-                    qflits[q2] += 1
-                    held[gi2] += 1
+                    # the flit goes if it fits downstream (the rules of _fits), committed there (HIPIQS: FIFO
+                    # unit first, then the queue's last chunk)
                     if org == HIPIQS:
-                        if qs[q2] == 0 and fifo_cnt[q2] < xp_cap:
-                            fifo_cnt[q2] += 1
+                        sh = qst[q2 * QW + Q_SH]
+                        fc = qst[q2 * QW + Q_FIFO]
+                        if sh == 0 and fc < xp_cap:
+                            qst[q2 * QW + Q_FIFO] = fc + 1
                         else:
-                            if qwp[q2] == 0:
-                                chunks[gi2] += 1
-                            qwp[q2] += 1
-                            if qwp[q2] == k:
-                                qwp[q2] = 0
-                            qs[q2] += 1
-                    elif org != SAFC:
-                        buf_used[gi2] += 1
+                            wp = qst[q2 * QW + Q_WP]
+                            if wp == 0:
+                                if inb[gi2 * IW + I_CHUNKS] >= n_chunks:
+                                    continue
+                                inb[gi2 * IW + I_CHUNKS] += 1
+                            wp += 1
+                            qst[q2 * QW + Q_WP] = 0 if wp == k else wp
+                            qst[q2 * QW + Q_SH] = sh + 1
+                    elif org == SAFC:
+                        if qflits[q2] >= part_cap:
+                            continue
+                    else:
+                        if inb[gi2 * IW + I_USED] >= cap:
+                            continue
+                        inb[gi2 * IW + I_USED] += 1
+                    qflits[q2] += 1
+                    h = inb[gi2 * IW + I_HELD] + 1
+                    inb[gi2 * IW + I_HELD] = h
+                    if h > max_held:
+                        max_held = h
                     oi = lk[gb + LK_OID]
                     if oi >= 0:
                         out_load[oi] += 1
-                    if held[gi2] > max_held:
-                        max_held = held[gi2]
                     ring[out_base + g] = d
                 else:
                     ring[out_base + g] = lk[gb + LK_PKT]
@@ -751,24 +764,27 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                     # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
                     # its last flit is read or the queue empties)
                     qflits[q] -= 1
-                    held[gi] -= 1
+                    inb[gi * IW + I_HELD] -= 1
                     if org == HIPIQS:
-                        fifo_cnt[q] -= 1
-                        if qs[q] > 0:
-                            qs[q] -= 1
-                            fifo_cnt[q] += 1
-                            qrp[q] += 1
-                            if qrp[q] == k:
-                                qrp[q] = 0
-                                chunks[gi] -= 1
-                            if qs[q] == 0:
-                                if qrp[q] != 0:
-                                    chunks[gi] -= 1
-                                qwp[q] = 0
-                                qrp[q] = 0
+                        sh = qst[q * QW + Q_SH]
+                        if sh > 0:
+                            # the FIFO unit refilled from the shared queue: its count stays
+                            qst[q * QW + Q_SH] = sh - 1
+                            rp = qst[q * QW + Q_RP] + 1
+                            if rp == k:
+                                rp = 0
+                                inb[gi * IW + I_CHUNKS] -= 1
+                            if sh == 1:
+                                if rp != 0:
+                                    inb[gi * IW + I_CHUNKS] -= 1
+                                qst[q * QW + Q_WP] = 0
+                                rp = 0
+                            qst[q * QW + Q_RP] = rp
+                        else:
+                            qst[q * QW + Q_FIFO] -= 1
                     elif org != SAFC:
-                        buf_used[gi] -= 1
-                    last_read[gi] = t
+                        inb[gi * IW + I_USED] -= 1
+                    inb[gi * IW + I_LAST] = t
                     oi = lk[gb + LK_OIE]
                     if oi >= 0:
                         out_load[oi] -= 1

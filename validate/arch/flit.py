@@ -343,6 +343,11 @@ def _run_flit(tab, sw, tr, run, stats, trace):
     # entry downstream and theirs, the outputs they queue for, the packet's flits, flits sent, central read
     # position, the packet (to a node).
     lk = np.zeros(n_links * LKW, dtype=np.int64)
+    # Pair queues (SAFC, DAMQ, HIPIQS): an idle output whose arbitration found no header ready skips it until
+    # wake, the cycle the earliest header at the head of its queues is ready (lowered as headers arrive: the
+    # heads change only when the output itself sends a tail).
+    pairs = sw.org != FIFO and sw.org != CENTRAL
+    wake = np.zeros(n_links, dtype=np.int64)
     for g in range(n_links):
         lk[g * LKW + LK_E] = -1
 
@@ -477,6 +482,8 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                         h = q_head[e_q[e]]
                         clear = h == e or (e_claim[h] >= 0 and e_next[h] == e)
                         e_ready[e] = t + (sw.bypass if clear else sw.buffered)
+                        if pairs and e_ready[e] < wake[e_oi[e]]:
+                            wake[e_oi[e]] = e_ready[e]
 
         # 3. central buffer: each input FIFO's head moves a flit into the shared buffer
         if sw.org == CENTRAL:
@@ -581,6 +588,8 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                         if (waiting[s] == 0) if sw.org == FIFO else (cand[g] == 0):
                             act[w] &= ~(1 << (g & 63))
                             continue
+                        if pairs and wake[g] > t:
+                            continue
                         o = g - s * k
                         if sw.org == CENTRAL:
                             first, count = 0, 1
@@ -600,6 +609,7 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                     chosen_q2 = -1
                     chosen_i = 0
                     eligible = 0
+                    nxt = 1 << 62
                     for j in range(count):
                         i = first + j
                         if i >= k:
@@ -613,8 +623,15 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                         else:
                             q = (s * k + i) * k + o
                         c = q_head[q]
-                        if c < 0 or e_claim[c] >= 0 or e_arr[c] == 0 or e_ready[c] > t:
+                        if c < 0:
                             continue
+                        if e_claim[c] >= 0 or e_arr[c] == 0 or e_ready[c] > t:
+                            if e_claim[c] >= 0:
+                                nxt = t + 1
+                            elif e_arr[c] > 0 and e_ready[c] < nxt:
+                                nxt = e_ready[c]
+                            continue
+                        nxt = t + 1
                         if g < n_in and sw.org != CENTRAL:
                             gi = s * k + i
                             if inb[gi * IW + I_LAST] == t or (sw.org == DAMQ and rd_busy[gi]):
@@ -646,6 +663,8 @@ def _run_flit(tab, sw, tr, run, stats, trace):
                         if not sw.rnd:
                             break
                     if chosen < 0:
+                        if pairs and g < n_in:
+                            wake[g] = nxt
                         continue
                     c = chosen
                     d = -1

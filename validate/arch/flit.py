@@ -259,7 +259,16 @@ def _gap(p, poisson):
 @njit(cache=True)
 def _run_flit(tab, sw, tr, run, stats, trace):
     """The kernel for paper-000 switches (steps 1-4 of the module docstring); :func:`_run` calls it when
-    ``vc.on`` is 0. A function of its own, apart from the VC routers: fewer live values in the loop."""
+    ``vc.on`` is 0. A function of its own, apart from the VC routers: fewer live values in the loop.
+
+    What it does per cycle is what the steps say; how, for speed (each flit-hop is one arrival and one send):
+    steps 2 and 4 walk only the links of a bitmask (the links with a flit arriving in this ring slot; the
+    links with a packet or a candidate, cleared when an idle output finds none), step 4 in the same rotated
+    order; an output keeps a record of what it sends (``lk``), so a flit is sent without going through the
+    entries; a pair queue's and an input buffer's storage state sit in one row each (``qst``, ``inb``); and
+    an idle output of a pair-queue switch skips its arbitration until a header at the head of one of its
+    queues can be ready (``wake``). Arbitration draws random numbers only for eligible headers, so none of
+    this changes a result."""
     # Arrays are taken out of the tuples once: reading one from a tuple inside the loop costs Numba an atomic
     # reference-count increment and decrement each time, which dominated the run time.
     out_switch = tab.out_switch

@@ -281,9 +281,6 @@ def test_a_stream_alone_arrives_at_zero_load_latency_and_jitter_free(message, pe
             assert c["m_interval_dev_sq"] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="the kernel emits message k at start + int(k * spacing) in floating point: "
-                                       "21 x (412,500 / 42) rounds to 206,249.99999999997, one cycle before "
-                                       "floor(k x spacing) = 206,250 (injection_schedule's +1e-9 slack avoids it)")
 def test_the_regulator_sends_message_k_at_floor_k_times_the_spacing():
     # §IV-B.1's regulator as FrameSchedule states it: message k of a frame leaves at start + floor(k x spacing),
     # spacing = 33 ms / messages. Frames of 3,160 B cut into 42 messages of 20 flits: spacing 412,500 / 42

@@ -524,6 +524,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                             if go < 0:
                                 continue
                             qo = qo_base + go * m + dvc
+                            # its entry in the output VC, written out like every entry (see step 1 below)
                             e_top -= 1
                             d = e_free[e_top]
                             e_pkt[d] = pkt
@@ -718,6 +719,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                     q2 = gi2 * m + c
                     d = e_down[e]
                     if d < 0:
+                        # the header: the message's entry in the downstream VC (written out, see step 1 below)
                         e_top -= 1
                         d = e_free[e_top]
                         e_pkt[d] = pkt

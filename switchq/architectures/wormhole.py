@@ -252,6 +252,7 @@ DECLARATION = Architecture(
                      {"load": 0.8, "seconds": 1.0, "warmup_seconds": 0.0}, 10.0, unit="s"),
            BenchCase("MediaWorm 8x8, 16 VCs, FGVC, VBR + best effort 80:20, load 0.6, 1 s simulated",
                      {"load": 0.6, "seconds": 1.0, "warmup_seconds": 0.0}, 10.0, unit="s")),
+    report=(("mediaworm", "switchq.validate.reports.mediaworm"),),
     vary_example="load=0.5:0.95:0.05 --vary scheduler=fgvc,fifo --seconds 0.3",
     examples=("switchq simulate wormhole --scheduler fgvc --vcs 16 --crossbar multiplexed --streams vbr "
               "--mix 80,20 --load 0.8 --seconds 0.2 -r 2 --seed 1 --json",

@@ -984,7 +984,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     if vc.on:
         for i in range(n_streams):
             if va.st_off[i + 1] > va.st_off[i]:
-                K.heap_push(h_t, h_c, h_size, va.f_start[va.st_off[i]], i)
+                K.heap_push(h_t, h_c, h_size, va.f_start[va.st_off[i]] * n_streams + i, i)
         if vc.be_rate > 0.0:
             for v in range(nodes):
                 be_next[v] = _gap(vc.be_rate, 1)
@@ -1015,7 +1015,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
             # V1. messages: the streams' regulators (a heap on the next message's cycle), then best-effort
             # Poisson starts per node; each joins its NIC queue for its input VC.
             while t < end_measure:
-                if h_size[0] > 0 and h_t[0] <= t:
+                if h_size[0] > 0 and h_t[0] < (t + 1) * n_streams:
                     _, i = K.heap_pop(h_t, h_c, h_size)
                     r = s_row[i]
                     j = s_k[i]
@@ -1024,15 +1024,18 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                     dest = va.st_dest[i]
                     c_in = va.st_ivc[i]
                     dvc = va.st_dvc[i]
-                    vt = va.f_spacing[r] / vc.msg_flits
+                    vt = va.f_spacing[r] / flits        # Vtick: message interval / its flits (§III-D)
                     row = r
+                    # keyed cycle x streams + stream: streams due in one cycle leave in stream order; the
+                    # 1e-9 keeps floor(k x spacing) exact where the product lands a hair below a whole cycle
                     if j + 1 < va.f_msgs[r]:
                         s_k[i] = j + 1
-                        K.heap_push(h_t, h_c, h_size, va.f_start[r] + int((j + 1) * va.f_spacing[r]), i)
+                        due = va.f_start[r] + int((j + 1) * va.f_spacing[r] + 1e-9)
+                        K.heap_push(h_t, h_c, h_size, due * n_streams + i, i)
                     elif r + 1 < va.st_off[i + 1]:
                         s_row[i] = r + 1
                         s_k[i] = 0
-                        K.heap_push(h_t, h_c, h_size, va.f_start[r + 1], i)
+                        K.heap_push(h_t, h_c, h_size, va.f_start[r + 1] * n_streams + i, i)
                 else:
                     if be_first >= t + 1:
                         break
@@ -1131,6 +1134,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                             if go < 0:
                                 continue
                             qo = qo_base + go * m + dvc
+                            # its entry in the output VC, written out like every entry (see step 1 below)
                             e_top -= 1
                             d = e_free[e_top]
                             e_pkt[d] = pkt
@@ -1325,6 +1329,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                     q2 = gi2 * m + c
                     d = e_down[e]
                     if d < 0:
+                        # the header: the message's entry in the downstream VC (written out, see step 1 below)
                         e_top -= 1
                         d = e_free[e_top]
                         e_pkt[d] = pkt

@@ -1,0 +1,174 @@
+"""Report mediaworm (paper 004): the jitter-free rule, verdicts made from the numbers, tables, and the quick build.
+
+The fast tests replace the simulator with a fake whose answers follow from the point's options, so each
+verdict can be predicted; the slow one builds the quick report with the real kernel.
+"""
+
+import re
+
+import pytest
+
+from switchq.validate.reports import mediaworm
+from switchq.validate.reports.mediaworm import PERIOD_MS, STRICT, TABLE_II, jitter_free, top_load
+
+
+def _fake_row(p, mr_top=0.96, sat_mixes=("90,10",)):
+    """A row as the simulator would give it: jitter-free up to a threshold that depends on the router."""
+    load, mix = p["load"], p.get("mix", "80,20")
+    period = 1000.0 * p["frame_period"] if "frame_period" in p else PERIOD_MS
+    if p.get("scheduler") == "fifo":
+        top = 0.8
+    elif p.get("switching") == "pcs":
+        top = 0.95
+    elif p.get("link_rate") == 100e6:
+        top = 0.7
+    elif p.get("topology") == "fatmesh":
+        top = 0.85 if mix == "80,20" else 0.9
+    elif mix == "90,10":
+        top = 0.9
+    elif p.get("vcs") in (4, 8):
+        top = {4: 0.7 if p.get("crossbar") != "full" else 0.9, 8: 0.8}[p["vcs"]]
+    else:
+        top = mr_top
+    over = max(0.0, load - top)
+    small = p.get("message_flits", 20) < 10 and p.get("load_basis") != "wire" and p.get("header") != "payload"
+    d = period + 40 * over + (2.5 if small and load >= 0.8 else 0.0)
+    sd = 0.3 + 60 * over + (3.0 if small and load >= 0.8 else 0.0)
+    x, y = (float(v) for v in mix.split(","))
+    be = 5.0 / (1.0 - 0.9 * load) * (1 + x / (x + y)) + (3 if p.get("topology") == "fatmesh" else 0)
+    est = 200 * load
+    return {"frame_interval_mean_ms": d, "frame_interval_mean_ms_ci95": [d - 0.02, d + 0.02],
+            "frame_interval_sd_ms": sd, "frame_interval_sd_ms_ci95": [sd - 0.02, sd + 0.02],
+            "best_effort_latency_us": be if y else None, "best_effort_latency_us_ci95": [be * 0.98, be * 1.02],
+            "throughput": load, "unstable": mix in sat_mixes and load >= 0.96,
+            "attempted": 3 * est, "established": est, "dropped": 2 * est}
+
+
+def _fake_theory(p):
+    return {"frame_interval_mean_ms": PERIOD_MS, "sigma_d_floor_ms": 0.05, "jitter_bound_ms": 0.3,
+            "p_overcommit_any": 0.0 if p.get("load", 0) < 0.9 else 0.1, "best_effort_latency_us": 10.0,
+            "reserved_input_load": 0.8 * p.get("load", 0)}
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    calls = []
+
+    def install(plots=False, **kw):
+        def simulate(params, **run):
+            calls.append(len(params))
+            return [_fake_row(p, **kw) for p in params]
+
+        def no_plot(out, name, *args, **kw):
+            (out / name).write_bytes(b"png")
+            return out / name
+        monkeypatch.setattr(mediaworm, "_simulate", simulate)
+        if not plots:
+            monkeypatch.setattr(mediaworm, "_plot", no_plot)
+        monkeypatch.setattr(mediaworm, "_analytic", _fake_theory)
+        monkeypatch.setattr(mediaworm, "_accepts", lambda name: True)
+        return calls
+    return install
+
+
+def _claims(text):
+    """(where, says, reading, ours, tolerance, verdict) rows of the claims table."""
+    body = text.split("## Claims against the paper")[1].split("## Readings and ambiguities")[0]
+    return [tuple(c.strip() for c in line.strip("|").split(" | ")) for line in body.splitlines()
+            if line.startswith("| ") and not line.startswith("| where")]
+
+
+def _verdict(rows, says, reading="default"):
+    found = [r[-1] for r in rows if r[1] == says and r[2] == reading]
+    assert len(found) == 1, (says, found)
+    return found[0]
+
+
+def test_every_table_ii_cell_is_jitter_free_under_the_rule_not_under_the_strict_one():
+    cells = [{"frame_interval_mean_ms": d, "frame_interval_sd_ms": s} for d, s in TABLE_II.values()]
+    assert all(jitter_free(c) for c in cells)
+    assert not all(jitter_free(c, PERIOD_MS, *STRICT) for c in cells)
+    assert not jitter_free({"frame_interval_mean_ms": PERIOD_MS + 1.6, "frame_interval_sd_ms": 0.1})
+    assert not jitter_free({"frame_interval_mean_ms": PERIOD_MS, "frame_interval_sd_ms": 2.1})
+    # The paper's own 33 ms reading: 32.28 is 0.72 ms from it.
+    assert jitter_free({"frame_interval_mean_ms": 32.28, "frame_interval_sd_ms": 1.38}, 33.0, 0.75, 1.5)
+
+
+def test_a_curve_is_jitter_free_up_to_its_first_jittery_load():
+    ok = {"frame_interval_mean_ms": PERIOD_MS, "frame_interval_sd_ms": 0.2}
+    bad = {"frame_interval_mean_ms": PERIOD_MS + 5, "frame_interval_sd_ms": 4.0}
+    assert top_load({0.5: ok, 0.8: ok, 0.9: bad, 0.96: ok}) == 0.8
+    assert top_load({0.5: bad, 0.8: ok}) is None
+    assert top_load({0.5: ok, 0.96: ok}) == 0.96
+
+
+def test_quick_report_asks_for_its_points_in_one_batch_and_writes_every_figure(fake, tmp_path):
+    calls = fake(plots=True)
+    written = mediaworm.build(tmp_path, quick=True, workers=1, seed=3)
+    text = (tmp_path / "mediaworm.md").read_text()
+    assert len(calls) == 1 and calls[0] > 40         # one batch, collected by the first pass
+    for heading in ("## Table II", "## Fig. 5", "## Fig. 6", "## Fig. 7", "### Table V", "## Fig. 8", "## Fig. 9",
+                    "## Fig. 10 and Table VI", "## Fig. 11", "## Fig. 12", "## Fig. 13", "## Summary"):
+        assert heading in text, heading
+    pngs = [p for p in written if p.suffix == ".png"]
+    assert len(pngs) == 9 and all(p.stat().st_size > 0 for p in pngs)
+    rows = _claims(text)
+    assert rows and all(r[-1] in ("agree", "DISAGREE") for r in rows)
+    default = [r[-1] for r in rows if r[2] == "default"]
+    assert f"{default.count('agree')} of {len(default)} claims agree under the default reading" in text
+    assert f"{sum(r[-1] == 'agree' for r in rows)} of {len(rows)} over every reading run" in text
+    assert "seed 3" in text and f"{mediaworm.QUICK_BUDGET[0]:g} s of simulated time" in text
+    assert "agrees" not in re.sub(r"(agrees with the most|agrees within|agrees when)", "", text)
+
+
+def test_verdicts_follow_the_simulated_numbers(fake, tmp_path):
+    fake()
+    mediaworm.build(tmp_path, workers=1)
+    rows = _claims((tmp_path / "mediaworm.md").read_text())
+    assert _verdict(rows, "MR jitter-free up to 0.96 (80:20)") == "agree"
+    assert _verdict(rows, "TR jitter-free up to 0.8") == "agree"
+    assert _verdict(rows, "TR: d-bar and sigma_d grow beyond 0.8") == "agree"
+    assert _verdict(rows, "16 VCs jitter-free up to a higher load than 8 and 4") == "agree"
+    assert _verdict(rows, "PCS jitter-free over 0.8") == "agree"
+    # The fake's small messages suffer only under the default reading (header overhead counted nominally).
+    says = "very small messages (M = 4) suffer the header's overhead (at 0.8)"
+    assert _verdict(rows, says) == "agree"
+    assert _verdict(rows, says, "streams counted on the wire") == "DISAGREE"
+    # Table V: 'Sat.' agrees where the point is unstable, a number within 20 % of the paper's.
+    assert _verdict(rows, "90:10 at 0.96: Sat.") == "agree"
+    assert _verdict(rows, "80:20 at 0.96: Sat.") == "DISAGREE"
+
+    fake(mr_top=0.8)
+    mediaworm.build(tmp_path, workers=1)
+    rows = _claims((tmp_path / "mediaworm.md").read_text())
+    assert _verdict(rows, "MR jitter-free up to 0.96 (80:20)") == "DISAGREE"
+
+
+def test_table_ii_cells_say_by_how_much_they_differ(fake, tmp_path):
+    fake()
+    mediaworm.build(tmp_path, workers=1)
+    text = (tmp_path / "mediaworm.md").read_text()
+    rows = _claims(text)
+    # The fake's d-bar is the frame period: 33.33 against 33.12 (agree within 0.5) and 32.28 (not).
+    cell = [r for r in rows if r[1] == "FGVC at 0.6: d-bar = 33.12 ms" and r[2] == "default"][0]
+    assert cell[3] == "33.33 ± 0.02 (off by +0.21)" and cell[-1] == "agree"
+    cell = [r for r in rows if r[1] == "FGVC at 0.8: d-bar = 32.28 ms" and r[2] == "default"][0]
+    assert "off by +1.05" in cell[3] and cell[-1] == "DISAGREE"
+    # Under the 33 ms reading the same cell is 0.72 ms off.
+    cell = [r for r in rows if r[1] == "FGVC at 0.8: d-bar = 32.28 ms" and r[2] == "frames every 33 ms"][0]
+    assert "off by +0.72" in cell[3]
+    assert re.search(r"\| 0\.6 \| FGVC \| 33\.12 / 0\.63 \| 33\.33 / 0\.30 \|", text)
+
+
+@pytest.mark.slow
+def test_quick_mediaworm_report_with_the_kernel(tmp_path):
+    from switchq.registry import declarations
+
+    if not declarations()["wormhole"].kernel:
+        pytest.skip("the wormhole declaration has no simulation kernel yet")
+    written = mediaworm.build(tmp_path, quick=True, workers=2, seed=1, store=None)
+    text = (tmp_path / "mediaworm.md").read_text()
+    assert len([p for p in written if p.suffix == ".png"]) == 9
+    rows = _claims(text)
+    assert len(rows) > 60 and all(r[-1] in ("agree", "DISAGREE") for r in rows)
+    assert re.search(r"\d+ of \d+ claims agree under the default reading", text)

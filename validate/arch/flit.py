@@ -257,11 +257,11 @@ def _gap(p, poisson):
 # --------------------------------------------------------------------------- the kernel
 
 @njit(cache=True)
-def _run_flit(tab, sw, tr, run, stats, trace):
-    """The kernel for paper-000 switches (steps 1-4 of the module docstring); :func:`_run` calls it when
-    ``vc.on`` is 0. A function of its own, apart from the VC routers: fewer live values in the loop.
+def _run(tab, sw, tr, run, stats, trace, vc, va):
+    """The kernel: paper-000 switches (steps 1-4 of the module docstring), or with ``vc.on`` virtual-channel
+    routers (steps V1-V3) on the same entries, queues, packets, tables and counters.
 
-    What it does per cycle is what the steps say; how, for speed (each flit-hop is one arrival and one send):
+    What it does per cycle for paper-000 switches is what the steps say; how, for speed (each flit-hop is one arrival and one send):
     steps 2 and 4 walk only the links of a bitmask (the links with a flit arriving in this ring slot; the
     links with a packet or a candidate, cleared when an idle output finds none), step 4 in the same rotated
     order; an output keeps a record of what it sends (``lk``), so a flit is sent without going through the
@@ -294,6 +294,10 @@ def _run_flit(tab, sw, tr, run, stats, trace):
     nq = qc + nodes                    # injection queues: node v -> qc + v
     net_flits = n_in * (sw.cap + k * sw.xp_cap + 2) + n_sw * sw.c_chunks * k
     pool = nodes * NIC_PACKETS + net_flits + 4 * n_links + 64
+    if vc.on:
+        # VC buffers (inputs, outputs) and NIC queues per VC; a VC buffer holds one message at a time
+        nq = 2 * n_in * vc.m + nodes * vc.m
+        pool = 2 * nodes * vc.nic_messages + 2 * n_in * vc.m + 4 * n_links + 64
     # Entries (a packet's presence in one buffer) and packets, from free stacks.
     e_pkt = np.zeros(pool, dtype=np.int64)
     e_next = np.full(pool, -1, dtype=np.int64)
@@ -360,587 +364,6 @@ def _run_flit(tab, sw, tr, run, stats, trace):
     for g in range(n_links):
         lk[g * LKW + LK_E] = -1
 
-    end_measure = run.warmup + run.slots
-    total = end_measure + run.drain
-    offered_flits = 0
-    received_flits = 0
-    stalled = 0
-    n_trace = 0
-    max_held = 0
-    next_at = np.full(nodes, np.inf)
-    for v in range(nodes):
-        if active[v] and tr.p_msg > 0.0:
-            next_at[v] = _gap(tr.p_msg, tr.poisson) - (0.0 if tr.poisson else 1.0)
-    for t in range(total):
-        if run.batches > 1:
-            K.mark_batch(stats, t, run)
-        if t == run.warmup:
-            stats[BACKLOG_START] = offered_flits - received_flits
-        if t == end_measure:
-            stats[BACKLOG_END] = offered_flits - received_flits
-        measuring = t >= run.warmup and t < end_measure
-        moved = 0
-
-        # 1. new messages (drawn as gaps between starts, not a coin per node per cycle)
-        if t < end_measure:
-            for v in range(nodes):
-                while next_at[v] < t + 1:
-                    next_at[v] += _gap(tr.p_msg, tr.poisson)
-                    ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
-                    room = nic_count[v] + ppm <= NIC_PACKETS
-                    if not K.admit(stats, t, run.warmup, room, True):
-                        continue
-                    if perm[0] >= 0:
-                        dest = perm[v]
-                    elif tr.uniform_all:
-                        dest = int(np.random.random() * nodes)
-                    else:
-                        dest = int(np.random.random() * (nodes - 1))
-                        if dest >= v:
-                            dest += 1
-                    m_top -= 1
-                    m = m_free[m_top]
-                    m_gen[m] = t
-                    m_left[m] = ppm
-                    offered_flits += tr.msg_flits
-                    stats[FLITS_OFFERED] += tr.msg_flits
-                    if measuring:
-                        stats[M_FLITS_OFFERED] += tr.msg_flits
-                    q = qc + v
-                    for j in range(ppm):
-                        p_top -= 1
-                        pkt = p_free[p_top]
-                        p_dest[pkt] = dest
-                        p_len[pkt] = min(tr.pkt_flits, tr.msg_flits - j * tr.pkt_flits)
-                        p_msg[pkt] = m
-                        p_rcv[pkt] = 0
-                        p_gen[pkt] = t
-                        # A new entry, appended to its queue. Written out here and at the two other places
-                        # entries are made: a helper taking the entry arrays would cost two atomic reference-
-                        # count operations per array per call (see _fits).
-                        e_top -= 1
-                        e = e_free[e_top]
-                        e_pkt[e] = pkt
-                        e_q[e] = q
-                        e_len[e] = p_len[pkt]
-                        e_gi[e] = -1
-                        e_oi[e] = -1
-                        e_arr[e] = p_len[pkt]
-                        e_sent[e] = 0
-                        e_ready[e] = t
-                        e_claim[e] = -1
-                        e_down[e] = -1
-                        e_next[e] = -1
-                        if q_tail[q] >= 0:
-                            e_next[q_tail[q]] = e
-                        else:
-                            q_head[q] = e
-                        q_tail[q] = e
-                        nic_count[v] += 1
-                        act[(n_in + v) >> 6] |= 1 << ((n_in + v) & 63)
-
-        # 2. flits arriving
-        slot = t & ring_mask
-        in_base = slot * n_links
-        for w in range(n_w):
-            bits = arr_bits[slot, w]
-            if bits == 0:
-                continue
-            arr_bits[slot, w] = 0
-            while bits:
-                g = (w << 6) + trailing_zeros(bits)
-                bits &= bits - 1
-                x = ring[in_base + g]
-                moved += 1
-                if out_switch[g] == TO_NODE:
-                    pkt = x
-                    p_rcv[pkt] += 1
-                    received_flits += 1
-                    stats[FLITS_RECEIVED] += 1
-                    if measuring:
-                        stats[M_FLITS_RECEIVED] += 1
-                    if trace.shape[0] > 1 and n_trace < trace.shape[0]:
-                        trace[n_trace, 0] = t
-                        trace[n_trace, 1] = out_input[g]
-                        trace[n_trace, 2] = pkt
-                        trace[n_trace, 3] = p_rcv[pkt]
-                        n_trace += 1
-                    if p_rcv[pkt] == p_len[pkt]:
-                        m = p_msg[pkt]
-                        if measuring:
-                            stats[M_PACKETS] += 1
-                            stats[M_PACKET_LATENCY_SUM] += t - p_gen[pkt]
-                        p_free[p_top] = pkt
-                        p_top += 1
-                        m_left[m] -= 1
-                        if m_left[m] == 0:
-                            # Latency: cycles from the message's creation to its last flit's arrival.
-                            stats[K.STAT_DELIVERED] += 1
-                            if t >= run.warmup:
-                                stats[K.STAT_M_DELIVERED] += 1
-                                stats[K.STAT_M_LATENCY_SUM] += t - m_gen[m]
-                                stats[K.STAT_M_LATENCY_COUNT] += 1
-                            m_free[m_top] = m
-                            m_top += 1
-                else:
-                    e = x
-                    e_arr[e] += 1
-                    if e_arr[e] == 1:
-                        # Pipe 1 when nothing waits ahead of it in its queue (at most a packet already
-                        # streaming out), Pipe 3 when it must be stored behind another packet.
-                        h = q_head[e_q[e]]
-                        clear = h == e or (e_claim[h] >= 0 and e_next[h] == e)
-                        e_ready[e] = t + (sw.bypass if clear else sw.buffered)
-                        if pairs and e_ready[e] < wake[e_oi[e]]:
-                            wake[e_oi[e]] = e_ready[e]
-
-        # 3. central buffer: each input FIFO's head moves a flit into the shared buffer
-        if sw.org == CENTRAL:
-            for gi in range(n_in):
-                q = gi * k
-                e = q_head[q]
-                if e < 0 or e_arr[e] <= e_sent[e] or e_ready[e] > t:
-                    continue
-                s = gi // k
-                d = e_down[e]
-                if d < 0:
-                    pkt = e_pkt[e]
-                    o = _least_loaded(groups[s, route[s, p_dest[pkt]]], qp + s * k, qflits, k)
-                    # Admission: a packet enters the central buffer only when the chunks it needs are free
-                    # (all of them, or as many as its direction may hold), else it waits in the input FIFO.
-                    need = (p_len[pkt] + k - 1) // k if sw.c_whole else 1
-                    if up_link[s * k + o]:
-                        if min(sw.c_chunks - c_used[s], sw.c_up_chunks - c_up[s]) < min(need, sw.c_up_chunks):
-                            continue
-                    elif sw.c_chunks - c_used[s] < min(need, sw.c_chunks - sw.c_up_chunks):
-                        continue
-                    e_top -= 1
-                    d = e_free[e_top]
-                    cq = qp + s * k + o
-                    e_pkt[d] = pkt
-                    e_q[d] = cq
-                    e_len[d] = e_len[e]
-                    e_gi[d] = s
-                    e_oi[d] = s * k + o
-                    e_wpos[d] = 0
-                    e_arr[d] = 0
-                    e_sent[d] = 0
-                    e_ready[d] = t
-                    e_claim[d] = -1
-                    e_down[d] = -1
-                    e_next[d] = -1
-                    if q_tail[cq] >= 0:
-                        e_next[q_tail[cq]] = d
-                    else:
-                        q_head[cq] = d
-                    q_tail[cq] = d
-                    e_down[e] = d
-                    cand[s * k + o] += 1
-                    act[(s * k + o) >> 6] |= 1 << ((s * k + o) & 63)
-                cq = e_q[d]
-                up = up_link[e_oi[d]]
-                if e_wpos[d] == 0:
-                    if c_used[s] >= sw.c_chunks or (up and c_up[s] >= sw.c_up_chunks):
-                        continue
-                    c_used[s] += 1
-                    if up:
-                        c_up[s] += 1
-                e_wpos[d] += 1
-                if e_wpos[d] == k:
-                    e_wpos[d] = 0
-                e_arr[d] += 1
-                qflits[cq] += 1
-                qflits[q] -= 1          # out of the input FIFO
-                inb[gi * IW + I_HELD] -= 1
-                inb[gi * IW + I_USED] -= 1
-                e_sent[e] += 1
-                moved += 1
-                if e_sent[e] == e_len[e]:
-                    q_head[q] = e_next[e]
-                    if q_head[q] < 0:
-                        q_tail[q] = -1
-                    e_free[e_top] = e
-                    e_top += 1
-
-        # 4. outputs: take a packet if idle, then send a flit. The scan starts one output later each cycle:
-        # a FIFO head that may take any free up port would otherwise always find the lowest one first.
-        rot = t % n_links
-        w0 = rot >> 6
-        out_slot = (t + sw.link_delay) & ring_mask
-        out_base = out_slot * n_links
-        for step in range(n_w + 1):
-            # the set bits from rot up, then those below it
-            if step == 0:
-                w = w0
-                bits = act[w] & (-1 << (rot & 63))
-            elif step < n_w:
-                w = w0 + step
-                if w >= n_w:
-                    w -= n_w
-                bits = act[w]
-            else:
-                w = w0
-                bits = act[w] & ((1 << (rot & 63)) - 1)
-            sending = 0                 # the links of word w sending a flit this cycle
-            while bits:
-                g = (w << 6) + trailing_zeros(bits)
-                bits &= bits - 1
-                target = out_switch[g]
-                if target == UNWIRED:
-                    continue
-                gb = g * LKW
-                e = lk[gb + LK_E]
-                if e < 0:
-                    # --- arbitration: an eligible header for this output whose next buffer has room
-                    if g < n_in:
-                        s = g // k
-                        if (waiting[s] == 0) if sw.org == FIFO else (cand[g] == 0):
-                            act[w] &= ~(1 << (g & 63))
-                            continue
-                        if pairs and wake[g] > t:
-                            continue
-                        o = g - s * k
-                        if sw.org == CENTRAL:
-                            first, count = 0, 1
-                        else:
-                            first = 0 if sw.rnd else rr[g]
-                            count = k
-                    else:
-                        if q_head[qc + (g - n_in)] < 0:
-                            act[w] &= ~(1 << (g & 63))
-                            continue
-                        s = -1
-                        o = 0
-                        first, count = 0, 1
-                    # Pass 1: the eligible header (first in round-robin order, or uniformly at random among
-                    # all eligible, Karol's rule) and its queue at the next switch; pass 2 takes it.
-                    chosen = -1
-                    chosen_q2 = -1
-                    chosen_i = 0
-                    eligible = 0
-                    nxt = 1 << 62
-                    for j in range(count):
-                        i = first + j
-                        if i >= k:
-                            i -= k
-                        if g >= n_in:
-                            q = qc + (g - n_in)
-                        elif sw.org == CENTRAL:
-                            q = qp + s * k + o
-                        elif sw.org == FIFO:
-                            q = (s * k + i) * k
-                        else:
-                            q = (s * k + i) * k + o
-                        c = q_head[q]
-                        if c < 0:
-                            continue
-                        if e_claim[c] >= 0 or e_arr[c] == 0 or e_ready[c] > t:
-                            if e_claim[c] >= 0:
-                                nxt = t + 1
-                            elif e_arr[c] > 0 and e_ready[c] < nxt:
-                                nxt = e_ready[c]
-                            continue
-                        nxt = t + 1
-                        if g < n_in and sw.org != CENTRAL:
-                            gi = s * k + i
-                            if inb[gi * IW + I_LAST] == t or (sw.org == DAMQ and rd_busy[gi]):
-                                continue
-                            if sw.org == FIFO:
-                                if sw.fifo_arrival:
-                                    if e_port[c] != o:
-                                        continue
-                                elif not (groups[s, route[s, p_dest[e_pkt[c]]]] >> o) & 1:
-                                    continue
-                        q2 = -1
-                        if target >= 0:
-                            gi2 = target * k + out_input[g]
-                            if sw.org == FIFO or sw.org == CENTRAL:
-                                q2 = gi2 * k
-                            else:
-                                mask = groups[target, route[target, p_dest[e_pkt[c]]]]
-                                if sw.up_output:
-                                    q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
-                                else:
-                                    q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
-                            if not _fits(org, qflits[q2], part_cap, qst[q2 * QW + Q_SH], qst[q2 * QW + Q_FIFO], xp_cap,
-                                         qst[q2 * QW + Q_WP], inb[gi2 * IW + I_CHUNKS], n_chunks, inb[gi2 * IW + I_USED],
-                                         cap):
-                                continue
-                        eligible += 1
-                        if eligible == 1 or np.random.random() * eligible < 1.0:
-                            chosen, chosen_q2, chosen_i = c, q2, i
-                        if not sw.rnd:
-                            break
-                    if chosen < 0:
-                        if pairs and g < n_in:
-                            wake[g] = nxt
-                        continue
-                    c = chosen
-                    d = -1
-                    if chosen_q2 >= 0:
-                        q2 = chosen_q2
-                        e_top -= 1
-                        d = e_free[e_top]
-                        e_pkt[d] = e_pkt[c]
-                        e_q[d] = q2
-                        e_len[d] = e_len[c]
-                        e_gi[d] = q2 // k
-                        e_oi[d] = target * k + q2 % k if sw.org != FIFO and sw.org != CENTRAL else -1
-                        e_arr[d] = 0
-                        e_sent[d] = 0
-                        e_ready[d] = 1 << 62
-                        e_claim[d] = -1
-                        e_down[d] = -1
-                        e_next[d] = -1
-                        if q_tail[q2] >= 0:
-                            e_next[q_tail[q2]] = d
-                        else:
-                            q_head[q2] = d
-                        q_tail[q2] = d
-                        if sw.org == FIFO:
-                            waiting[target] += 1
-                            for g2 in range(target * k, target * k + k):
-                                act[g2 >> 6] |= 1 << (g2 & 63)
-                            if sw.fifo_arrival:
-                                # routed on arrival: the port with the fewest headers waiting for it
-                                mask = groups[target, route[target, p_dest[e_pkt[c]]]]
-                                e_port[d] = _least_loaded(mask, target * k, cand, k)
-                                cand[target * k + e_port[d]] += 1
-                        elif sw.org != CENTRAL:
-                            cand[target * k + q2 % k] += 1
-                            act[(target * k + q2 % k) >> 6] |= 1 << ((target * k + q2 % k) & 63)
-                    e_down[c] = d
-                    e_claim[c] = g
-                    # the output's record of what it sends: read each flit without going through the entries
-                    lk[gb + LK_E] = c
-                    lk[gb + LK_D] = d
-                    lk[gb + LK_Q] = e_q[c]
-                    lk[gb + LK_GI] = e_gi[c]
-                    lk[gb + LK_OIE] = e_oi[c]
-                    lk[gb + LK_LEN] = e_len[c]
-                    lk[gb + LK_SENT] = 0
-                    lk[gb + LK_RPOS] = 0
-                    if d >= 0:
-                        lk[gb + LK_Q2] = e_q[d]
-                        lk[gb + LK_GI2] = e_gi[d]
-                        lk[gb + LK_OID] = e_oi[d]
-                    else:
-                        lk[gb + LK_PKT] = e_pkt[c]
-                    if s >= 0:
-                        if sw.org == FIFO:
-                            waiting[s] -= 1
-                            if sw.fifo_arrival:
-                                cand[g] -= 1
-                        else:
-                            cand[g] -= 1
-                        rr[g] = chosen_i + 1 if chosen_i + 1 < k else 0
-                        if sw.org == DAMQ:
-                            rd_busy[s * k + chosen_i] = 1
-                    e = c
-                # --- send one flit of entry e
-                sent = lk[gb + LK_SENT]
-                if e_arr[e] <= sent:
-                    continue
-                q = lk[gb + LK_Q]
-                gi = lk[gb + LK_GI]
-                in_buffer = q < qp
-                if in_buffer and sw.org != HIPIQS and sw.org != SAFC and inb[gi * IW + I_LAST] == t:
-                    continue
-                d = lk[gb + LK_D]
-                if d >= 0:
-                    q2 = lk[gb + LK_Q2]
-                    gi2 = lk[gb + LK_GI2]
-                    # the flit goes if it fits downstream (the rules of _fits), committed there (HIPIQS: FIFO
-                    # unit first, then the queue's last chunk)
-                    if org == HIPIQS:
-                        sh = qst[q2 * QW + Q_SH]
-                        fc = qst[q2 * QW + Q_FIFO]
-                        if sh == 0 and fc < xp_cap:
-                            qst[q2 * QW + Q_FIFO] = fc + 1
-                        else:
-                            wp = qst[q2 * QW + Q_WP]
-                            if wp == 0:
-                                if inb[gi2 * IW + I_CHUNKS] >= n_chunks:
-                                    continue
-                                inb[gi2 * IW + I_CHUNKS] += 1
-                            wp += 1
-                            qst[q2 * QW + Q_WP] = 0 if wp == k else wp
-                            qst[q2 * QW + Q_SH] = sh + 1
-                    elif org == SAFC:
-                        if qflits[q2] >= part_cap:
-                            continue
-                    else:
-                        if inb[gi2 * IW + I_USED] >= cap:
-                            continue
-                        inb[gi2 * IW + I_USED] += 1
-                    qflits[q2] += 1
-                    h = inb[gi2 * IW + I_HELD] + 1
-                    inb[gi2 * IW + I_HELD] = h
-                    if h > max_held:
-                        max_held = h
-                    oi = lk[gb + LK_OID]
-                    if oi >= 0:
-                        out_load[oi] += 1
-                    ring[out_base + g] = d
-                else:
-                    ring[out_base + g] = lk[gb + LK_PKT]
-                sending |= 1 << (g & 63)
-                sent += 1
-                lk[gb + LK_SENT] = sent
-                moved += 1
-                if in_buffer:
-                    # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
-                    # its last flit is read or the queue empties)
-                    qflits[q] -= 1
-                    inb[gi * IW + I_HELD] -= 1
-                    if org == HIPIQS:
-                        sh = qst[q * QW + Q_SH]
-                        if sh > 0:
-                            # the FIFO unit refilled from the shared queue: its count stays
-                            qst[q * QW + Q_SH] = sh - 1
-                            rp = qst[q * QW + Q_RP] + 1
-                            if rp == k:
-                                rp = 0
-                                inb[gi * IW + I_CHUNKS] -= 1
-                            if sh == 1:
-                                if rp != 0:
-                                    inb[gi * IW + I_CHUNKS] -= 1
-                                qst[q * QW + Q_WP] = 0
-                                rp = 0
-                            qst[q * QW + Q_RP] = rp
-                        else:
-                            qst[q * QW + Q_FIFO] -= 1
-                    elif org != SAFC:
-                        inb[gi * IW + I_USED] -= 1
-                    inb[gi * IW + I_LAST] = t
-                    oi = lk[gb + LK_OIE]
-                    if oi >= 0:
-                        out_load[oi] -= 1
-                elif q < qc:
-                    qflits[q] -= 1
-                    rpos = lk[gb + LK_RPOS] + 1
-                    if rpos == k or sent == lk[gb + LK_LEN]:
-                        rpos = 0
-                        c_used[gi] -= 1
-                        if up_link[lk[gb + LK_OIE]]:
-                            c_up[gi] -= 1
-                    lk[gb + LK_RPOS] = rpos
-                if sent == lk[gb + LK_LEN]:
-                    # tail gone: the output is free, the entry leaves its queue (always the head)
-                    lk[gb + LK_E] = -1
-                    q_head[q] = e_next[e]
-                    if q_head[q] < 0:
-                        q_tail[q] = -1
-                    if in_buffer and sw.org == DAMQ:
-                        rd_busy[gi] = 0
-                    if q >= qc:
-                        nic_count[q - qc] -= 1
-                    e_free[e_top] = e
-                    e_top += 1
-            arr_bits[out_slot, w] |= sending
-
-        if moved == 0 and offered_flits > received_flits:
-            stalled += 1
-            if stalled >= STALL_CYCLES:
-                stats[DEADLOCK] = 1
-                stats[K.STAT_OVERFLOW] += 1
-                stats[BACKLOG_END] = offered_flits - received_flits
-                break
-        else:
-            stalled = 0
-    if run.drain == 0 and stats[DEADLOCK] == 0:
-        stats[BACKLOG_END] = offered_flits - received_flits      # the loop ended with the measured window
-    stats[MAX_HELD] = max_held
-    stats[K.STAT_QUEUED] = stats[K.STAT_ARRIVED] - stats[K.STAT_DELIVERED]
-    return n_trace
-
-
-@njit(cache=True)
-def _run(tab, sw, tr, run, stats, trace, vc, va):
-    if not vc.on:
-        return _run_flit(tab, sw, tr, run, stats, trace)
-    # Arrays are taken out of the tuples once: reading one from a tuple inside the loop costs Numba an atomic
-    # reference-count increment and decrement each time, which dominated the run time.
-    out_switch = tab.out_switch
-    out_input = tab.out_input
-    route = tab.route
-    groups = tab.groups
-    up_link = tab.up
-    perm = tr.perm
-    active = tr.active
-    org = sw.org
-    cap = sw.cap
-    part_cap = sw.part_cap
-    n_chunks = sw.n_chunks
-    xp_cap = sw.xp_cap
-    K.seed_rng(run.seed)
-    k = sw.k
-    n_sw = route.shape[0]
-    nodes = route.shape[1]
-    n_in = n_sw * k
-    n_links = n_in + nodes
-    qp = n_in * k                      # pair (or input) queues: (input gi, output o) -> gi * k + o
-    qc = qp + n_in                     # central queues: (switch s, output o) -> qp + s * k + o
-    nq = qc + nodes                    # injection queues: node v -> qc + v
-    net_flits = n_in * (sw.cap + k * sw.xp_cap + 2) + n_sw * sw.c_chunks * k
-    pool = nodes * NIC_PACKETS + net_flits + 4 * n_links + 64
-    if vc.on:
-        # VC buffers (inputs, outputs) and NIC queues per VC; a VC buffer holds one message at a time
-        nq = 2 * n_in * vc.m + nodes * vc.m
-        pool = 2 * nodes * vc.nic_messages + 2 * n_in * vc.m + 4 * n_links + 64
-    # Entries (a packet's presence in one buffer) and packets, from free stacks.
-    e_pkt = np.zeros(pool, dtype=np.int64)
-    e_next = np.full(pool, -1, dtype=np.int64)
-    e_q = np.zeros(pool, dtype=np.int64)
-    e_len = np.zeros(pool, dtype=np.int64)         # its packet's flits
-    e_gi = np.full(pool, -1, dtype=np.int64)       # its input buffer (central-buffer entries: the switch)
-    e_oi = np.full(pool, -1, dtype=np.int64)       # the switch output it queues for, s * k + o (-1: none)
-    e_wpos = np.zeros(pool, dtype=np.int64)        # central buffer: flits in its last chunk
-    e_rpos = np.zeros(pool, dtype=np.int64)        # central buffer: flits read from its head chunk
-    e_arr = np.zeros(pool, dtype=np.int64)         # flits arrived
-    e_sent = np.zeros(pool, dtype=np.int64)        # flits sent on
-    e_ready = np.zeros(pool, dtype=np.int64)       # cycle the header may leave
-    e_claim = np.full(pool, -1, dtype=np.int64)    # output sending it
-    e_down = np.full(pool, -1, dtype=np.int64)     # its entry at the next buffer
-    e_port = np.zeros(pool, dtype=np.int64)        # FIFO routed on arrival: the output it waits for
-    e_free = np.arange(pool - 1, -1, -1, dtype=np.int64)
-    e_top = pool
-    p_dest = np.zeros(pool, dtype=np.int64)
-    p_len = np.zeros(pool, dtype=np.int64)
-    p_msg = np.zeros(pool, dtype=np.int64)
-    p_rcv = np.zeros(pool, dtype=np.int64)
-    p_gen = np.zeros(pool, dtype=np.int64)
-    p_free = np.arange(pool - 1, -1, -1, dtype=np.int64)
-    p_top = pool
-    m_gen = np.zeros(pool, dtype=np.int64)
-    m_left = np.zeros(pool, dtype=np.int64)
-    m_free = np.arange(pool - 1, -1, -1, dtype=np.int64)
-    m_top = pool
-    # Queues (linked lists of entries) and storage state.
-    q_head = np.full(nq, -1, dtype=np.int64)
-    q_tail = np.full(nq, -1, dtype=np.int64)
-    qflits = np.zeros(nq, dtype=np.int64)
-    fifo_cnt = np.zeros(qp, dtype=np.int64)
-    qs = np.zeros(qp, dtype=np.int64)              # HIPIQS: flits in the shared queue (beyond the FIFO unit)
-    qwp = np.zeros(qp, dtype=np.int64)             # ... in its last chunk
-    qrp = np.zeros(qp, dtype=np.int64)             # ... read from its head chunk
-    chunks = np.zeros(n_in, dtype=np.int64)
-    buf_used = np.zeros(n_in, dtype=np.int64)
-    held = np.zeros(n_in, dtype=np.int64)
-    rd_busy = np.zeros(n_in, dtype=np.int64)
-    last_read = np.full(n_in, -1, dtype=np.int64)
-    c_used = np.zeros(n_sw, dtype=np.int64)
-    c_up = np.zeros(n_sw, dtype=np.int64)
-    waiting = np.zeros(n_sw, dtype=np.int64)       # FIFO: entries at a switch no output has taken yet
-    cand = np.zeros(n_links, dtype=np.int64)       # others: entries queued for an output, not yet taken
-    out_load = np.zeros(n_links, dtype=np.int64)   # flits queued at a switch for each of its outputs
-    nic_count = np.zeros(nodes, dtype=np.int64)
-    o_entry = np.full(n_links, -1, dtype=np.int64)
-    rr = np.zeros(n_links, dtype=np.int64)
-    ring_len = K.pow2_at_least(sw.link_delay + 1)
-    ring_mask = ring_len - 1
-    ring = np.full((n_links, ring_len), -1, dtype=np.int64)
-
     # Virtual-channel routers (paper 004): VC buffers 0..2 n_in m - 1 (inputs gi * m + c, then outputs
     # n_in m + g * m + c), each a ring of flits with their ready cycle, scheduling stamp and (inputs) the cycle
     # their slot's credit is back upstream; NIC queues follow, node v's VC c at nq_ring + v * m + c.
@@ -989,6 +412,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
             for v in range(nodes):
                 be_next[v] = _gap(vc.be_rate, 1)
     be_first = be_next.min() if nodes > 0 else np.inf   # the next best-effort start at any node
+
 
     end_measure = run.warmup + run.slots
     total = end_measure + run.drain
@@ -1374,6 +798,465 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                         nic_count[g - n_in] -= 1
                     e_free[e_top] = e
                     e_top += 1
+        else:
+            # 1. new messages (drawn as gaps between starts, not a coin per node per cycle)
+            if t < end_measure:
+                for v in range(nodes):
+                    while next_at[v] < t + 1:
+                        next_at[v] += _gap(tr.p_msg, tr.poisson)
+                        ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
+                        room = nic_count[v] + ppm <= NIC_PACKETS
+                        if not K.admit(stats, t, run.warmup, room, True):
+                            continue
+                        if perm[0] >= 0:
+                            dest = perm[v]
+                        elif tr.uniform_all:
+                            dest = int(np.random.random() * nodes)
+                        else:
+                            dest = int(np.random.random() * (nodes - 1))
+                            if dest >= v:
+                                dest += 1
+                        m_top -= 1
+                        m = m_free[m_top]
+                        m_gen[m] = t
+                        m_left[m] = ppm
+                        offered_flits += tr.msg_flits
+                        stats[FLITS_OFFERED] += tr.msg_flits
+                        if measuring:
+                            stats[M_FLITS_OFFERED] += tr.msg_flits
+                        q = qc + v
+                        for j in range(ppm):
+                            p_top -= 1
+                            pkt = p_free[p_top]
+                            p_dest[pkt] = dest
+                            p_len[pkt] = min(tr.pkt_flits, tr.msg_flits - j * tr.pkt_flits)
+                            p_msg[pkt] = m
+                            p_rcv[pkt] = 0
+                            p_gen[pkt] = t
+                            # A new entry, appended to its queue. Written out here and at the two other places
+                            # entries are made: a helper taking the entry arrays would cost two atomic reference-
+                            # count operations per array per call (see _fits).
+                            e_top -= 1
+                            e = e_free[e_top]
+                            e_pkt[e] = pkt
+                            e_q[e] = q
+                            e_len[e] = p_len[pkt]
+                            e_gi[e] = -1
+                            e_oi[e] = -1
+                            e_arr[e] = p_len[pkt]
+                            e_sent[e] = 0
+                            e_ready[e] = t
+                            e_claim[e] = -1
+                            e_down[e] = -1
+                            e_next[e] = -1
+                            if q_tail[q] >= 0:
+                                e_next[q_tail[q]] = e
+                            else:
+                                q_head[q] = e
+                            q_tail[q] = e
+                            nic_count[v] += 1
+                            act[(n_in + v) >> 6] |= 1 << ((n_in + v) & 63)
+
+            # 2. flits arriving
+            slot = t & ring_mask
+            in_base = slot * n_links
+            for w in range(n_w):
+                bits = arr_bits[slot, w]
+                if bits == 0:
+                    continue
+                arr_bits[slot, w] = 0
+                while bits:
+                    g = (w << 6) + trailing_zeros(bits)
+                    bits &= bits - 1
+                    x = ring[in_base + g]
+                    moved += 1
+                    if out_switch[g] == TO_NODE:
+                        pkt = x
+                        p_rcv[pkt] += 1
+                        received_flits += 1
+                        stats[FLITS_RECEIVED] += 1
+                        if measuring:
+                            stats[M_FLITS_RECEIVED] += 1
+                        if trace.shape[0] > 1 and n_trace < trace.shape[0]:
+                            trace[n_trace, 0] = t
+                            trace[n_trace, 1] = out_input[g]
+                            trace[n_trace, 2] = pkt
+                            trace[n_trace, 3] = p_rcv[pkt]
+                            n_trace += 1
+                        if p_rcv[pkt] == p_len[pkt]:
+                            m = p_msg[pkt]
+                            if measuring:
+                                stats[M_PACKETS] += 1
+                                stats[M_PACKET_LATENCY_SUM] += t - p_gen[pkt]
+                            p_free[p_top] = pkt
+                            p_top += 1
+                            m_left[m] -= 1
+                            if m_left[m] == 0:
+                                # Latency: cycles from the message's creation to its last flit's arrival.
+                                stats[K.STAT_DELIVERED] += 1
+                                if t >= run.warmup:
+                                    stats[K.STAT_M_DELIVERED] += 1
+                                    stats[K.STAT_M_LATENCY_SUM] += t - m_gen[m]
+                                    stats[K.STAT_M_LATENCY_COUNT] += 1
+                                m_free[m_top] = m
+                                m_top += 1
+                    else:
+                        e = x
+                        e_arr[e] += 1
+                        if e_arr[e] == 1:
+                            # Pipe 1 when nothing waits ahead of it in its queue (at most a packet already
+                            # streaming out), Pipe 3 when it must be stored behind another packet.
+                            h = q_head[e_q[e]]
+                            clear = h == e or (e_claim[h] >= 0 and e_next[h] == e)
+                            e_ready[e] = t + (sw.bypass if clear else sw.buffered)
+                            if pairs and e_ready[e] < wake[e_oi[e]]:
+                                wake[e_oi[e]] = e_ready[e]
+
+            # 3. central buffer: each input FIFO's head moves a flit into the shared buffer
+            if sw.org == CENTRAL:
+                for gi in range(n_in):
+                    q = gi * k
+                    e = q_head[q]
+                    if e < 0 or e_arr[e] <= e_sent[e] or e_ready[e] > t:
+                        continue
+                    s = gi // k
+                    d = e_down[e]
+                    if d < 0:
+                        pkt = e_pkt[e]
+                        o = _least_loaded(groups[s, route[s, p_dest[pkt]]], qp + s * k, qflits, k)
+                        # Admission: a packet enters the central buffer only when the chunks it needs are free
+                        # (all of them, or as many as its direction may hold), else it waits in the input FIFO.
+                        need = (p_len[pkt] + k - 1) // k if sw.c_whole else 1
+                        if up_link[s * k + o]:
+                            if min(sw.c_chunks - c_used[s], sw.c_up_chunks - c_up[s]) < min(need, sw.c_up_chunks):
+                                continue
+                        elif sw.c_chunks - c_used[s] < min(need, sw.c_chunks - sw.c_up_chunks):
+                            continue
+                        e_top -= 1
+                        d = e_free[e_top]
+                        cq = qp + s * k + o
+                        e_pkt[d] = pkt
+                        e_q[d] = cq
+                        e_len[d] = e_len[e]
+                        e_gi[d] = s
+                        e_oi[d] = s * k + o
+                        e_wpos[d] = 0
+                        e_arr[d] = 0
+                        e_sent[d] = 0
+                        e_ready[d] = t
+                        e_claim[d] = -1
+                        e_down[d] = -1
+                        e_next[d] = -1
+                        if q_tail[cq] >= 0:
+                            e_next[q_tail[cq]] = d
+                        else:
+                            q_head[cq] = d
+                        q_tail[cq] = d
+                        e_down[e] = d
+                        cand[s * k + o] += 1
+                        act[(s * k + o) >> 6] |= 1 << ((s * k + o) & 63)
+                    cq = e_q[d]
+                    up = up_link[e_oi[d]]
+                    if e_wpos[d] == 0:
+                        if c_used[s] >= sw.c_chunks or (up and c_up[s] >= sw.c_up_chunks):
+                            continue
+                        c_used[s] += 1
+                        if up:
+                            c_up[s] += 1
+                    e_wpos[d] += 1
+                    if e_wpos[d] == k:
+                        e_wpos[d] = 0
+                    e_arr[d] += 1
+                    qflits[cq] += 1
+                    qflits[q] -= 1          # out of the input FIFO
+                    inb[gi * IW + I_HELD] -= 1
+                    inb[gi * IW + I_USED] -= 1
+                    e_sent[e] += 1
+                    moved += 1
+                    if e_sent[e] == e_len[e]:
+                        q_head[q] = e_next[e]
+                        if q_head[q] < 0:
+                            q_tail[q] = -1
+                        e_free[e_top] = e
+                        e_top += 1
+
+            # 4. outputs: take a packet if idle, then send a flit. The scan starts one output later each cycle:
+            # a FIFO head that may take any free up port would otherwise always find the lowest one first.
+            rot = t % n_links
+            w0 = rot >> 6
+            out_slot = (t + sw.link_delay) & ring_mask
+            out_base = out_slot * n_links
+            for step in range(n_w + 1):
+                # the set bits from rot up, then those below it
+                if step == 0:
+                    w = w0
+                    bits = act[w] & (-1 << (rot & 63))
+                elif step < n_w:
+                    w = w0 + step
+                    if w >= n_w:
+                        w -= n_w
+                    bits = act[w]
+                else:
+                    w = w0
+                    bits = act[w] & ((1 << (rot & 63)) - 1)
+                sending = 0                 # the links of word w sending a flit this cycle
+                while bits:
+                    g = (w << 6) + trailing_zeros(bits)
+                    bits &= bits - 1
+                    target = out_switch[g]
+                    if target == UNWIRED:
+                        continue
+                    gb = g * LKW
+                    e = lk[gb + LK_E]
+                    if e < 0:
+                        # --- arbitration: an eligible header for this output whose next buffer has room
+                        if g < n_in:
+                            s = g // k
+                            if (waiting[s] == 0) if sw.org == FIFO else (cand[g] == 0):
+                                act[w] &= ~(1 << (g & 63))
+                                continue
+                            if pairs and wake[g] > t:
+                                continue
+                            o = g - s * k
+                            if sw.org == CENTRAL:
+                                first, count = 0, 1
+                            else:
+                                first = 0 if sw.rnd else rr[g]
+                                count = k
+                        else:
+                            if q_head[qc + (g - n_in)] < 0:
+                                act[w] &= ~(1 << (g & 63))
+                                continue
+                            s = -1
+                            o = 0
+                            first, count = 0, 1
+                        # Pass 1: the eligible header (first in round-robin order, or uniformly at random among
+                        # all eligible, Karol's rule) and its queue at the next switch; pass 2 takes it.
+                        chosen = -1
+                        chosen_q2 = -1
+                        chosen_i = 0
+                        eligible = 0
+                        nxt = 1 << 62
+                        for j in range(count):
+                            i = first + j
+                            if i >= k:
+                                i -= k
+                            if g >= n_in:
+                                q = qc + (g - n_in)
+                            elif sw.org == CENTRAL:
+                                q = qp + s * k + o
+                            elif sw.org == FIFO:
+                                q = (s * k + i) * k
+                            else:
+                                q = (s * k + i) * k + o
+                            c = q_head[q]
+                            if c < 0:
+                                continue
+                            if e_claim[c] >= 0 or e_arr[c] == 0 or e_ready[c] > t:
+                                if e_claim[c] >= 0:
+                                    nxt = t + 1
+                                elif e_arr[c] > 0 and e_ready[c] < nxt:
+                                    nxt = e_ready[c]
+                                continue
+                            nxt = t + 1
+                            if g < n_in and sw.org != CENTRAL:
+                                gi = s * k + i
+                                if inb[gi * IW + I_LAST] == t or (sw.org == DAMQ and rd_busy[gi]):
+                                    continue
+                                if sw.org == FIFO:
+                                    if sw.fifo_arrival:
+                                        if e_port[c] != o:
+                                            continue
+                                    elif not (groups[s, route[s, p_dest[e_pkt[c]]]] >> o) & 1:
+                                        continue
+                            q2 = -1
+                            if target >= 0:
+                                gi2 = target * k + out_input[g]
+                                if sw.org == FIFO or sw.org == CENTRAL:
+                                    q2 = gi2 * k
+                                else:
+                                    mask = groups[target, route[target, p_dest[e_pkt[c]]]]
+                                    if sw.up_output:
+                                        q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
+                                    else:
+                                        q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
+                                if not _fits(org, qflits[q2], part_cap, qst[q2 * QW + Q_SH], qst[q2 * QW + Q_FIFO], xp_cap,
+                                             qst[q2 * QW + Q_WP], inb[gi2 * IW + I_CHUNKS], n_chunks, inb[gi2 * IW + I_USED],
+                                             cap):
+                                    continue
+                            eligible += 1
+                            if eligible == 1 or np.random.random() * eligible < 1.0:
+                                chosen, chosen_q2, chosen_i = c, q2, i
+                            if not sw.rnd:
+                                break
+                        if chosen < 0:
+                            if pairs and g < n_in:
+                                wake[g] = nxt
+                            continue
+                        c = chosen
+                        d = -1
+                        if chosen_q2 >= 0:
+                            q2 = chosen_q2
+                            e_top -= 1
+                            d = e_free[e_top]
+                            e_pkt[d] = e_pkt[c]
+                            e_q[d] = q2
+                            e_len[d] = e_len[c]
+                            e_gi[d] = q2 // k
+                            e_oi[d] = target * k + q2 % k if sw.org != FIFO and sw.org != CENTRAL else -1
+                            e_arr[d] = 0
+                            e_sent[d] = 0
+                            e_ready[d] = 1 << 62
+                            e_claim[d] = -1
+                            e_down[d] = -1
+                            e_next[d] = -1
+                            if q_tail[q2] >= 0:
+                                e_next[q_tail[q2]] = d
+                            else:
+                                q_head[q2] = d
+                            q_tail[q2] = d
+                            if sw.org == FIFO:
+                                waiting[target] += 1
+                                for g2 in range(target * k, target * k + k):
+                                    act[g2 >> 6] |= 1 << (g2 & 63)
+                                if sw.fifo_arrival:
+                                    # routed on arrival: the port with the fewest headers waiting for it
+                                    mask = groups[target, route[target, p_dest[e_pkt[c]]]]
+                                    e_port[d] = _least_loaded(mask, target * k, cand, k)
+                                    cand[target * k + e_port[d]] += 1
+                            elif sw.org != CENTRAL:
+                                cand[target * k + q2 % k] += 1
+                                act[(target * k + q2 % k) >> 6] |= 1 << ((target * k + q2 % k) & 63)
+                        e_down[c] = d
+                        e_claim[c] = g
+                        # the output's record of what it sends: read each flit without going through the entries
+                        lk[gb + LK_E] = c
+                        lk[gb + LK_D] = d
+                        lk[gb + LK_Q] = e_q[c]
+                        lk[gb + LK_GI] = e_gi[c]
+                        lk[gb + LK_OIE] = e_oi[c]
+                        lk[gb + LK_LEN] = e_len[c]
+                        lk[gb + LK_SENT] = 0
+                        lk[gb + LK_RPOS] = 0
+                        if d >= 0:
+                            lk[gb + LK_Q2] = e_q[d]
+                            lk[gb + LK_GI2] = e_gi[d]
+                            lk[gb + LK_OID] = e_oi[d]
+                        else:
+                            lk[gb + LK_PKT] = e_pkt[c]
+                        if s >= 0:
+                            if sw.org == FIFO:
+                                waiting[s] -= 1
+                                if sw.fifo_arrival:
+                                    cand[g] -= 1
+                            else:
+                                cand[g] -= 1
+                            rr[g] = chosen_i + 1 if chosen_i + 1 < k else 0
+                            if sw.org == DAMQ:
+                                rd_busy[s * k + chosen_i] = 1
+                        e = c
+                    # --- send one flit of entry e
+                    sent = lk[gb + LK_SENT]
+                    if e_arr[e] <= sent:
+                        continue
+                    q = lk[gb + LK_Q]
+                    gi = lk[gb + LK_GI]
+                    in_buffer = q < qp
+                    if in_buffer and sw.org != HIPIQS and sw.org != SAFC and inb[gi * IW + I_LAST] == t:
+                        continue
+                    d = lk[gb + LK_D]
+                    if d >= 0:
+                        q2 = lk[gb + LK_Q2]
+                        gi2 = lk[gb + LK_GI2]
+                        # the flit goes if it fits downstream (the rules of _fits), committed there (HIPIQS: FIFO
+                        # unit first, then the queue's last chunk)
+                        if org == HIPIQS:
+                            sh = qst[q2 * QW + Q_SH]
+                            fc = qst[q2 * QW + Q_FIFO]
+                            if sh == 0 and fc < xp_cap:
+                                qst[q2 * QW + Q_FIFO] = fc + 1
+                            else:
+                                wp = qst[q2 * QW + Q_WP]
+                                if wp == 0:
+                                    if inb[gi2 * IW + I_CHUNKS] >= n_chunks:
+                                        continue
+                                    inb[gi2 * IW + I_CHUNKS] += 1
+                                wp += 1
+                                qst[q2 * QW + Q_WP] = 0 if wp == k else wp
+                                qst[q2 * QW + Q_SH] = sh + 1
+                        elif org == SAFC:
+                            if qflits[q2] >= part_cap:
+                                continue
+                        else:
+                            if inb[gi2 * IW + I_USED] >= cap:
+                                continue
+                            inb[gi2 * IW + I_USED] += 1
+                        qflits[q2] += 1
+                        h = inb[gi2 * IW + I_HELD] + 1
+                        inb[gi2 * IW + I_HELD] = h
+                        if h > max_held:
+                            max_held = h
+                        oi = lk[gb + LK_OID]
+                        if oi >= 0:
+                            out_load[oi] += 1
+                        ring[out_base + g] = d
+                    else:
+                        ring[out_base + g] = lk[gb + LK_PKT]
+                    sending |= 1 << (g & 63)
+                    sent += 1
+                    lk[gb + LK_SENT] = sent
+                    moved += 1
+                    if in_buffer:
+                        # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
+                        # its last flit is read or the queue empties)
+                        qflits[q] -= 1
+                        inb[gi * IW + I_HELD] -= 1
+                        if org == HIPIQS:
+                            sh = qst[q * QW + Q_SH]
+                            if sh > 0:
+                                # the FIFO unit refilled from the shared queue: its count stays
+                                qst[q * QW + Q_SH] = sh - 1
+                                rp = qst[q * QW + Q_RP] + 1
+                                if rp == k:
+                                    rp = 0
+                                    inb[gi * IW + I_CHUNKS] -= 1
+                                if sh == 1:
+                                    if rp != 0:
+                                        inb[gi * IW + I_CHUNKS] -= 1
+                                    qst[q * QW + Q_WP] = 0
+                                    rp = 0
+                                qst[q * QW + Q_RP] = rp
+                            else:
+                                qst[q * QW + Q_FIFO] -= 1
+                        elif org != SAFC:
+                            inb[gi * IW + I_USED] -= 1
+                        inb[gi * IW + I_LAST] = t
+                        oi = lk[gb + LK_OIE]
+                        if oi >= 0:
+                            out_load[oi] -= 1
+                    elif q < qc:
+                        qflits[q] -= 1
+                        rpos = lk[gb + LK_RPOS] + 1
+                        if rpos == k or sent == lk[gb + LK_LEN]:
+                            rpos = 0
+                            c_used[gi] -= 1
+                            if up_link[lk[gb + LK_OIE]]:
+                                c_up[gi] -= 1
+                        lk[gb + LK_RPOS] = rpos
+                    if sent == lk[gb + LK_LEN]:
+                        # tail gone: the output is free, the entry leaves its queue (always the head)
+                        lk[gb + LK_E] = -1
+                        q_head[q] = e_next[e]
+                        if q_head[q] < 0:
+                            q_tail[q] = -1
+                        if in_buffer and sw.org == DAMQ:
+                            rd_busy[gi] = 0
+                        if q >= qc:
+                            nic_count[q - qc] -= 1
+                        e_free[e_top] = e
+                        e_top += 1
+                arr_bits[out_slot, w] |= sending
+
 
         if moved == 0 and offered_flits > received_flits:
             stalled += 1

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
-from switchq.models.wormhole import (CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS, HEADERS, LOAD_BASES, SCHEDULERS,
-                                     STREAM_KINDS, SWITCHING, TOPOLOGIES, VCLOCK_STATES, VideoStreams,
+from switchq.models.wormhole import (CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS, HEADERS, LOAD_BASES, REGULATOR_SPAN,
+                                     SCHEDULERS, STREAM_KINDS, SWITCHING, TOPOLOGIES, VCLOCK_STATES, VideoStreams,
                                      WormholeNetwork, WormholeRouter, WormholeTraffic)
 from switchq.params import REQUIRED, SIM, Param
 
@@ -47,6 +47,8 @@ PARAMS = (
           help="Message size M in flits (header included)."),
     Param("streams", "streams", "choice", "vbr", choices=STREAM_KINDS, aliases=("traffic",),
           help="cbr (16,666 B frames), vbr (normal, s.d. 3,333 B) or mpeg2 (Table III surrogate)."),
+    Param("frame_period", "frame_period", "float", 1.0 / 30, low=0, high=10, low_open=True, unit="s",
+          default_text="1/30 s", help="Seconds between a stream's frames (30 frames/s; the paper also says 33 ms)."),
     Param("header", "header", "choice", "overhead", choices=HEADERS,
           help="The header flit carries no video (overhead) or every flit does (payload)."),
     Param("load_basis", "load_basis", "choice", "nominal", choices=LOAD_BASES,
@@ -71,7 +73,7 @@ RUN = (
 )
 
 UNITS = {"n_ports": "ports", "vcs": "VCs", "flit_bits": "bits", "link_rate": "bit/s", "load": "1", "mix": "1",
-         "message_flits": "flits", "seconds": "s", "warmup_seconds": "s", "crossbar_iterations": "rounds",
+         "message_flits": "flits", "frame_period": "s", "seconds": "s", "warmup_seconds": "s", "crossbar_iterations": "rounds",
          "buffer_messages": "messages", "nodes": "nodes", "routers": "routers", "header_stages": "cycles",
          "body_stages": "cycles", "link_cycles": "cycles", "cycle_seconds": "s", "best_effort_vtick": "cycles/flit",
          "frame_bytes": "B", "frame_sd_bytes": "B", "frame_period": "s", "regulator_span": "s", "frame_cv": "1",
@@ -88,7 +90,9 @@ def _network(p) -> WormholeNetwork:
 
 
 def _traffic(p) -> WormholeTraffic:
-    return WormholeTraffic(p["load"], tuple(p["mix"]), p["message_flits"], VideoStreams(p["streams"]),
+    period = p.get("frame_period", 1.0 / 30)
+    streams = VideoStreams(p["streams"], frame_period=period, regulator_span=min(REGULATOR_SPAN, period))
+    return WormholeTraffic(p["load"], tuple(p["mix"]), p["message_flits"], streams,
                            p["header"], p["load_basis"], p["destinations"], p.get("seconds", 1.0),
                            p.get("warmup_seconds"))
 
@@ -213,8 +217,7 @@ def _solve(p):
     router = WormholeRouter(p["ports"], p["vcs"], p["flit_bits"], p["link_rate"], p["crossbar"], p["scheduler"],
                             p["switching"], vclock_state=p["vclock_state"])
     network = WormholeNetwork(router, p["topology"])
-    traffic = WormholeTraffic(p["load"], tuple(p["mix"]), p["message_flits"], VideoStreams(p["streams"]),
-                              p["header"], p["load_basis"], p["destinations"])
+    traffic = _traffic(p)
     network.check_traffic(traffic)
     results = answers(network, traffic)
     results.pop("units")   # the declaration states them

@@ -514,7 +514,9 @@ class _Report:
         run = self.run
         loads = [x for x in TABLE_V_LOADS if x in self.loads]
         self.lines += ["", "### Table V: best-effort latency (us)", "",
-                       f"A number agrees when our interval reaches the paper's ± {REL:.0%}; 'Sat.' when our point is "
+                       f"A number agrees when our point is stable and its mean is within the paper's ± {REL:.0%} (two "
+                       "replications give intervals too wide to judge by); 'Sat.' "
+                       "when our point is "
                        "unstable (the harness's backlog rule). Analytic: M/G/1 preemptive priority per link "
                        "(`switchq solve wormhole`).", "",
                        "| mix | load | paper | ours | ours / paper | analytic | verdict |",
@@ -532,17 +534,21 @@ class _Report:
                 if target is None:
                     v, tol, ratio = _v(unstable), "unstable", "—"
                 else:
-                    v, tol = within(e, target, REL * target), f"± {REL:.0%}"
+                    # the paper reports a latency: a saturated point of ours disagrees whatever its interval
+                    v = DISAGREE if unstable else within(e.value, target, REL * target)
+                    tol = f"± {REL:.0%}, stable"
                     ratio = f"{e.value / target:.2f}"
-                    ratios.append(e.value / target)
-                if load <= 0.8 and math.isfinite(a) and math.isfinite(e.value) and e.value > 0:
+                    if not unstable:
+                        ratios.append(e.value / target)
+                if (load <= 0.8 and not unstable and math.isfinite(a) and math.isfinite(e.value)
+                        and e.value > 0):
                     errors.append(a / e.value)
                 self.claim("Table V", f"{m} at {load:g}: {'Sat.' if target is None else f'{target} us'}", ours, tol, v)
                 self.lines.append(f"| {m} | {load:g} | {'Sat.' if target is None else target} | {ours} | {ratio} | "
                                   f"{a:.1f} | {v} |")
         fin = [r for r in ratios if math.isfinite(r)]
-        self.lines += ["", (f"Ours over the paper's: {min(fin):.2f}-{max(fin):.2f} over its numbers. " if fin else "")
-                       + (f"The analytic approximation over ours at loads up to 0.8: "
+        self.lines += ["", (f"Ours over the paper's, where our point is stable: {min(fin):.2f}-{max(fin):.2f}. " if fin else "")
+                       + (f"The analytic approximation over ours at stable points up to load 0.8: "
                           f"{min(errors):.2f}-{max(errors):.2f}." if errors else ""), ""]
         by_mix = {f"{x}:{y}": [_be(curves[f"{x}:{y}"][ld]) for ld in loads] for x, y in MIXES}
         self.claim("Table V", "for a given mix the latency grows with load",
@@ -630,7 +636,7 @@ class _Report:
         self.lines += ["## Fig. 10 and Table VI: MediaWorm against PCS (100 Mbit/s, 24 VCs)", "",
                        f"Each point {run.command(P(**PCS_ROUTER))} (`--switching pcs` for PCS): 32-bit flits read "
                        "(the paper gives none at 100 Mbit/s), all traffic real-time (one stream per VC needs every "
-                       f"VC). Table VI's counts agree within ± {REL:.0%}; 'static fill' is the analytic attempts "
+                       f"VC). Table VI's counts agree when our mean is within ± {REL:.0%}; 'static fill' is the analytic attempts "
                        "needed for our established count when attempts fail only on an occupied output VC.", ""]
         self.curves_table({"MediaWorm": mw, "PCS": pcs}, L, extra=(
             ("attempted: paper / ours", lambda x: f"{TABLE_VI[x][0]} / {est(pcs[x], 'attempted').value:.0f}"),
@@ -649,7 +655,7 @@ class _Report:
             for k, what in enumerate(("attempted", "established", "dropped")):
                 e, t = est(pcs[x], what), TABLE_VI[x][k]
                 self.claim("Table VI", f"at {x:g}: {t} {what}", f"{_fmt(e, 1)} (ours / paper {e.value / t:.2f})",
-                           f"± {REL:.0%}", within(e, t, REL * t))
+                           f"± {REL:.0%} (mean)", within(e.value, t, REL * t))
         self.plot("mediaworm_fig10.png", "Fig. 10: MediaWorm vs PCS, 100 Mbit/s, 24 VCs",
                   [("MediaWorm", mw, "o-"), ("PCS", pcs, "s--")])
 
@@ -721,7 +727,8 @@ class _Report:
         order = {x: [_be(curves[m][x]) for m in curves] for x in L}
         self.claim("Fig. 13", "best-effort latency grows with the share of VBR, at any load",
                    "; ".join(f"{x:g}: " + ", ".join(f"{v:.1f}" for v in vs) for x, vs in order.items()),
-                   "order over 40, 60, 80 %", _v(all(_rising(vs) for vs in order.values())))
+                   "order over 40, 60, 80 %, every point stable",
+                   _v(all(_rising(vs) and all(map(math.isfinite, vs)) for vs in order.values())))
         t_s, t_m = self.top["5", "mr"], tops["80:20"]
         self.claim("§V-H", "the highest jitter-free load is lower in the fat mesh (80:20)",
                    f"fat mesh {_top(t_m)}, single switch {_top(t_s)}", "lower",

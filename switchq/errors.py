@@ -15,6 +15,8 @@ class InputError(ValueError):
     --------
     >>> str(InputError("n_ports", 0, "an integer >= 1"))
     'n_ports: got 0; allowed: an integer >= 1'
+    >>> import pickle; str(pickle.loads(pickle.dumps(InputError("vcs", 99, "at most 64"))))
+    'vcs: got 99; allowed: at most 64'
     """
 
     def __init__(self, parameter: str, value: object, allowed: str):
@@ -22,3 +24,7 @@ class InputError(ValueError):
         self.value = value
         self.allowed = allowed
         super().__init__(f"{parameter}: got {value!r}; allowed: {allowed}")
+
+    def __reduce__(self):
+        # Rebuilt from its three fields, so an error raised in a worker process reaches the caller whole.
+        return type(self), (self.parameter, self.value, self.allowed)

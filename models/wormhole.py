@@ -85,7 +85,8 @@ from typing import ClassVar
 from . import _check
 
 __all__ = ["WormholeRouter", "VideoStreams", "WormholeTraffic", "WormholeNetwork", "SCHEDULERS", "CROSSBARS",
-           "SWITCHING", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "TOPOLOGIES", "VCLOCK_STATES", "CROSSBAR_OUTPUTS", "TABLE_III",
+           "SWITCHING", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "TOPOLOGIES", "VCLOCK_STATES",
+           "CROSSBAR_OUTPUTS", "TABLE_III",
            "GOP_DEFAULT", "FRAME_BYTES", "FRAME_SD_BYTES", "FRAME_RATE", "REGULATOR_SPAN", "PCS_VCS"]
 
 SCHEDULERS = ("fgvc", "fgfq", "fifo")

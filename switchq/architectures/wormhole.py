@@ -73,7 +73,8 @@ RUN = (
 )
 
 UNITS = {"n_ports": "ports", "vcs": "VCs", "flit_bits": "bits", "link_rate": "bit/s", "load": "1", "mix": "1",
-         "message_flits": "flits", "frame_period": "s", "seconds": "s", "warmup_seconds": "s", "crossbar_iterations": "rounds",
+         "message_flits": "flits", "frame_period": "s", "seconds": "s", "warmup_seconds": "s",
+         "crossbar_iterations": "rounds",
          "buffer_messages": "messages", "nodes": "nodes", "routers": "routers", "header_stages": "cycles",
          "body_stages": "cycles", "link_cycles": "cycles", "cycle_seconds": "s", "best_effort_vtick": "cycles/flit",
          "frame_bytes": "B", "frame_sd_bytes": "B", "frame_period": "s", "regulator_span": "s", "frame_cv": "1",

@@ -125,7 +125,8 @@ LAYOUT = K.Layout(("flits_offered", "flits_received", "m_flits_offered", "m_flit
                    "interval_base", "frames_late", "streams", "attempted", "established", "refused"))
 (FLITS_OFFERED, FLITS_RECEIVED, M_FLITS_OFFERED, M_FLITS_RECEIVED, BACKLOG_START, BACKLOG_END, MAX_HELD, DEADLOCK,
  M_PACKET_LATENCY_SUM, M_PACKETS, M_BE_MESSAGES, M_BE_LATENCY_SUM, M_FRAMES, M_INTERVAL_DEV_SUM, M_INTERVAL_DEV_SQ,
- INTERVAL_BASE, FRAMES_LATE, STREAMS, ATTEMPTED, ESTABLISHED, REFUSED) = (LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:])
+ INTERVAL_BASE, FRAMES_LATE, STREAMS, ATTEMPTED, ESTABLISHED, REFUSED) = (LAYOUT.index(n)
+                                                                           for n in LAYOUT.names[K.N_CORE:])
 
 ORG = {name: i for i, name in enumerate(BUFFER_ORGS)}
 FIFO, SAFC, DAMQ, HIPIQS, CENTRAL = (ORG[n] for n in BUFFER_ORGS)
@@ -261,14 +262,14 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     """The kernel: paper-000 switches (steps 1-4 of the module docstring), or with ``vc.on`` virtual-channel
     routers (steps V1-V3) on the same entries, queues, packets, tables and counters.
 
-    What it does per cycle for paper-000 switches is what the steps say; how, for speed (each flit-hop is one arrival and one send):
-    steps 2 and 4 walk only the links of a bitmask (the links with a flit arriving in this ring slot; the
-    links with a packet or a candidate, cleared when an idle output finds none), step 4 in the same rotated
-    order; an output keeps a record of what it sends (``lk``), so a flit is sent without going through the
-    entries; a pair queue's and an input buffer's storage state sit in one row each (``qst``, ``inb``); and
-    an idle output of a pair-queue switch skips its arbitration until a header at the head of one of its
-    queues can be ready (``wake``). Arbitration draws random numbers only for eligible headers, so none of
-    this changes a result."""
+    What it does per cycle for paper-000 switches is what the steps say; how, for speed (each flit-hop is one
+    arrival and one send): steps 2 and 4 walk only the links of a bitmask (the links with a flit arriving in
+    this ring slot; the links with a packet or a candidate, cleared when an idle output finds none), step 4 in
+    the same rotated order; an output keeps a record of what it sends (``lk``), so a flit is sent without
+    going through the entries; a pair queue's and an input buffer's storage state sit in one row each
+    (``qst``, ``inb``); and an idle output of a pair-queue switch skips its arbitration until a header at the
+    head of one of its queues can be ready (``wake``). Arbitration draws random numbers only for eligible
+    headers, so none of this changes a result."""
     # Arrays are taken out of the tuples once: reading one from a tuple inside the loop costs Numba an atomic
     # reference-count increment and decrement each time, which dominated the run time.
     out_switch = tab.out_switch
@@ -1382,7 +1383,8 @@ def _vc_arguments(net, traffic, seed: int):
     be_rate = traffic.best_effort_messages_per_cycle if r.vcs - m_rt > 0 else 0.0
     vc = Vc(1, r.vcs, cap, K.pow2_at_least(cap) - 1, r.body_stages - 2, 0 if pcs else r.header_stages - r.body_stages,
             r.link_cycles, r.link_cycles, 1 if r.crossbar == "full" else 0, SCHED[r.scheduler],
-            1 if r.vclock_state == "message" else 0, BE_VTICK if r.best_effort_vtick is None else float(r.best_effort_vtick),
+            1 if r.vclock_state == "message" else 0,
+            BE_VTICK if r.best_effort_vtick is None else float(r.best_effort_vtick),
             m_rt, float(be_rate), 1 if traffic.destinations == "all" else 0, traffic.message_flits, NIC_MESSAGES,
             r.crossbar_iterations or k, 1 if r.crossbar_output == "stamp" else 0)
     va = Va(frames.offset, placement.source, placement.dest, placement.input_vc, placement.dest_vc, frames.start,

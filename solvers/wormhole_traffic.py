@@ -47,7 +47,7 @@ import numpy as np
 from switchq.errors import InputError
 from switchq.models.wormhole import GOP_DEFAULT, STREAM_KINDS, TABLE_III, VideoStreams
 
-__all__ = ["frame_sizes", "frame_messages", "frame_schedule", "injection_schedule", "place_streams",
+__all__ = ["frame_sizes", "frame_messages", "frame_schedule", "injection_schedule", "place_streams", "pcs_placement",
            "best_effort_messages", "stream_frames", "StreamFrames", "mean_frame_flits", "wire_rate", "regulator_interval_sd", "mpeg2_mean_frame_bits", "mpeg2_bandwidth_gap",
            "streams_per_input", "FrameSchedule", "MessageSchedule", "StreamPlacement", "BestEffortMessages",
            "QUADRATURE_POINTS"]
@@ -448,6 +448,59 @@ def place_streams(nodes: int, router, traffic, rng: np.random.Generator) -> Stre
     gop_phase = rng.integers(0, len(st.gop), len(source)) if st.kind == "mpeg2" else np.zeros(len(source), np.int64)
     return StreamPlacement(source, input_vc.astype(np.int64), dest.astype(np.int64), dest_vc.astype(np.int64),
                            sequence, gop_phase.astype(np.int64), phase, m_rt)
+
+
+def pcs_placement(nodes: int, router, traffic, rng: np.random.Generator):
+    """PCS connections (§III-F, §IV-B.1): every source asks for as many streams as the real-time load admits
+    (:func:`~switchq.solvers.wormhole_traffic.streams_per_input`), one input VC each; a probe names a uniform
+    destination and a uniform real-time VC there and is dropped when a connection already holds that output VC
+    (no adaptive routing, no retry of the same probe). Sources probe in a random order until each has its
+    streams (or 100 x VCs probes failed). Returns ``(placement, attempted, established, dropped)``.
+
+    Examples
+    --------
+    >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
+    >>> r = WormholeRouter(vcs=24, link_rate=100e6, switching="pcs")
+    >>> p, att, est, drop = pcs_placement(8, r, WormholeTraffic(0.91, (100, 0)), np.random.default_rng(1))
+    >>> est, att == est + drop, p.streams
+    (176, True, 176)
+    """
+    m_rt = traffic.realtime_vcs(router.vcs)
+    want = streams_per_input(router, traffic) if traffic.realtime_load > 0 else 0
+    want = min(want, m_rt)
+    held = np.zeros((nodes, max(m_rt, 1)), dtype=bool)
+    got = np.zeros(nodes, dtype=np.int64)
+    fails = np.zeros(nodes, dtype=np.int64)
+    rows = []
+    attempted = dropped = 0
+    while True:
+        open_ = np.flatnonzero((got < want) & (fails < 100 * max(m_rt, 1)))
+        if len(open_) == 0:
+            break
+        v = int(open_[rng.integers(len(open_))])
+        if traffic.destinations == "all":
+            dest = int(rng.integers(nodes))
+        else:
+            dest = int(rng.integers(nodes - 1))
+            dest += dest >= v
+        dvc = int(rng.integers(m_rt))
+        attempted += 1
+        if held[dest, dvc]:
+            dropped += 1
+            fails[v] += 1
+            continue
+        held[dest, dvc] = True
+        rows.append((v, int(got[v]), dest, dvc))
+        got[v] += 1
+    arr = np.array(rows, dtype=np.int64).reshape(-1, 4)
+    order = np.lexsort((arr[:, 1], arr[:, 0]))
+    arr = arr[order]
+    n = len(arr)
+    phase = rng.random(n) * traffic.streams.frame_period
+    z = np.zeros(n, dtype=np.int64)
+    placement = StreamPlacement(arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy(), arr[:, 3].copy(), z, z.copy(),
+                                   phase, m_rt)
+    return placement, attempted, n, dropped
 
 
 @dataclass(frozen=True, eq=False)

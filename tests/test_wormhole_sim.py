@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from switchq.models.wormhole import VideoStreams, WormholeNetwork, WormholeRouter, WormholeTraffic
 from switchq.solvers import wormhole as W
+from switchq.solvers import wormhole_traffic as wt
 from switchq.validate import kernel as K
 from switchq.validate.arch import flit as F
 
@@ -362,12 +363,10 @@ def test_the_same_seed_gives_the_same_numbers_and_another_seed_others():
 @given(nodes=st.integers(2, 16), vcs=st.integers(1, 24), load=st.floats(0.0, 0.99),
        destinations=st.sampled_from(("all", "others")), seed=st.integers(0, 10_000))
 def test_pcs_placement_gives_each_stream_its_own_input_vc_and_output_vc(nodes, vcs, load, destinations, seed):
-    from switchq.solvers import wormhole_traffic as wt
-
     router = WormholeRouter(vcs=vcs, link_rate=100e6, switching="pcs")
     traffic = WormholeTraffic(load, (100, 0), destinations=destinations)
     want = min(wt.streams_per_input(router, traffic), vcs)
-    p, attempted, established, dropped = F.pcs_placement(nodes, router, traffic, np.random.default_rng(seed))
+    p, attempted, established, dropped = wt.pcs_placement(nodes, router, traffic, np.random.default_rng(seed))
     assert attempted == established + dropped and established == p.streams
     assert p.realtime_vcs == vcs
     # One stream per input VC: a source's streams take its VCs 0, 1, 2, ... in turn, never more than it asked.
@@ -393,7 +392,7 @@ def test_the_pcs_router_carries_its_circuits(kind):
     net = WormholeNetwork(router)
     for seed in (1, 2):
         _, _, _, _, va, warm, measure, period, (attempted, established, dropped) = F._vc_arguments(net, traffic, seed)
-        p, *figures = F.pcs_placement(4, router, traffic, np.random.default_rng(seed))
+        p, *figures = wt.pcs_placement(4, router, traffic, np.random.default_rng(seed))
         assert figures == [attempted, established, dropped]
         c, trace = _run(net, traffic, seed)
         assert (c["attempted"], c["established"], c["refused"], c["streams"]) == (attempted, established, dropped,

@@ -215,9 +215,8 @@ SAMPLE = {"load": 0.5, "seconds": 0.01, "warmup_seconds": 0.0034}
 def _solve(p):
     from switchq.solvers.wormhole import answers
 
-    router = WormholeRouter(p["ports"], p["vcs"], p["flit_bits"], p["link_rate"], p["crossbar"], p["scheduler"],
-                            p["switching"], vclock_state=p["vclock_state"])
-    network = WormholeNetwork(router, p["topology"])
+    network = _network(p)
+    router = network.router
     traffic = _traffic(p)
     network.check_traffic(traffic)
     results = answers(network, traffic)

@@ -1288,61 +1288,6 @@ def _is_vc(net) -> bool:
     return isinstance(net, WormholeNetwork)
 
 
-def pcs_placement(nodes: int, router, traffic, rng: np.random.Generator):
-    """PCS connections (§III-F, §IV-B.1): every source asks for as many streams as the real-time load admits
-    (:func:`~switchq.solvers.wormhole_traffic.streams_per_input`), one input VC each; a probe names a uniform
-    destination and a uniform real-time VC there and is dropped when a connection already holds that output VC
-    (no adaptive routing, no retry of the same probe). Sources probe in a random order until each has its
-    streams (or 100 x VCs probes failed). Returns ``(placement, attempted, established, dropped)``.
-
-    Examples
-    --------
-    >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
-    >>> r = WormholeRouter(vcs=24, link_rate=100e6, switching="pcs")
-    >>> p, att, est, drop = pcs_placement(8, r, WormholeTraffic(0.91, (100, 0)), np.random.default_rng(1))
-    >>> est, att == est + drop, p.streams
-    (176, True, 176)
-    """
-    from switchq.solvers import wormhole_traffic as wt
-
-    m_rt = traffic.realtime_vcs(router.vcs)
-    want = wt.streams_per_input(router, traffic) if traffic.realtime_load > 0 else 0
-    want = min(want, m_rt)
-    held = np.zeros((nodes, max(m_rt, 1)), dtype=bool)
-    got = np.zeros(nodes, dtype=np.int64)
-    fails = np.zeros(nodes, dtype=np.int64)
-    rows = []
-    attempted = dropped = 0
-    while True:
-        open_ = np.flatnonzero((got < want) & (fails < 100 * max(m_rt, 1)))
-        if len(open_) == 0:
-            break
-        v = int(open_[rng.integers(len(open_))])
-        if traffic.destinations == "all":
-            dest = int(rng.integers(nodes))
-        else:
-            dest = int(rng.integers(nodes - 1))
-            dest += dest >= v
-        dvc = int(rng.integers(m_rt))
-        attempted += 1
-        if held[dest, dvc]:
-            dropped += 1
-            fails[v] += 1
-            continue
-        held[dest, dvc] = True
-        rows.append((v, int(got[v]), dest, dvc))
-        got[v] += 1
-    arr = np.array(rows, dtype=np.int64).reshape(-1, 4)
-    order = np.lexsort((arr[:, 1], arr[:, 0]))
-    arr = arr[order]
-    n = len(arr)
-    phase = rng.random(n) * traffic.streams.frame_period
-    z = np.zeros(n, dtype=np.int64)
-    placement = wt.StreamPlacement(arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy(), arr[:, 3].copy(), z, z.copy(),
-                                   phase, m_rt)
-    return placement, attempted, n, dropped
-
-
 def _vc_arguments(net, traffic, seed: int):
     """Tables, switch, traffic and VC tuples of a :class:`~switchq.models.wormhole.WormholeNetwork` run, the
     streams placed and their frames drawn from ``seed``; also the cycle counts and PCS figures."""
@@ -1364,15 +1309,15 @@ def _vc_arguments(net, traffic, seed: int):
     if pcs and traffic.streams.kind == "mpeg2":
         raise InputError("streams", "mpeg2", "cbr or vbr with --switching pcs")
     tab = _tables(net)
-    k = net.tables().ports
     nodes = net.nodes
+    k = (len(tab.out_switch) - nodes) // tab.route.shape[0]       # ports per router, from the one tables() call
     cps = r.cycles_per_second
     warm = int(round(traffic.warmup * cps))
     measure = max(1, int(round(traffic.seconds * cps)))
     rng = np.random.default_rng(seed)
     attempted = established = dropped = 0
     if pcs:
-        placement, attempted, established, dropped = pcs_placement(nodes, r, traffic, rng)
+        placement, attempted, established, dropped = wt.pcs_placement(nodes, r, traffic, rng)
         framed = replace(traffic, header="payload")     # a circuit's flits all carry video
     else:
         placement = wt.place_streams(nodes, r, traffic, rng)

@@ -3,7 +3,8 @@
 One kernel for every buffer organisation of :mod:`switchq.models.flit` and
 every topology of :mod:`switchq.solvers.topology` (it reads the wiring and
 routing tables and nothing else about the shape). The organisations differ
-in four small pieces, each one branch on ``sw.org``: where a flit is stored
+in four small pieces, each one branch on ``org`` (a constant in the kernel
+compiled for that organisation, see :func:`_spec`): where a flit is stored
 (:func:`_fits`, and the commit and release steps of step 4), which packet an
 idle output may take (step 4's arbitration), and, for the central buffer,
 the move from the input FIFO into the shared buffer (step 3). Virtual
@@ -63,7 +64,7 @@ flits actually stored, independently, for the tests):
   ``up_share`` of them (deadlock avoidance, see :class:`~switchq.models.flit.FlitSwitch`).
 
 Virtual-channel routers (paper 004 §III, :class:`~switchq.models.wormhole.WormholeNetwork`)
-take the same loop with ``vc.on``: the same entries, queues, packets,
+take the same loop with ``vc_on`` (their own compiled kernel): the same entries, queues, packets,
 routing tables and counters, with per cycle
 
 V1. messages: each stream's regulator (a heap on the cycle of its next
@@ -258,8 +259,8 @@ def _gap(p, poisson):
 # --------------------------------------------------------------------------- the kernel
 
 @njit(cache=True)
-def _run(tab, sw, tr, run, stats, trace, vc, va):
-    """The kernel: paper-000 switches (steps 1-4 of the module docstring), or with ``vc.on`` virtual-channel
+def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
+    """The kernel: paper-000 switches (steps 1-4 of the module docstring), or with ``vc_on`` virtual-channel
     routers (steps V1-V3) on the same entries, queues, packets, tables and counters.
 
     What it does per cycle for paper-000 switches is what the steps say; how, for speed (each flit-hop is one
@@ -279,7 +280,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     up_link = tab.up
     perm = tr.perm
     active = tr.active
-    org = sw.org
+    org = len(spec) - 1            # a compile-time constant: see _spec
+    vc_on = org < 0
     cap = sw.cap
     part_cap = sw.part_cap
     n_chunks = sw.n_chunks
@@ -295,7 +297,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     nq = qc + nodes                    # injection queues: node v -> qc + v
     net_flits = n_in * (sw.cap + k * sw.xp_cap + 2) + n_sw * sw.c_chunks * k
     pool = nodes * NIC_PACKETS + net_flits + 4 * n_links + 64
-    if vc.on:
+    if vc_on:
         # VC buffers (inputs, outputs) and NIC queues per VC; a VC buffer holds one message at a time
         nq = 2 * n_in * vc.m + nodes * vc.m
         pool = 2 * nodes * vc.nic_messages + 2 * n_in * vc.m + 4 * n_links + 64
@@ -360,7 +362,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     # Pair queues (SAFC, DAMQ, HIPIQS): an idle output whose arbitration found no header ready skips it until
     # wake, the cycle the earliest header at the head of its queues is ready (lowered as headers arrive: the
     # heads change only when the output itself sends a tail).
-    pairs = sw.org != FIFO and sw.org != CENTRAL
+    pairs = org != FIFO and org != CENTRAL
     wake = np.zeros(n_links, dtype=np.int64)
     for g in range(n_links):
         lk[g * LKW + LK_E] = -1
@@ -370,7 +372,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     # their slot's credit is back upstream; NIC queues follow, node v's VC c at nq_ring + v * m + c.
     m = vc.m
     rmask = vc.rmask
-    nq_ring = 2 * n_in * m if vc.on else 1
+    nq_ring = 2 * n_in * m if vc_on else 1
     qo_base = n_in * m
     fr_t = np.zeros((nq_ring, rmask + 1), dtype=np.int64)
     fr_s = np.zeros((nq_ring, rmask + 1), dtype=np.float64)
@@ -405,7 +407,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     f_left = va.f_msgs.copy()
     frame_done = va.frame_done
     be_next = np.full(nodes, np.inf)
-    if vc.on:
+    if vc_on:
         for i in range(n_streams):
             if va.st_off[i + 1] > va.st_off[i]:
                 K.heap_push(h_t, h_c, h_size, va.f_start[va.st_off[i]] * n_streams + i, i)
@@ -436,7 +438,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
         measuring = t >= run.warmup and t < end_measure
         moved = 0
 
-        if vc.on:
+        if vc_on:
             # V1. messages: the streams' regulators (a heap on the next message's cycle), then best-effort
             # Poisson starts per node; each joins its NIC queue for its input VC.
             while t < end_measure:
@@ -914,7 +916,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                                 wake[e_oi[e]] = e_ready[e]
 
             # 3. central buffer: each input FIFO's head moves a flit into the shared buffer
-            if sw.org == CENTRAL:
+            if org == CENTRAL:
                 for gi in range(n_in):
                     q = gi * k
                     e = q_head[q]
@@ -1013,13 +1015,13 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                         # --- arbitration: an eligible header for this output whose next buffer has room
                         if g < n_in:
                             s = g // k
-                            if (waiting[s] == 0) if sw.org == FIFO else (cand[g] == 0):
+                            if (waiting[s] == 0) if org == FIFO else (cand[g] == 0):
                                 act[w] &= ~(1 << (g & 63))
                                 continue
                             if pairs and wake[g] > t:
                                 continue
                             o = g - s * k
-                            if sw.org == CENTRAL:
+                            if org == CENTRAL:
                                 first, count = 0, 1
                             else:
                                 first = 0 if sw.rnd else rr[g]
@@ -1044,9 +1046,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                                 i -= k
                             if g >= n_in:
                                 q = qc + (g - n_in)
-                            elif sw.org == CENTRAL:
+                            elif org == CENTRAL:
                                 q = qp + s * k + o
-                            elif sw.org == FIFO:
+                            elif org == FIFO:
                                 q = (s * k + i) * k
                             else:
                                 q = (s * k + i) * k + o
@@ -1060,11 +1062,11 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                                     nxt = e_ready[c]
                                 continue
                             nxt = t + 1
-                            if g < n_in and sw.org != CENTRAL:
+                            if g < n_in and org != CENTRAL:
                                 gi = s * k + i
-                                if inb[gi * IW + I_LAST] == t or (sw.org == DAMQ and rd_busy[gi]):
+                                if inb[gi * IW + I_LAST] == t or (org == DAMQ and rd_busy[gi]):
                                     continue
-                                if sw.org == FIFO:
+                                if org == FIFO:
                                     if sw.fifo_arrival:
                                         if e_port[c] != o:
                                             continue
@@ -1073,7 +1075,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                             q2 = -1
                             if target >= 0:
                                 gi2 = target * k + out_input[g]
-                                if sw.org == FIFO or sw.org == CENTRAL:
+                                if org == FIFO or org == CENTRAL:
                                     q2 = gi2 * k
                                 else:
                                     mask = groups[target, route[target, p_dest[e_pkt[c]]]]
@@ -1104,7 +1106,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                             e_q[d] = q2
                             e_len[d] = e_len[c]
                             e_gi[d] = q2 // k
-                            e_oi[d] = target * k + q2 % k if sw.org != FIFO and sw.org != CENTRAL else -1
+                            e_oi[d] = target * k + q2 % k if org != FIFO and org != CENTRAL else -1
                             e_arr[d] = 0
                             e_sent[d] = 0
                             e_ready[d] = 1 << 62
@@ -1116,7 +1118,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                             else:
                                 q_head[q2] = d
                             q_tail[q2] = d
-                            if sw.org == FIFO:
+                            if org == FIFO:
                                 waiting[target] += 1
                                 for g2 in range(target * k, target * k + k):
                                     act[g2 >> 6] |= 1 << (g2 & 63)
@@ -1125,7 +1127,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                                     mask = groups[target, route[target, p_dest[e_pkt[c]]]]
                                     e_port[d] = _least_loaded(mask, target * k, cand, k)
                                     cand[target * k + e_port[d]] += 1
-                            elif sw.org != CENTRAL:
+                            elif org != CENTRAL:
                                 cand[target * k + q2 % k] += 1
                                 act[(target * k + q2 % k) >> 6] |= 1 << ((target * k + q2 % k) & 63)
                         e_down[c] = d
@@ -1146,14 +1148,14 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                         else:
                             lk[gb + LK_PKT] = e_pkt[c]
                         if s >= 0:
-                            if sw.org == FIFO:
+                            if org == FIFO:
                                 waiting[s] -= 1
                                 if sw.fifo_arrival:
                                     cand[g] -= 1
                             else:
                                 cand[g] -= 1
                             rr[g] = chosen_i + 1 if chosen_i + 1 < k else 0
-                            if sw.org == DAMQ:
+                            if org == DAMQ:
                                 rd_busy[s * k + chosen_i] = 1
                         e = c
                     # --- send one flit of entry e
@@ -1163,7 +1165,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                     q = lk[gb + LK_Q]
                     gi = lk[gb + LK_GI]
                     in_buffer = q < qp
-                    if in_buffer and sw.org != HIPIQS and sw.org != SAFC and inb[gi * IW + I_LAST] == t:
+                    if in_buffer and org != HIPIQS and org != SAFC and inb[gi * IW + I_LAST] == t:
                         continue
                     d = lk[gb + LK_D]
                     if d >= 0:
@@ -1250,7 +1252,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
                         q_head[q] = e_next[e]
                         if q_head[q] < 0:
                             q_tail[q] = -1
-                        if in_buffer and sw.org == DAMQ:
+                        if in_buffer and org == DAMQ:
                             rd_busy[gi] = 0
                         if q >= qc:
                             nic_count[q - qc] -= 1
@@ -1273,6 +1275,13 @@ def _run(tab, sw, tr, run, stats, trace, vc, va):
     stats[MAX_HELD] = max_held
     stats[K.STAT_QUEUED] = stats[K.STAT_ARRIVED] - stats[K.STAT_DELIVERED]
     return n_trace
+
+
+def _spec(sw):
+    """The kernel's specialisation: a tuple whose length is the buffer organisation + 1 (0: a virtual-channel
+    router). Numba types a tuple by its length, so each organisation gets a kernel of its own in which ``org``
+    is a constant and the branches of the others are compiled away."""
+    return (0,) * (sw.org + 1)
 
 
 def _arguments(net, traffic):
@@ -1365,7 +1374,7 @@ def _vc_replicate(net, traffic, run, trace):
     tab, sw, tr, vc, va, warm, measure, period, pcs = _vc_arguments(net, traffic, run.seed)
     run = K.Run(measure, warm, 0, run.seed, 1)
     stats = LAYOUT.zeros(run)
-    n = _run(tab, sw, tr, run, stats, trace, vc, va)
+    n = _run(tab, sw, tr, run, stats, trace, vc, va, _spec(sw))
     _frame_counters(stats, va, warm, warm + measure, period, pcs)
     return stats, n
 
@@ -1378,7 +1387,7 @@ def replicate(net, traffic, run) -> np.ndarray:
         return _vc_replicate(net, traffic, run, np.zeros((1, TRACE_COLUMNS), dtype=np.int64))[0]
     tab, sw, tr = _arguments(net, traffic)
     stats = LAYOUT.zeros(run)
-    _run(tab, sw, tr, run, stats, np.zeros((1, TRACE_COLUMNS), dtype=np.int64), *_no_vc())
+    _run(tab, sw, tr, run, stats, np.zeros((1, TRACE_COLUMNS), dtype=np.int64), *_no_vc(), _spec(sw))
     return stats
 
 
@@ -1402,7 +1411,7 @@ def trace_run(net, traffic, run, max_flits: int = 1 << 20):
         return stats, trace[:n]
     tab, sw, tr = _arguments(net, traffic)
     stats = LAYOUT.zeros(run)
-    n = _run(tab, sw, tr, run, stats, trace, *_no_vc())
+    n = _run(tab, sw, tr, run, stats, trace, *_no_vc(), _spec(sw))
     return stats, trace[:n]
 
 
@@ -1423,5 +1432,5 @@ def lone_latency(net, source: int, dest: int, message_flits: int, packet_flits: 
     active[source] = 1
     stats = LAYOUT.zeros()
     _run(tab, sw, tr._replace(p_msg=1.0, perm=perm, active=active), K.Run(1, 0, 100 * message_flits + 1000, 1), stats,
-         np.zeros((1, TRACE_COLUMNS), dtype=np.int64), *_no_vc())
+         np.zeros((1, TRACE_COLUMNS), dtype=np.int64), *_no_vc(), _spec(sw))
     return int(stats[K.STAT_M_LATENCY_SUM])

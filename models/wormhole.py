@@ -99,6 +99,7 @@ DESTINATIONS = ("all", "others")
 TOPOLOGIES = ("switch", "fatmesh")
 VCLOCK_STATES = ("message", "vc")
 CROSSBAR_OUTPUTS = ("fifo", "stamp")
+BEST_EFFORT_VCS = ("drawn", "free")
 
 # §IV-B.1: synthetic frames (bytes), 30 frames/s, the regulator's 33 ms.
 FRAME_BYTES = 16_666
@@ -171,6 +172,14 @@ class WormholeRouter:
         flit (``fifo``, the default: §III-D puts the rate-based scheduler at the input multiplexer A and rules
         B out) or the smallest stamp (``stamp``: "competing for the same output port of the crossbar, the one
         with the smallest auxVC", read as applying at B too).
+    best_effort_vcs : str
+        How a best-effort message gets its VCs. §IV-B.2: "the input and output VC for a message are picked
+        from a uniform distribution of the available VCs for this traffic class". ``drawn`` (the default):
+        "available" as *allotted to the class*: both drawn when the message is made, and it waits for exactly
+        those (its NIC queues per input VC; at the router output it waits for its VC while another message
+        holds it, though others may be free). ``free``: "available" as *free at the time*: the NIC keeps one
+        best-effort queue whose head takes a uniformly drawn free best-effort VC of the input link, and at each
+        router output the header takes a uniformly drawn free best-effort VC (the usual VC allocator).
 
     Examples
     --------
@@ -199,6 +208,7 @@ class WormholeRouter:
     best_effort_vtick: float | None = None
     crossbar_iterations: int = 0
     crossbar_output: str = "fifo"
+    best_effort_vcs: str = "drawn"
     architecture: ClassVar[str] = "wormhole"
 
     def __post_init__(self):
@@ -216,7 +226,7 @@ class WormholeRouter:
         if isinstance(h, bool) or not isinstance(h, int) or not body <= h <= 64:
             raise _check.InputError("header_stages", h, f"an integer in [{body}, 64] (at least body_stages {body})")
         for name, choices in (("crossbar", CROSSBARS), ("scheduler", SCHEDULERS), ("switching", SWITCHING),
-                              ("vclock_state", VCLOCK_STATES)):
+                              ("vclock_state", VCLOCK_STATES), ("best_effort_vcs", BEST_EFFORT_VCS)):
             _check.choice(name, getattr(self, name), choices)
         _check.assign(self, best_effort_vtick=_check.optional(_check.real, "best_effort_vtick",
                                                               self.best_effort_vtick, 1.0, 1e15))
@@ -249,7 +259,7 @@ class WormholeRouter:
                 "link_cycles": self.link_cycles, "buffer_messages": self.buffer_messages,
                 "vclock_state": self.vclock_state, "best_effort_vtick": self.best_effort_vtick,
                 "crossbar_iterations": self.crossbar_iterations, "crossbar_output": self.crossbar_output,
-                "cycle_seconds": self.cycle_seconds}
+                "best_effort_vcs": self.best_effort_vcs, "cycle_seconds": self.cycle_seconds}
 
 
 @dataclass(frozen=True)

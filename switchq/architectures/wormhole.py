@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
-from switchq.models.wormhole import (CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS, HEADERS, LOAD_BASES, REGULATOR_SPAN,
-                                     SCHEDULERS, STREAM_KINDS, SWITCHING, TOPOLOGIES, VCLOCK_STATES, VideoStreams,
-                                     WormholeNetwork, WormholeRouter, WormholeTraffic)
+from switchq.models.wormhole import (BEST_EFFORT_VCS, CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS, HEADERS, LOAD_BASES,
+                                     REGULATOR_SPAN, SCHEDULERS, STREAM_KINDS, SWITCHING, TOPOLOGIES, VCLOCK_STATES,
+                                     VideoStreams, WormholeNetwork, WormholeRouter, WormholeTraffic)
 from switchq.params import REQUIRED, SIM, Param
 
 PARAMS = (
@@ -62,6 +62,8 @@ SIM_PARAMS = (
           help="Multiplexed crossbar allocator rounds per cycle; 0: until maximal (1: one round, near 0.6 at most)."),
     Param("crossbar_output", "crossbar_output", "choice", "fifo", choices=CROSSBAR_OUTPUTS, modes=SIM,
           help="Multiplexed crossbar output (B) takes the oldest flit offered, or the smallest stamp."),
+    Param("best_effort_vcs", "best_effort_vcs", "choice", "drawn", choices=BEST_EFFORT_VCS, modes=SIM,
+          help="Best-effort VCs drawn when a message is made (it waits for them), or any free one taken."),
     Param("buffer_messages", "buffer_messages", "int", 1, low=1, high=64, unit="messages", modes=SIM,
           help="Depth of every input and output VC buffer (one message in the paper)."),
 )
@@ -86,7 +88,8 @@ def _network(p) -> WormholeNetwork:
                             p["switching"], vclock_state=p["vclock_state"],
                             buffer_messages=p.get("buffer_messages", 1),
                             crossbar_iterations=p.get("crossbar_iterations", 0),
-                            crossbar_output=p.get("crossbar_output", "fifo"))
+                            crossbar_output=p.get("crossbar_output", "fifo"),
+                            best_effort_vcs=p.get("best_effort_vcs", "drawn"))
     return WormholeNetwork(router, p["topology"])
 
 

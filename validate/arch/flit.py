@@ -89,6 +89,13 @@ V3. every link sends one flit: an output's VC multiplexer (C) or a node's
     (a header ``header_stages - body_stages`` more), so a lone message takes
     ``hops x header_stages + (hops + 1) x link_cycles + M - 1`` cycles.
 
+Best effort's VCs (``best_effort_vcs``): ``drawn``, a message's input and
+output VC are drawn when it is made and it waits for them (its NIC queue is
+its input VC's); ``free``, a node's NIC keeps one best-effort queue whose
+head takes a uniformly drawn free best-effort VC (with its credit back) as
+its header leaves, and a header at a router output takes a uniformly drawn
+free best-effort VC there.
+
 Stamps are computed as a flit enters a buffer: FGVC ``auxVC <- max(arrival,
 auxVC) + Vtick`` (auxVC per VC buffer, reset by each header with
 ``vclock_state="message"``), FGFQ the same with the self-clocked round
@@ -154,7 +161,7 @@ Tr = namedtuple("Tr", "p_msg poisson msg_flits pkt_flits perm uniform_all active
 # Virtual-channel routers: the router and workload as scalars (on = 0: a paper-000 switch), and the streams'
 # frames as arrays (StreamFrames' CSR table with the placement's columns; frame_done is written by the kernel).
 Vc = namedtuple("Vc", "on m cap rmask body_wait header_extra credit link full sched per_message be_vtick m_rt "
-                      "be_rate be_all msg_flits nic_messages iterations b_stamp")
+                      "be_rate be_all msg_flits nic_messages iterations b_stamp be_free be_bits")
 Va = namedtuple("Va", "st_off st_src st_dest st_ivc st_dvc f_start f_msgs f_last f_spacing frame_done")
 SCHED = {"fifo": 0, "fgvc": 1, "fgfq": 2}
 SCHED_FIFO, SCHED_FGVC, SCHED_FGFQ = 0, 1, 2
@@ -170,7 +177,7 @@ FIFO_TICK = 1e-9
 
 def _no_vc():
     z = np.zeros(1, dtype=np.int64)
-    return (Vc(0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0.0, 0, 0.0, 0, 1, 1, 1, 0),
+    return (Vc(0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0.0, 0, 0.0, 0, 1, 1, 1, 0, 0, 0),
             Va(z, np.zeros(0, dtype=np.int64), z[:0], z[:0], z[:0], z[:0], z[:0], z[:0], np.zeros(0), z[:0].copy()))
 
 
@@ -254,6 +261,21 @@ def _gap(p, poisson):
     if p >= 1.0:
         return 1.0
     return 1.0 + np.floor(np.log(1.0 - np.random.random()) / np.log(1.0 - p))
+
+
+@njit(cache=True, inline="always")
+def _draw_bit(bits):
+    """The index of a uniformly drawn set bit of ``bits`` (not 0)."""
+    n = 0
+    b = bits
+    while b:
+        b &= b - 1
+        n += 1
+    j = int(np.random.random() * n)
+    while j:
+        bits &= bits - 1
+        j -= 1
+    return trailing_zeros(bits)
 
 
 # --------------------------------------------------------------------------- the kernel
@@ -481,8 +503,12 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         dest = int(np.random.random() * (nodes - 1))
                         if dest >= src:
                             dest += 1
-                    c_in = vc.m_rt + int(np.random.random() * (m - vc.m_rt))
-                    dvc = vc.m_rt + int(np.random.random() * (m - vc.m_rt))
+                    if vc.be_free:
+                        c_in = vc.m_rt      # the NIC's one best-effort queue; VCs are taken free on the way
+                        dvc = -1
+                    else:
+                        c_in = vc.m_rt + int(np.random.random() * (m - vc.m_rt))
+                        dvc = vc.m_rt + int(np.random.random() * (m - vc.m_rt))
                     flits = vc.msg_flits
                     vt = vc.be_vtick
                     row = -1
@@ -555,11 +581,17 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             while choice:
                                 g2 = s * k + trailing_zeros(choice)
                                 choice &= choice - 1
-                                if q_head[qo_base + g2 * m + dvc] < 0 and out_load[g2] < least:
+                                if dvc >= 0:
+                                    free = q_head[qo_base + g2 * m + dvc] < 0
+                                else:
+                                    free = (vc.be_bits & ~out_mask[g2]) != 0
+                                if free and out_load[g2] < least:
                                     go = g2
                                     least = out_load[g2]
                             if go < 0:
                                 continue
+                            if dvc < 0:
+                                dvc = _draw_bit(vc.be_bits & ~out_mask[go])
                             qo = qo_base + go * m + dvc
                             # its entry in the output VC, written out like every entry (see step 1 below)
                             e_top -= 1
@@ -678,9 +710,17 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 if mask == 0:
                     continue
                 gi2 = target * k + out_input[g] if target >= 0 else -1
+                # a NIC's best-effort queue when best effort takes any free VC (its head's downstream VC:
+                # drawn as its header goes, kept in be_vc)
+                shared = m if g < n_in or not vc.be_free else vc.m_rt
+                shared_ok = 0
                 if gi2 >= 0:
-                    # a VC whose next message has not started waits while the downstream VC is held
-                    mask &= prog[g] | ~in_mask[gi2]
+                    # a VC whose next message has not started waits while the downstream VC is held (the
+                    # shared queue: while every best-effort VC is)
+                    held = in_mask[gi2]
+                    if shared < m and (vc.be_bits & ~held) != 0:
+                        held &= ~(1 << shared)
+                    mask &= prog[g] | ~held
                     if mask == 0:
                         continue
                 best_q = -1
@@ -690,8 +730,20 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     mask &= mask - 1
                     q = base + c
                     e = q_head[q]
-                    if gi2 >= 0:
-                        q2 = gi2 * m + c
+                    if c == shared and (prog[g] >> c) & 1 == 0:
+                        # the free best-effort VCs downstream whose first slot's credit is back
+                        free = vc.be_bits & ~in_mask[gi2]
+                        shared_ok = 0
+                        while free:
+                            c2 = trailing_zeros(free)
+                            free &= free - 1
+                            q2 = gi2 * m + c2
+                            if fr_rel[q2, qin[q2] & rmask] <= t:
+                                shared_ok |= 1 << c2
+                        if shared_ok == 0:
+                            continue
+                    elif gi2 >= 0:
+                        q2 = gi2 * m + c if c != shared else e_q[e_down[e]]
                         n2 = qin[q2]
                         if n2 - qout[q2] >= vc.cap or fr_rel[q2, n2 & rmask] > t:
                             continue
@@ -753,10 +805,13 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         p_free[p_top] = pkt
                         p_top += 1
                 else:
-                    q2 = gi2 * m + c
                     d = e_down[e]
-                    if d < 0:
+                    if d >= 0:
+                        q2 = e_q[d]
+                    else:
                         # the header: the message's entry in the downstream VC (written out, see step 1 below)
+                        c2 = _draw_bit(shared_ok) if c == shared else c
+                        q2 = gi2 * m + c2
                         e_top -= 1
                         d = e_free[e_top]
                         e_pkt[d] = pkt
@@ -769,7 +824,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         q_head[q2] = d
                         q_tail[q2] = d
                         e_down[e] = d
-                        in_mask[gi2] |= 1 << c
+                        in_mask[gi2] |= 1 << c2
                         prog[g] |= 1 << c
                         if vc.per_message:
                             aux[q2] = 0.0
@@ -1340,7 +1395,8 @@ def _vc_arguments(net, traffic, seed: int):
             1 if r.vclock_state == "message" else 0,
             BE_VTICK if r.best_effort_vtick is None else float(r.best_effort_vtick),
             m_rt, float(be_rate), 1 if traffic.destinations == "all" else 0, traffic.message_flits, NIC_MESSAGES,
-            r.crossbar_iterations or k, 1 if r.crossbar_output == "stamp" else 0)
+            r.crossbar_iterations or k, 1 if r.crossbar_output == "stamp" else 0,
+            1 if r.best_effort_vcs == "free" else 0, _bits(m_rt, r.vcs))
     va = Va(frames.offset, placement.source, placement.dest, placement.input_vc, placement.dest_vc, frames.start,
             frames.messages, frames.last_flits, frames.spacing, np.full(frames.frames, -1, dtype=np.int64))
     sw = Sw(-1, k, 0, 0, 0, 0, 0, 1, 0, 0, 0, r.link_cycles, 0, 0, 0)
@@ -1348,6 +1404,12 @@ def _vc_arguments(net, traffic, seed: int):
             np.zeros(nodes, dtype=np.int64))
     period = traffic.streams.frame_period * cps
     return tab, sw, tr, vc, va, warm, measure, period, (attempted, established, dropped)
+
+
+def _bits(low: int, high: int) -> int:
+    """Bits low..high - 1 set, as a signed 64-bit integer (bit 63 the sign)."""
+    bits = ((1 << high) - 1) ^ ((1 << low) - 1)
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
 
 
 def _frame_counters(stats, va, warm: int, end: int, period: float, pcs) -> None:

@@ -405,6 +405,12 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     r_in = np.zeros(n_in, dtype=np.float64)        # FGFQ's round number (self-clocked) at each crossbar input
     r_link = np.zeros(n_links, dtype=np.float64)   # ... and at each VC multiplexer
     in_mask = np.zeros(n_in, dtype=np.int64)       # VCs of an input holding a message
+    # VC buffers whose next flit is there and ready, a bit per VC of each input (gi) and output (n_in + g), and
+    # a wheel of the cycles at which a buffer's next flit will be: the crossbar and the links scan only these,
+    # not every VC holding a message (most wait for flits that the links bring one a cycle)
+    rdy = np.zeros(2 * n_in if vc_on else 1, dtype=np.int64)
+    wmask = K.pow2_at_least(max(2, vc.link + vc.body_wait + vc.header_extra) + 1) - 1 if vc_on else 0
+    wheel = np.zeros((wmask + 1, rdy.shape[0]), dtype=np.int64)
     out_mask = np.zeros(n_in, dtype=np.int64)      # VCs of an output holding a message
     nic_mask = np.zeros(nodes, dtype=np.int64)     # VCs of a node's NIC with messages queued
     prog = np.zeros(n_links, dtype=np.int64)       # VCs of a link whose message has started on it
@@ -549,6 +555,12 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 nic_count[src] += 1
                 nic_mask[src] |= 1 << c_in
 
+            ws = t & wmask
+            for p in range(2 * n_in):
+                if wheel[ws, p]:
+                    rdy[p] |= wheel[ws, p]
+                    wheel[ws, p] = 0
+
             # V2. crossbars, one router at a time. Per input VC: a header that has passed routing and
             # arbitration takes its output VC if free (message-level, the route's least loaded output whose
             # VC is free); a granted message's next flit goes if the output VC buffer has room. Multiplexed:
@@ -560,7 +572,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 for i in range(k):
                     gi = s * k + i
                     c_n[i] = 0
-                    mask = in_mask[gi]
+                    mask = rdy[gi]
                     if mask == 0:
                         continue
                     while mask:
@@ -568,8 +580,6 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         mask &= mask - 1
                         q = gi * m + c
                         n_out = qout[q]
-                        if n_out >= qin[q] or fr_t[q, n_out & rmask] > t:
-                            continue
                         e = q_head[q]
                         d = e_down[e]
                         if d < 0:
@@ -666,15 +676,25 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     d = e_down[e]
                     qo = e_q[d]
                     go = (qo - qo_base) // m
-                    slot = qout[q] & rmask
+                    n_out = qout[q]
+                    slot = n_out & rmask
                     fr_rel[q, slot] = t + vc.credit
                     if vc.sched == SCHED_FGFQ:
                         r_in[gi] = fr_s[q, slot]
-                    qout[q] += 1
+                    n_out += 1
+                    qout[q] = n_out
+                    bit = 1 << (q - gi * m)
+                    if n_out == qin[q]:
+                        rdy[gi] &= ~bit
+                    elif fr_t[q, n_out & rmask] > t + 1:
+                        rdy[gi] &= ~bit
+                        wheel[fr_t[q, n_out & rmask] & wmask, gi] |= bit
                     sent = e_sent[e] + 1
                     e_sent[e] = sent
                     slot = qin[qo] & rmask
                     fr_t[qo, slot] = t + 2
+                    if qin[qo] == qout[qo]:
+                        wheel[(t + 2) & wmask, n_in + go] |= 1 << (qo - qo_base - go * m)
                     if not vc.full or vc.sched == SCHED_FIFO:
                         fr_s[qo, slot] = t
                     elif vc.sched == SCHED_FGVC:
@@ -702,7 +722,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 if target == UNWIRED:
                     continue
                 if g < n_in:
-                    mask = out_mask[g]
+                    mask = rdy[n_in + g]
                     base = qo_base + g * m
                 else:
                     mask = nic_mask[g - n_in]
@@ -748,10 +768,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         if n2 - qout[q2] >= vc.cap or fr_rel[q2, n2 & rmask] > t:
                             continue
                     if g < n_in:
-                        n_out = qout[q]
-                        if n_out >= qin[q] or fr_t[q, n_out & rmask] > t:
-                            continue
-                        st = fr_s[q, n_out & rmask]
+                        st = fr_s[q, qout[q] & rmask]
                     else:
                         pkt = e_pkt[e]
                         # FIFO: by creation, ties by progress (as FGVC with a vanishing Vtick orders them)
@@ -769,7 +786,14 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 if vc.sched == SCHED_FGFQ:
                     r_link[g] = best_s
                 if g < n_in:
-                    qout[q] += 1
+                    n_out = qout[q] + 1
+                    qout[q] = n_out
+                    bit = 1 << c
+                    if n_out == qin[q]:
+                        rdy[n_in + g] &= ~bit
+                    elif fr_t[q, n_out & rmask] > t + 1:
+                        rdy[n_in + g] &= ~bit
+                        wheel[fr_t[q, n_out & rmask] & wmask, n_in + g] |= bit
                     out_load[g] -= 1
                 sent = e_sent[e] + 1
                 e_sent[e] = sent
@@ -830,7 +854,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             aux[q2] = 0.0
                     slot = qin[q2] & rmask
                     # stage 1 (and, for a header, routing and arbitration) before the crossbar
-                    fr_t[q2, slot] = arrive + vc.body_wait + (vc.header_extra if sent == 1 else 0)
+                    ready = arrive + vc.body_wait + (vc.header_extra if sent == 1 else 0)
+                    fr_t[q2, slot] = ready
+                    if qin[q2] == qout[q2]:
+                        wheel[ready & wmask, gi2] |= 1 << (q2 - gi2 * m)
                     if vc.sched == SCHED_FIFO:
                         fr_s[q2, slot] = arrive
                     elif vc.sched == SCHED_FGVC:

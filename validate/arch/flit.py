@@ -292,7 +292,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     going through the entries; a pair queue's and an input buffer's storage state sit in one row each
     (``qst``, ``inb``); and an idle output of a pair-queue switch skips its arbitration until a header at the
     head of one of its queues can be ready (``wake``). Arbitration draws random numbers only for eligible
-    headers, so none of this changes a result."""
+    headers, so none of this changes a result. For virtual-channel routers the crossbar and the links scan only
+    the VC buffers whose next flit is there and ready (``rdy``, kept by a wheel of the cycles at which a
+    buffer's next flit will be), not every VC holding a message."""
     # Arrays are taken out of the tuples once: reading one from a tuple inside the loop costs Numba an atomic
     # reference-count increment and decrement each time, which dominated the run time.
     out_switch = tab.out_switch

@@ -100,6 +100,7 @@ TOPOLOGIES = ("switch", "fatmesh")
 VCLOCK_STATES = ("message", "vc")
 CROSSBAR_OUTPUTS = ("fifo", "stamp")
 BEST_EFFORT_VCS = ("drawn", "free")
+BEST_EFFORT_STAMPS = ("vclock", "largest")
 
 # §IV-B.1: synthetic frames (bytes), 30 frames/s, the regulator's 33 ms.
 FRAME_BYTES = 16_666
@@ -180,6 +181,12 @@ class WormholeRouter:
         holds it, though others may be free). ``free``: "available" as *free at the time*: the NIC keeps one
         best-effort queue whose head takes a uniformly drawn free best-effort VC of the input link, and at each
         router output the header takes a uniformly drawn free best-effort VC (the usual VC allocator).
+    best_effort_stamp : str
+        A best-effort flit's stamp under FGVC / FGFQ. §III-D: "for best-effort traffic, the Vtick is assigned the
+        largest possible value". ``vclock`` (the default): VirtualClock's rule with that Vtick, auxVC <- max(AT,
+        auxVC) + Vtick, so a message's stamps grow flit by flit and among best effort the message that has sent
+        least goes first (processor sharing). ``largest``: the stamp itself is the largest value (a saturated
+        register): every best-effort flit ties, broken by arrival, i.e. FIFO among best effort, below all video.
 
     Examples
     --------
@@ -209,6 +216,7 @@ class WormholeRouter:
     crossbar_iterations: int = 0
     crossbar_output: str = "fifo"
     best_effort_vcs: str = "drawn"
+    best_effort_stamp: str = "vclock"
     architecture: ClassVar[str] = "wormhole"
 
     def __post_init__(self):
@@ -226,7 +234,8 @@ class WormholeRouter:
         if isinstance(h, bool) or not isinstance(h, int) or not body <= h <= 64:
             raise _check.InputError("header_stages", h, f"an integer in [{body}, 64] (at least body_stages {body})")
         for name, choices in (("crossbar", CROSSBARS), ("scheduler", SCHEDULERS), ("switching", SWITCHING),
-                              ("vclock_state", VCLOCK_STATES), ("best_effort_vcs", BEST_EFFORT_VCS)):
+                              ("vclock_state", VCLOCK_STATES), ("best_effort_vcs", BEST_EFFORT_VCS),
+                              ("best_effort_stamp", BEST_EFFORT_STAMPS)):
             _check.choice(name, getattr(self, name), choices)
         _check.assign(self, best_effort_vtick=_check.optional(_check.real, "best_effort_vtick",
                                                               self.best_effort_vtick, 1.0, 1e15))
@@ -259,7 +268,8 @@ class WormholeRouter:
                 "link_cycles": self.link_cycles, "buffer_messages": self.buffer_messages,
                 "vclock_state": self.vclock_state, "best_effort_vtick": self.best_effort_vtick,
                 "crossbar_iterations": self.crossbar_iterations, "crossbar_output": self.crossbar_output,
-                "best_effort_vcs": self.best_effort_vcs, "cycle_seconds": self.cycle_seconds}
+                "best_effort_vcs": self.best_effort_vcs, "best_effort_stamp": self.best_effort_stamp,
+                "cycle_seconds": self.cycle_seconds}
 
 
 @dataclass(frozen=True)

@@ -78,11 +78,12 @@ def _vanishing_best_effort_vtick(router: WormholeRouter) -> WormholeRouter:
 @given(ports=st.integers(2, 6), vcs=st.sampled_from((2, 4, 8)), crossbar=st.sampled_from(("multiplexed", "full")),
        scheduler=st.sampled_from(("fgvc", "fgfq", "fifo")), buffers=st.integers(1, 3), load=st.floats(0.05, 1.0),
        mix=st.sampled_from(MIXES), message=st.integers(2, 40), kind=st.sampled_from(("cbr", "vbr")),
-       best_effort_vcs=st.sampled_from(("drawn", "free")), seed=st.integers(1, 10_000))
+       best_effort_vcs=st.sampled_from(("drawn", "free")), stamp=st.sampled_from(("vclock", "largest")),
+       seed=st.integers(1, 10_000))
 def test_a_vc_carries_one_message_from_header_to_tail_and_never_more_than_it_holds(
-        ports, vcs, crossbar, scheduler, buffers, load, mix, message, kind, best_effort_vcs, seed):
+        ports, vcs, crossbar, scheduler, buffers, load, mix, message, kind, best_effort_vcs, stamp, seed):
     router = WormholeRouter(n_ports=ports, vcs=vcs, crossbar=crossbar, scheduler=scheduler, buffer_messages=buffers,
-                            best_effort_vcs=best_effort_vcs)
+                            best_effort_vcs=best_effort_vcs, best_effort_stamp=stamp)
     traffic = WormholeTraffic(load, mix, message, _streams(kind), seconds=0.003, warmup_seconds=5e-4)
     c, trace = _run(WormholeNetwork(router), traffic, seed)
     msgs = _messages(trace)                      # flits in order, messages never interleaved on a VC
@@ -210,6 +211,26 @@ def test_fgvc_with_equal_vticks_is_fifo(topology, crossbar, vclock, output, load
     vclock_ = F.trace_run(WormholeNetwork(fgvc, topology), traffic, K.Run(1, 0, 0, seed))
     assert np.array_equal(fifo[0], vclock_[0])
     assert np.array_equal(fifo[1], vclock_[1])
+
+
+@settings(max_examples=20, deadline=None)
+@given(topology=st.sampled_from(("switch", "fatmesh")), crossbar=st.sampled_from(("multiplexed", "full")),
+       scheduler=st.sampled_from(("fgvc", "fgfq")), output=st.sampled_from(("fifo", "stamp")),
+       load=st.floats(0.05, 1.0), message=st.integers(2, 40), seed=st.integers(1, 10_000))
+def test_best_effort_stamped_with_the_largest_value_is_fifo(topology, crossbar, scheduler, output, load, message,
+                                                            seed):
+    # The other reading of "the Vtick is assigned the largest possible value": every best-effort stamp is that
+    # value, ties broken by arrival. With best effort alone and one best-effort queue per NIC (free VCs), that
+    # is the traditional router's FIFO at every contention point: counters and every flit identical.
+    ports = 8 if topology == "fatmesh" else 4
+    common = dict(n_ports=ports, vcs=4, crossbar=crossbar, crossbar_output=output, best_effort_vcs="free")
+    traffic = WormholeTraffic(load, (0, 100), message, seconds=0.002, warmup_seconds=2e-4)
+    fifo = F.trace_run(WormholeNetwork(WormholeRouter(scheduler="fifo", **common), topology), traffic,
+                       K.Run(1, 0, 0, seed))
+    largest = WormholeRouter(scheduler=scheduler, best_effort_stamp="largest", **common)
+    flat = F.trace_run(WormholeNetwork(largest, topology), traffic, K.Run(1, 0, 0, seed))
+    assert np.array_equal(fifo[0], flat[0])
+    assert np.array_equal(fifo[1], flat[1])
 
 
 # --------------------------------------------------------------------------- §V: a stream alone is jitter-free

@@ -16,9 +16,10 @@ from __future__ import annotations
 import math
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
-from switchq.models.wormhole import (BEST_EFFORT_VCS, CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS, HEADERS, LOAD_BASES,
-                                     REGULATOR_SPAN, SCHEDULERS, STREAM_KINDS, SWITCHING, TOPOLOGIES, VCLOCK_STATES,
-                                     VideoStreams, WormholeNetwork, WormholeRouter, WormholeTraffic)
+from switchq.models.wormhole import (BEST_EFFORT_STAMPS, BEST_EFFORT_VCS, CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS,
+                                     HEADERS, LOAD_BASES, REGULATOR_SPAN, SCHEDULERS, STREAM_KINDS, SWITCHING,
+                                     TOPOLOGIES, VCLOCK_STATES, VideoStreams, WormholeNetwork, WormholeRouter,
+                                     WormholeTraffic)
 from switchq.params import REQUIRED, SIM, Param
 
 PARAMS = (
@@ -64,6 +65,9 @@ SIM_PARAMS = (
           help="Multiplexed crossbar output (B) takes the oldest flit offered, or the smallest stamp."),
     Param("best_effort_vcs", "best_effort_vcs", "choice", "drawn", choices=BEST_EFFORT_VCS, modes=SIM,
           help="Best-effort VCs drawn when a message is made (it waits for them), or any free one taken."),
+    Param("best_effort_stamp", "best_effort_stamp", "choice", "vclock", choices=BEST_EFFORT_STAMPS, modes=SIM,
+          help="Best-effort stamps grow by the largest Vtick (vclock), or all are the largest value (FIFO among "
+               "them)."),
     Param("buffer_messages", "buffer_messages", "int", 1, low=1, high=64, unit="messages", modes=SIM,
           help="Depth of every input and output VC buffer (one message in the paper)."),
 )
@@ -89,7 +93,8 @@ def _network(p) -> WormholeNetwork:
                             buffer_messages=p.get("buffer_messages", 1),
                             crossbar_iterations=p.get("crossbar_iterations", 0),
                             crossbar_output=p.get("crossbar_output", "fifo"),
-                            best_effort_vcs=p.get("best_effort_vcs", "drawn"))
+                            best_effort_vcs=p.get("best_effort_vcs", "drawn"),
+                            best_effort_stamp=p.get("best_effort_stamp", "vclock"))
     return WormholeNetwork(router, p["topology"])
 
 

@@ -106,7 +106,8 @@ feeding C are the scheduler's with a full crossbar and arrival order with
 a multiplexed one (§III-D: A with a multiplexed crossbar, C with a full one).
 A NIC stamps flit j of a message ``created + (j + 1) x Vtick`` (FIFO: by
 creation, ties by progress). Best effort has Vtick ``BE_VTICK`` (strict
-priority). Where the paper is silent: credits return ``link_cycles`` after
+priority); with ``best_effort_stamp="largest"`` its stamp is ``BE_VTICK`` plus
+its arrival (FIFO among best effort, the NIC by creation). Where the paper is silent: credits return ``link_cycles`` after
 the flit leaves a buffer, the output VC buffers are read without a credit
 delay, a message keeps its destination VC on every router output, and a
 node's NIC holds ``NIC_MESSAGES`` messages (more flags the run unstable).
@@ -161,7 +162,7 @@ Tr = namedtuple("Tr", "p_msg poisson msg_flits pkt_flits perm uniform_all active
 # Virtual-channel routers: the router and workload as scalars (on = 0: a paper-000 switch), and the streams'
 # frames as arrays (StreamFrames' CSR table with the placement's columns; frame_done is written by the kernel).
 Vc = namedtuple("Vc", "on m cap rmask body_wait header_extra credit link full sched per_message be_vtick m_rt "
-                      "be_rate be_all msg_flits nic_messages iterations b_stamp be_free be_bits")
+                      "be_rate be_all msg_flits nic_messages iterations b_stamp be_free be_bits be_flat")
 Va = namedtuple("Va", "st_off st_src st_dest st_ivc st_dvc f_start f_msgs f_last f_spacing frame_done")
 SCHED = {"fifo": 0, "fgvc": 1, "fgfq": 2}
 SCHED_FIFO, SCHED_FGVC, SCHED_FGFQ = 0, 1, 2
@@ -177,7 +178,7 @@ FIFO_TICK = 1e-9
 
 def _no_vc():
     z = np.zeros(1, dtype=np.int64)
-    return (Vc(0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0.0, 0, 0.0, 0, 1, 1, 1, 0, 0, 0),
+    return (Vc(0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0.0, 0, 0.0, 0, 1, 1, 1, 0, 0, 0, 0),
             Va(z, np.zeros(0, dtype=np.int64), z[:0], z[:0], z[:0], z[:0], z[:0], z[:0], np.zeros(0), z[:0].copy()))
 
 
@@ -699,6 +700,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         wheel[(t + 2) & wmask, n_in + go] |= 1 << (qo - qo_base - go * m)
                     if not vc.full or vc.sched == SCHED_FIFO:
                         fr_s[qo, slot] = t
+                    elif vc.be_flat and p_msg[e_pkt[e]] < 0:
+                        fr_s[qo, slot] = vc.be_vtick + t
                     elif vc.sched == SCHED_FGVC:
                         aux[qo] = max(float(t), aux[qo]) + p_vt[e_pkt[e]]
                         fr_s[qo, slot] = aux[qo]
@@ -774,7 +777,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     else:
                         pkt = e_pkt[e]
                         # FIFO: by creation, ties by progress (as FGVC with a vanishing Vtick orders them)
-                        st = p_gen[pkt] + (e_sent[e] + 1) * (FIFO_TICK if vc.sched == SCHED_FIFO else p_vt[pkt])
+                        if vc.be_flat and vc.sched != SCHED_FIFO and p_msg[pkt] < 0:
+                            st = vc.be_vtick + p_gen[pkt]
+                        else:
+                            st = p_gen[pkt] + (e_sent[e] + 1) * (FIFO_TICK if vc.sched == SCHED_FIFO else p_vt[pkt])
                     if st >= best_s:
                         continue
                     best_s = st
@@ -862,6 +868,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         wheel[ready & wmask, gi2] |= 1 << (q2 - gi2 * m)
                     if vc.sched == SCHED_FIFO:
                         fr_s[q2, slot] = arrive
+                    elif vc.be_flat and p_msg[pkt] < 0:
+                        fr_s[q2, slot] = vc.be_vtick + arrive
                     elif vc.sched == SCHED_FGVC:
                         aux[q2] = max(float(arrive), aux[q2]) + p_vt[pkt]
                         fr_s[q2, slot] = aux[q2]
@@ -1425,7 +1433,7 @@ def _vc_arguments(net, traffic, seed: int):
             BE_VTICK if r.best_effort_vtick is None else float(r.best_effort_vtick),
             m_rt, float(be_rate), 1 if traffic.destinations == "all" else 0, traffic.message_flits, NIC_MESSAGES,
             r.crossbar_iterations or k, 1 if r.crossbar_output == "stamp" else 0,
-            1 if r.best_effort_vcs == "free" else 0, _bits(m_rt, r.vcs))
+            1 if r.best_effort_vcs == "free" else 0, _bits(m_rt, r.vcs), 1 if r.best_effort_stamp == "largest" else 0)
     va = Va(frames.offset, placement.source, placement.dest, placement.input_vc, placement.dest_vc, frames.start,
             frames.messages, frames.last_flits, frames.spacing, np.full(frames.frames, -1, dtype=np.int64))
     sw = Sw(-1, k, 0, 0, 0, 0, 0, 1, 0, 0, 0, r.link_cycles, 0, 0, 0)

@@ -107,10 +107,11 @@ a multiplexed one (§III-D: A with a multiplexed crossbar, C with a full one).
 A NIC stamps flit j of a message ``created + (j + 1) x Vtick`` (FIFO: by
 creation, ties by progress). Best effort has Vtick ``BE_VTICK`` (strict
 priority); with ``best_effort_stamp="largest"`` its stamp is ``BE_VTICK`` plus
-its arrival (FIFO among best effort, the NIC by creation). Where the paper is silent: credits return ``link_cycles`` after
-the flit leaves a buffer, the output VC buffers are read without a credit
-delay, a message keeps its destination VC on every router output, and a
-node's NIC holds ``NIC_MESSAGES`` messages (more flags the run unstable).
+its arrival (FIFO among best effort, the NIC by creation). Where the paper
+is silent: credits return ``link_cycles`` after the flit leaves a buffer,
+the output VC buffers are read without a credit delay, a message keeps its
+destination VC on every router output, and a node's NIC holds
+``NIC_MESSAGES`` messages (more flags the run unstable).
 """
 
 from __future__ import annotations

@@ -175,18 +175,20 @@ class WormholeRouter:
         with the smallest auxVC", read as applying at B too).
     best_effort_vcs : str
         How a best-effort message gets its VCs. §IV-B.2: "the input and output VC for a message are picked
-        from a uniform distribution of the available VCs for this traffic class". ``drawn`` (the default):
-        "available" as *allotted to the class*: both drawn when the message is made, and it waits for exactly
-        those (its NIC queues per input VC; at the router output it waits for its VC while another message
-        holds it, though others may be free). ``free``: "available" as *free at the time*: the NIC keeps one
-        best-effort queue whose head takes a uniformly drawn free best-effort VC of the input link, and at each
-        router output the header takes a uniformly drawn free best-effort VC (the usual VC allocator).
+        from a uniform distribution of the available VCs for this traffic class". ``free`` (the default):
+        "available" as *free at the time*: the NIC keeps one best-effort queue whose head takes a uniformly drawn
+        free best-effort VC of the input link, and at each router output the header takes a uniformly drawn free
+        best-effort VC (the usual VC allocator). ``drawn``: "available" as *allotted to the class*: both drawn
+        when the message is made, and it waits for exactly those (its NIC queues per input VC; at the router
+        output it waits for its VC while another message holds it, though others may be free). With
+        ``best_effort_stamp`` the default pair reproduces Table V up to load 0.7 (``switchq report mediaworm``).
     best_effort_stamp : str
         A best-effort flit's stamp under FGVC / FGFQ. §III-D: "for best-effort traffic, the Vtick is assigned the
-        largest possible value". ``vclock`` (the default): VirtualClock's rule with that Vtick, auxVC <- max(AT,
-        auxVC) + Vtick, so a message's stamps grow flit by flit and among best effort the message that has sent
-        least goes first (processor sharing). ``largest``: the stamp itself is the largest value (a saturated
+        largest possible value". ``largest`` (the default): the stamp itself is the largest value (a saturated
         register): every best-effort flit ties, broken by arrival, i.e. FIFO among best effort, below all video.
+        ``vclock``: VirtualClock's rule with that Vtick, auxVC <- max(AT, auxVC) + Vtick, so a message's stamps
+        grow flit by flit and among best effort the message that has sent least goes first (processor
+        sharing), which holds VCs longer and saturates an 8 x 8 router's best effort near 0.85.
 
     Examples
     --------
@@ -215,8 +217,8 @@ class WormholeRouter:
     best_effort_vtick: float | None = None
     crossbar_iterations: int = 0
     crossbar_output: str = "fifo"
-    best_effort_vcs: str = "drawn"
-    best_effort_stamp: str = "vclock"
+    best_effort_vcs: str = "free"
+    best_effort_stamp: str = "largest"
     architecture: ClassVar[str] = "wormhole"
 
     def __post_init__(self):

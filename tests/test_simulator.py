@@ -233,3 +233,40 @@ def test_carried_share_is_free_of_the_arrival_noise_the_throughput_carries():
                  RunSettings(slots=80_000, warmup_slots=20_000, replications=8, seed=1, workers=2))
     assert r.carried_share.half_width < r.throughput.half_width / r.throughput.value / 10
     assert r.carried_share.covers(1.0)
+
+
+def test_one_overloaded_output_of_many_is_unstable():
+    # Audit: the whole-switch backlog hides one output. 32 ports at load 0.5 with 4 % of cells to output 0
+    # offer it 0.5 x (0.04 x 32 + 0.96) = 1.12 cells per slot: it grows by about 0.12 x 20,000 = 2,400 cells,
+    # under 1 % of the 320,000 the switch is offered, but 11 % of what output 0 is offered (22,400), far past
+    # its allowance (1 % + 4 sigma of its random walk: 224 + 599). At 2 % to output 0 (0.81 per slot) no
+    # output is overloaded.
+    s = RunSettings(slots=20_000, replications=2, seed=3)
+    hot = simulate(Switch(32, "oq"), Traffic(0.5, pattern="hotspot", hotspot_fraction=0.04), s)
+    assert hot.unstable and hot.backlog_growth < hot.backlog_growth_allowed
+    assert hot.part_backlog_growth > 2 * hot.part_backlog_growth_allowed and hot.worst_part == "output 0"
+    warm = simulate(Switch(32, "oq"), Traffic(0.5, pattern="hotspot", hotspot_fraction=0.02), s)
+    assert not warm.unstable
+
+
+def test_one_replication_that_cannot_carry_its_load_is_unstable():
+    # Audit: replications were averaged, so one run whose backlog grew (a stream placement overloading an
+    # output, say) was outvoted by the others. Counters of two replications, made up: the first carried
+    # everything, the second grew by 1.5 % of its 10,000 cells (allowed 1 % = 100); their mean, 75, is not
+    # past the allowance, the second replication is.
+    from switchq import registry
+    from switchq.validate import harness
+    from switchq.validate.arch.oq import LAYOUT
+
+    system, workload, settings = Switch(4, "oq"), Traffic(0.5), RunSettings(slots=5000, replications=2)
+    rows = np.zeros((2, LAYOUT.size), dtype=np.int64)
+    for r, growth in enumerate((0, 150)):
+        for name, value in (("m_offered", 10_000), ("m_delivered", 10_000 - growth), ("part", 0),
+                            ("part_offered", 2500), ("m_latency_sum", 20_000), ("m_latency_count", 10_000)):
+            rows[r, LAYOUT.index(name)] = value
+    declaration = registry.for_system(system, workload)
+    r = harness.summarise(declaration, harness.Counts(rows, LAYOUT, system, workload, settings), 0.0, (1, 2))
+    assert r.unstable and r.backlog_growth == 150 and r.backlog_growth_allowed == 100
+    rows[1, LAYOUT.index("m_delivered")] = 10_000 - 90
+    assert not harness.summarise(declaration, harness.Counts(rows, LAYOUT, system, workload, settings), 0.0,
+                                 (1, 2)).unstable

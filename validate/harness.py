@@ -27,16 +27,23 @@ Simulation practice (what every simulated figure in switchq follows):
   that says why (too few replications or batches for the spread).
 - *Stability*: an "unbounded" queue is stored in ``kernel.UNBOUNDED_CELLS``
   cells. A run is flagged ``unstable`` when a queue fills that storage, or
-  when the backlog grew while measuring, on average over the replications,
-  by more than ``UNSTABLE_GROWTH`` of what was offered (plus the
-  declaration's allowance for noise): it is offered more than it carries (or
-  has not reached its steady state), so its throughput is the saturation
-  throughput and its latency grows with the run length. The backlog is
-  everything in the system, wherever it waits: for a switch, offered -
-  dropped - delivered while measuring; for a network, the copies owed to
-  destinations and not yet delivered (NICs, crosspoint buffers, links).
-  Every result shows the mean ``backlog_growth`` beside
-  ``backlog_growth_allowed``.
+  when, in any replication, a backlog grew while measuring by more than
+  ``UNSTABLE_GROWTH`` of what was offered to it plus an allowance for noise:
+  it is offered more than it carries (or has not reached its steady state),
+  so its throughput is the saturation throughput and its latency grows with
+  the run length. Two backlogs are judged. The whole system's (for a
+  switch, offered - dropped - delivered while measuring; for a network,
+  everything owed to destinations and not yet delivered, in NICs, buffers
+  and links), with the declaration's allowance. And each part's the
+  declaration names (an output, an input, a destination node, a traffic
+  class at a destination), because one overloaded part of many grows inside
+  any whole-system allowance; its allowance adds ``NOISE_SIGMAS`` standard
+  deviations of the random walk a critically loaded part makes, sqrt(offered
+  x E[B^2] / E[B]) for units arriving in batches B (bursts, messages), since
+  a part is offered too little for 1 % to cover it. The kernel keeps the
+  part furthest beyond its allowance. Every result shows the largest
+  ``backlog_growth`` over the replications beside
+  ``backlog_growth_allowed``, and the worst part's.
 """
 
 from __future__ import annotations
@@ -53,12 +60,16 @@ from switchq.models import _check
 from .result import Estimate, Result
 
 __all__ = ["RunSettings", "simulate", "run", "run_replications", "replication_seeds", "confidence_interval",
-           "Counts", "Backlog", "UNSTABLE_GROWTH", "DEFAULT_BATCHES", "MIN_BATCH_SLOTS"]
+           "Counts", "Backlog", "UNSTABLE_GROWTH", "NOISE_SIGMAS", "DEFAULT_BATCHES", "MIN_BATCH_SLOTS"]
 
 # Backlog growth (share of the offered cells) that marks a run unstable. Stable runs measured here grow
 # by under 0.1 % once warm (VOQ iSLIP at 0.95: 0.6 %, still warming); FIFO 32 x 32 at 0.6, 2 % over its
 # saturation load, grows by 1.1 %, a crosspoint switch offered 10 % more than it carries by 10 %.
 UNSTABLE_GROWTH = 0.01
+# Random-walk allowance, in standard deviations sqrt(offered): judged per part and per replication, 64
+# parts x 8 replications are 512 tests, and 4 sigmas keep a critically loaded but stable queue from being
+# flagged (a one-sided normal tail of 3e-5 per test).
+NOISE_SIGMAS = 4.0
 # Batch means: batches of one long run by default, and the fewest slots a batch may have.
 DEFAULT_BATCHES = 20
 MIN_BATCH_SLOTS = 100
@@ -67,12 +78,29 @@ MIN_BATCH_SLOTS = 100
 @dataclass(frozen=True)
 class Backlog:
     """What a declaration's stability rule measures, per replication: the backlog's growth while measuring,
-    what was offered, an allowance for noise, and the unit all three count."""
+    what was offered, an allowance for noise, the unit all three count, and ``granule``, E[B^2] / E[B] of
+    the batches units arrive in (1: one at a time; see :func:`backlog_allowed`). ``part`` names what a part
+    is (an output, a destination node..., or a function naming part j) when the kernel keeps its worst
+    part, with ``part_slack`` its allowance (``part`` None: the whole backlog only)."""
 
     growth: np.ndarray
     offered: np.ndarray
     slack: object
     unit: str
+    part: object = None
+    part_slack: object = 0
+    granule: object = 1.0
+
+
+def backlog_allowed(offered, slack, granule=1.0):
+    """The growth a stable backlog may show while measuring ``offered``: the stability rule's threshold.
+
+    Units arriving in batches of B (bursts to one output, messages of B flits) make the count offered
+    vary by offered x E[B^2] / E[B] (``granule``) instead of offered, so the random-walk allowance is
+    ``NOISE_SIGMAS`` x sqrt(offered x granule).
+    """
+    offered = np.asarray(offered, dtype=float)
+    return UNSTABLE_GROWTH * offered + NOISE_SIGMAS * np.sqrt(offered * granule) + slack
 
 
 @dataclass(frozen=True)
@@ -244,6 +272,13 @@ def _batches(c: Counts) -> tuple:
     return totals, Counts(rows, c.layout, c.system, c.workload, c.settings, batch_slots(c.settings.slots, b))
 
 
+def _worst(growth: np.ndarray, allowed: np.ndarray) -> tuple:
+    """Growth, allowance and index of the replication whose growth is furthest beyond its allowance."""
+    growth, allowed = np.broadcast_arrays(np.atleast_1d(np.asarray(growth, dtype=float)), np.atleast_1d(allowed))
+    r = int(np.argmax(growth - allowed))
+    return float(growth[r]), float(allowed[r]), r
+
+
 def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
     """Why an interval reaches past what its figure can be, or why batch means may not be independent."""
     notes = []
@@ -311,12 +346,20 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
     units = declaration.units_of(c.system, c.workload)
     if declaration.stability is not None:
         b = declaration.stability(totals)
-        # Means over replications: a system that cannot carry its load grows in every one.
-        growth = float(np.mean(b.growth))
-        allowed = UNSTABLE_GROWTH * float(np.mean(b.offered)) + b.slack
+        # Any replication: placements and seeds differ, and one that cannot carry its load is unstable
+        # whatever the others do; the largest excess is shown.
+        growth, allowed, _ = _worst(b.growth, UNSTABLE_GROWTH * np.asarray(b.offered, dtype=float) + b.slack)
         unstable = overflow or growth > allowed
-        labels = {**labels, "backlog_growth": growth, "backlog_growth_allowed": allowed}
-        units = {**units, "backlog_growth": b.unit, "backlog_growth_allowed": b.unit}
+        shown = {"backlog_growth": growth, "backlog_growth_allowed": allowed}
+        if b.part is not None:
+            pg, pa, r = _worst(totals["part_growth"], backlog_allowed(totals["part_offered"], b.part_slack, b.granule))
+            unstable = unstable or pg > pa
+            shown.update(part_backlog_growth=pg, part_backlog_growth_allowed=pa,
+                         worst_part=b.part(int(totals["part"][r])) if callable(b.part)
+                         else f"{b.part} {int(totals['part'][r])}")
+        labels = {**labels, **shown}
+        units = {**units, "backlog_growth": b.unit, "backlog_growth_allowed": b.unit,
+                 **({"part_backlog_growth": b.unit, "part_backlog_growth_allowed": b.unit} if b.part else {})}
     notes = _notes(metrics, declaration, c.settings, per_replication)
     return Result(declaration.name, c.system, c.workload, c.settings, metrics, counters, labels, unstable, wall,
                   tuple(seeds), per_replication, units, declaration.settings_shown, tuple(notes))

@@ -35,6 +35,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from .harness import NOISE_SIGMAS, UNSTABLE_GROWTH
+
 __all__ = ["Layout", "CORE", "Run", "TrafficArrays", "traffic_arrays", "queue_limit", "ring_storage"]
 
 # The core counters of every slotted kernel, in this order at the start of its counter vector.
@@ -49,9 +51,13 @@ CORE = ("arrived",            # cells accepted into the system, all slots
         "m_wait_count",       # number of such cells
         "overflow",           # arrivals refused because an "unbounded" queue hit its storage
         "m_latency_sum",      # sum of latencies (per cell, or per burst/packet where the architecture says so)
-        "m_latency_count")
+        "m_latency_count",
+        "part",               # the part (see parts) whose backlog grew most beyond its allowance, -1: none kept
+        "part_growth",        # its backlog's growth while measuring
+        "part_offered")       # what was offered to it while measuring
 (STAT_ARRIVED, STAT_DELIVERED, STAT_DROPPED, STAT_QUEUED, STAT_M_OFFERED, STAT_M_DELIVERED, STAT_M_DROPPED,
- STAT_M_WAIT_SUM, STAT_M_WAIT_COUNT, STAT_OVERFLOW, STAT_M_LATENCY_SUM, STAT_M_LATENCY_COUNT) = range(len(CORE))
+ STAT_M_WAIT_SUM, STAT_M_WAIT_COUNT, STAT_OVERFLOW, STAT_M_LATENCY_SUM, STAT_M_LATENCY_COUNT,
+ STAT_PART, STAT_PART_GROWTH, STAT_PART_OFFERED) = range(len(CORE))
 N_CORE = len(CORE)
 
 
@@ -62,9 +68,9 @@ class Layout:
     --------
     >>> lay = Layout(("copies", "copies_owed"))
     >>> lay.index("arrived"), lay.index("copies_owed"), lay.size
-    (0, 13, 14)
-    >>> lay.named(np.arange(14))["copies"]
-    12
+    (0, 16, 17)
+    >>> lay.named(np.arange(17))["copies"]
+    15
     >>> Layout(("completion_ps",), core=False).size
     1
     """
@@ -89,7 +95,10 @@ class Layout:
         """A fresh counter vector; with batch means (``run.batches`` > 1), room after it for the
         counters at the start of each batch (:func:`mark_batch`)."""
         blocks = 1 if run is None or run.batches < 2 else run.batches + 1
-        return np.zeros(self.size * blocks, dtype=dtype)
+        out = np.zeros(self.size * blocks, dtype=dtype)
+        if "part" in self._index:
+            out[self._index["part"]] = -1
+        return out
 
     def named(self, row) -> dict:
         """One counter vector as ``{name: value}`` (Python numbers); batch blocks left out."""
@@ -310,8 +319,9 @@ def sources(n):
 
 
 @njit(cache=True)
-def enqueue_voqs(stats, t, warmup, arrivals, voqs, limit, unbounded):
-    """Cells arriving in slot ``t`` join VOQ (i, destination), rings ``voqs = (q, head, len, held)``.
+def enqueue_voqs(stats, parts, t, warmup, arrivals, voqs, limit, unbounded):
+    """Cells arriving in slot ``t`` join VOQ (i, destination), rings ``voqs = (q, head, len, held)``;
+    ``parts`` counts them per output.
 
     An unbounded input keeps up to the ring's size per VOQ; a bounded one up to ``limit`` cells in all
     its VOQs together (any of them may hold all).
@@ -325,7 +335,9 @@ def enqueue_voqs(stats, t, warmup, arrivals, voqs, limit, unbounded):
             continue
         row = i * n + d
         room = q_len[row] < storage if unbounded else held[i] < limit
-        if admit(stats, t, warmup, room, unbounded):
+        admitted = admit(stats, t, warmup, room, unbounded)
+        part_offered(parts, d, t, warmup, admitted)
+        if admitted:
             ring_push(q, q_head, q_len, row, t)
             held[i] += 1
 
@@ -367,6 +379,61 @@ def count_departure(stats, t, arrival, warmup):
         stats[STAT_M_WAIT_COUNT] += 1
         stats[STAT_M_LATENCY_SUM] += t - arrival + 1
         stats[STAT_M_LATENCY_COUNT] += 1
+
+
+# --------------------------------------------------------------------------- stability by part
+
+# A system is only as stable as its worst part: one overloaded output of 32 grows by 1/32 of what the
+# whole switch is offered, inside any whole-system allowance. So kernels also count, per part (an output,
+# a destination node, a traffic class at a destination), what was offered to it and how far its backlog
+# grew while measuring, and keep the part furthest beyond the allowance that the harness then judges
+# (switchq.validate.harness.Backlog).
+
+
+@njit(cache=True)
+def parts(n):
+    """Per-part counts while measuring: row 0 offered, row 1 backlog growth (admitted - left)."""
+    return np.zeros((2, n), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def burst_granule(tr):
+    """E[B^2] / E[B] of a source's geometric bursts (mean 1 / p_end): 2 x mean - 1, 1 for single cells."""
+    return 2.0 / tr.p_end - 1.0
+
+
+@njit(cache=True, inline="always")
+def part_offered(parts, j, t, warmup, admitted):
+    """One unit offered to part ``j`` in slot ``t`` (``admitted``: it joined the backlog, not dropped)."""
+    if t >= warmup:
+        parts[0, j] += 1
+        if admitted:
+            parts[1, j] += 1
+
+
+@njit(cache=True, inline="always")
+def part_left(parts, j, t, warmup, count=1):
+    """``count`` units of part ``j`` delivered in slot ``t``."""
+    if t >= warmup:
+        parts[1, j] -= count
+
+
+@njit(cache=True)
+def keep_worst_part(stats, parts, granule):
+    """Write the part whose growth is furthest beyond ``UNSTABLE_GROWTH`` x offered + ``NOISE_SIGMAS`` x
+    sqrt(offered x granule) into the ``part*`` counters (the harness's rule, less its per-part constant;
+    ``granule``: E[B^2] / E[B] of the batches units arrive in, see harness.backlog_allowed)."""
+    best = -np.inf
+    for j in range(parts.shape[1]):
+        off = parts[0, j]
+        if off == 0 and parts[1, j] <= 0:
+            continue        # a part nothing was offered to (a node outside a permutation, a class unused)
+        excess = parts[1, j] - UNSTABLE_GROWTH * off - NOISE_SIGMAS * np.sqrt(off * granule)
+        if excess > best:
+            best = excess
+            stats[STAT_PART] = j
+            stats[STAT_PART_GROWTH] = parts[1, j]
+            stats[STAT_PART_OFFERED] = off
 
 
 # --------------------------------------------------------------------------- VOQ matching

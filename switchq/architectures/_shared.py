@@ -85,13 +85,17 @@ def switch_counters(unit: str = "cells") -> tuple:
     return (Counter("arrived", unit), Counter("delivered", unit), Counter("dropped", unit), Counter("queued", unit))
 
 
-def switch_stability(unit: str = "cells"):
+def switch_stability(unit: str = "cells", part: str = "output"):
     """The stability rule of a switch: its backlog, wherever it waits, grew by offered - dropped - delivered
-    while measuring (per replication, in ``unit``), with no allowance beyond the harness's share."""
+    while measuring (per replication, in ``unit``), and so did each ``part``'s (the cells for an output, or
+    at an input where the queues are the inputs'), with no allowance beyond the harness's."""
     from switchq.validate.harness import Backlog
 
     def backlog(c):
-        return Backlog(c["m_offered"] - c["m_dropped"] - c["m_delivered"], c["m_offered"], 0, unit)
+        # Cells come in geometric bursts to one output (mean b): the count offered varies by (2b - 1) x itself.
+        burst = getattr(c.workload, "mean_burst", 1.0)
+        return Backlog(c["m_offered"] - c["m_dropped"] - c["m_delivered"], c["m_offered"], 0, unit, part,
+                       granule=2.0 * burst - 1.0)
     return backlog
 
 
@@ -101,13 +105,13 @@ def latency_per(what: str):
 
 
 def switch_family(per: str = "cell", unit: str = "cells", copies: bool = False, workload=UNICAST_TRAFFIC,
-                  units: dict | None = None) -> dict:
+                  units: dict | None = None, part: str = "output") -> dict:
     """What every single-switch declaration says alike, as keywords of ``Architecture``: it takes a
     :class:`~switchq.models.traffic.Traffic`, measures throughput, utilisation, latency (per ``per``),
     wait and loss, counts ``unit``, and judges stability by the backlog's growth."""
     return {"family": "switch", "accepts": (Traffic,), "workload": workload,
             "metrics": switch_metrics(unit, copies), "counters": switch_counters(unit),
-            "labels": latency_per(per), "stability": switch_stability(unit), "units": {**SWITCH_UNITS, **(units or {})}}
+            "labels": latency_per(per), "stability": switch_stability(unit, part), "units": {**SWITCH_UNITS, **(units or {})}}
 
 
 def with_default(param: Param, default, **changes) -> Param:

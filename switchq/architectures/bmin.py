@@ -103,11 +103,13 @@ def _per_node(name):
 
 def _stability(c):
     """Growth of the flits offered and not yet received (injection queues, buffers, links) against 1 % of
-    the flits offered, plus a message per node of noise."""
+    the flits offered, plus a message per node of noise; and of those to each destination node, plus one
+    message."""
     from switchq.validate.harness import Backlog
 
-    return Backlog(c["backlog_end"] - c["backlog_start"], c["m_flits_offered"],
-                   c.system.nodes * c.workload.message_flits, "flits")
+    m = c.workload.message_flits
+    return Backlog(c["backlog_end"] - c["backlog_start"], c["m_flits_offered"], c.system.nodes * m, "flits",
+                   "destination node", m, granule=m)
 
 
 def _bmin(p):

@@ -55,10 +55,12 @@ def _latency_ns(value, c):
 
 def _stability(c):
     """Growth of the copies owed and not yet delivered, wherever they wait (NICs, crosspoint buffers, links),
-    against 1 % of the copies offered plus one per node of noise."""
+    against 1 % of the copies offered plus one per node of noise; and of those owed to each destination node,
+    plus one."""
     from switchq.validate.harness import Backlog
 
-    return Backlog(c["backlog_end"] - c["backlog_start"], c["m_copies_owed"], c.system.tree.nodes, "copies")
+    return Backlog(c["backlog_end"] - c["backlog_start"], c["m_copies_owed"], c.system.tree.nodes, "copies",
+                   "destination node", 1)
 
 
 def _route_case(ports):

@@ -96,7 +96,7 @@ _SAT_UNITS = {"n_ports": "ports", "saturation_throughput": "cells/slot/output", 
               "hol_mean": "slots", "hol_second_moment": "slots^2"}
 
 DECLARATION = Architecture(
-    name="fifo", order=10, **switch_family("cell"),
+    name="fifo", order=10, **switch_family("cell", part="input"),
     sample={"ports": 4, "load": 0.7, "window": 2},
     title="FIFO input queuing",
     summary="simulated FIFO input queuing or window scheduling at a load (no analytic form: see hol, window, iq)",

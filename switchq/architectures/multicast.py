@@ -96,7 +96,7 @@ DECLARATION = Architecture(
     params=(ARCH, MC_PORTS, CROSSPOINT), workload=(INPUTS, FANOUT, FANOUT_LAW, MC_LOAD, ARRIVALS), build=build,
     kernel="switchq.validate.arch.multicast",
     metrics=switch_metrics("packets", copies=True), counters=switch_counters("packets"), units=_UNITS,
-    labels=latency_per("packet"), stability=switch_stability("packets"),
+    labels=latency_per("packet"), stability=switch_stability("packets", "input"),
     table=("throughput", "output_utilization", "mean_latency"),
     examples=("switchq simulate multicast --arch oq-crosspoint --ports 8 --fanout 4 --load 0.2 --json",
               "switchq simulate multicast --arch iq-split --ports 8 --inputs 2 --fanout 4 --load 1.0"),

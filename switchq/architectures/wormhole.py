@@ -134,12 +134,16 @@ def _interval_sd(c):
 
 def _stability(c):
     """Growth of the flits offered and not yet delivered (NIC queues, VC buffers) against 1 % of the flits
-    offered, plus every VC buffer full once of noise."""
+    offered, plus every VC buffer full once of noise; and of each class's flits to each destination node
+    (parts 0 to nodes - 1 real time, nodes to 2 nodes - 1 best effort), plus the VC buffers of one
+    destination's path full once."""
     from switchq.validate.harness import Backlog
 
-    r = c.system.router
-    slack = 2 * c.system.nodes * r.vcs * r.buffer_messages * c.workload.message_flits
-    return Backlog(c["backlog_end"] - c["backlog_start"], c["m_flits_offered"], slack, "flits")
+    r, n = c.system.router, c.system.nodes
+    path = 2 * r.vcs * r.buffer_messages * c.workload.message_flits
+    return Backlog(c["backlog_end"] - c["backlog_start"], c["m_flits_offered"], c.system.nodes * path, "flits",
+                   lambda j: f"{'real-time' if j < n else 'best-effort'} flits to node {j % n}", path,
+                   granule=c.workload.message_flits)
 
 
 METRICS = (

@@ -104,7 +104,7 @@ CicqArgs = namedtuple("CicqArgs", "n_ports priorities q_r data_delay credit_dela
 
 
 @njit(cache=True)
-def _run_cicq(sw, run, tr, prio_cdf, stats):
+def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
     K.seed_rng(run.seed)
     n, P, q_r, dd, dc, sfc, speculate, eager, rtx_limit, replacement, lqf, storage = sw
     warmup = run.warmup
@@ -211,7 +211,9 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
                             p += 1
                     burst_prio[i] = p
                 f = (i * n + d) * P + burst_prio[i]
-                if K.admit(stats, t, warmup, tail[f] - acked[f] < storage, True):
+                admitted = K.admit(stats, t, warmup, tail[f] - acked[f] < storage, True)
+                K.part_offered(parts, d, t, warmup, admitted)
+                if admitted:
                     s = tail[f] & mask
                     c_arr[f, s] = t
                     c_first[f, s] = burst_first[i]
@@ -396,6 +398,7 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
             deliv_next[f] = s + 1
             c = s & mask
             stats[K.STAT_DELIVERED] += 1
+            K.part_left(parts, j, t, measured_from)
             if t >= measured_from:
                 stats[K.STAT_M_DELIVERED] += 1
                 stats[K.STAT_M_WAIT_SUM] += t - c_arr[f, c]
@@ -427,6 +430,7 @@ def _run_cicq(sw, run, tr, prio_cdf, stats):
     stats[CREDIT_MIN] = credit_min
     stats[CREDIT_MAX] = credit_max
     stats[RTX_MAX] = rtx_max
+    K.keep_worst_part(stats, parts, K.burst_granule(tr))
 
 
 def replicate(switch, traffic, run, speculate=None):
@@ -449,5 +453,5 @@ def replicate(switch, traffic, run, speculate=None):
     args = CicqArgs(n, switch.priorities, fc.crosspoint_cells, fc.data_delay_slots, fc.credit_delay_slots, sfc,
                     bool(speculate), fc.resend == "eager", q_rtx, fc.replacement, switch.arbitration == "lqf",
                     storage)
-    _run_cicq(args, run, K.traffic_arrays(traffic, n), prio_cdf, stats)
+    _run_cicq(args, run, K.traffic_arrays(traffic, n), prio_cdf, stats, K.parts(n))
     return stats

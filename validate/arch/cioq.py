@@ -23,7 +23,7 @@ CioqArgs = namedtuple("CioqArgs", "n_ports speedup matching iterations limit unb
 
 
 @njit(cache=True)
-def _run_cioq(sw, run, tr, stats):
+def _run_cioq(sw, run, tr, stats, parts):
     K.seed_rng(run.seed)
     n, speedup, matching, iterations, limit, unbounded, storage = sw
     # VOQs and output queues (ring row j) hold arrival slots.
@@ -34,7 +34,7 @@ def _run_cioq(sw, run, tr, stats):
     for t in range(run.warmup + run.slots):
         K.mark_batch(stats, t, run)
         K.draw_arrivals(arrivals, burst, tr, n)
-        K.enqueue_voqs(stats, t, run.warmup, arrivals, voqs, limit, unbounded)
+        K.enqueue_voqs(stats, parts, t, run.warmup, arrivals, voqs, limit, unbounded)
         for _ in range(speedup):
             in_match[:] = -1
             for j in range(n):
@@ -52,7 +52,9 @@ def _run_cioq(sw, run, tr, stats):
         for j in range(n):
             if out_len[j] > 0:
                 K.count_departure(stats, t, K.ring_pop(out_q, out_head, out_len, j), run.warmup)
+                K.part_left(parts, j, t, run.warmup)
     stats[K.STAT_QUEUED] = held.sum() + out_len.sum()
+    K.keep_worst_part(stats, parts, K.burst_granule(tr))
 
 
 def replicate(switch, traffic, run):
@@ -62,5 +64,5 @@ def replicate(switch, traffic, run):
     matching = K.MATCH_ISLIP if switch.matching == "islip" else K.MATCH_PIM
     stats = LAYOUT.zeros(run)
     args = CioqArgs(n, switch.speedup, matching, switch.iterations, limit, unbounded, storage)
-    _run_cioq(args, run, K.traffic_arrays(traffic, n), stats)
+    _run_cioq(args, run, K.traffic_arrays(traffic, n), stats, K.parts(n))
     return stats

@@ -31,7 +31,7 @@ FifoArgs = namedtuple("FifoArgs", "n_ports window policy limit unbounded storage
 
 
 @njit(cache=True)
-def _run_fifo(sw, run, tr, stats):
+def _run_fifo(sw, run, tr, stats, parts):
     K.seed_rng(run.seed)
     n, window, policy, limit, unbounded, storage = sw
     warmup = run.warmup
@@ -63,7 +63,10 @@ def _run_fifo(sw, run, tr, stats):
             d = arrivals[i]
             if d < 0:
                 continue
-            if K.admit(stats, t, warmup, q_len[i] < limit, unbounded):
+            admitted = K.admit(stats, t, warmup, q_len[i] < limit, unbounded)
+            # Parts are the inputs' queues: a hot output blocks every input behind it.
+            K.part_offered(parts, i, t, warmup, admitted)
+            if admitted:
                 row = (q_head[i] + q_len[i]) & mask
                 q[0, i, row] = d
                 q[1, i, row] = t
@@ -112,7 +115,9 @@ def _run_fifo(sw, run, tr, stats):
             arrival = q[1, i, (q_head[i] + winner_pos[d]) & mask]
             K.ring_remove_at(q, 2, q_head, q_len, i, winner_pos[d])
             K.count_departure(stats, t, arrival, warmup)
+            K.part_left(parts, i, t, warmup)
     stats[K.STAT_QUEUED] = q_len.sum()
+    K.keep_worst_part(stats, parts, K.burst_granule(tr))
 
 
 @njit(cache=True)
@@ -168,5 +173,6 @@ def replicate(switch, traffic, run):
     unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
     policy = RANDOM if switch.window_policy == "random" else ROUNDS
     stats = LAYOUT.zeros(run)
-    _run_fifo(FifoArgs(n, switch.window, policy, limit, unbounded, storage), run, K.traffic_arrays(traffic, n), stats)
+    _run_fifo(FifoArgs(n, switch.window, policy, limit, unbounded, storage), run, K.traffic_arrays(traffic, n), stats,
+              K.parts(n))
     return stats

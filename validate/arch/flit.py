@@ -457,6 +457,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     n_trace = 0
     max_held = 0
     next_at = np.full(nodes, np.inf)
+    # Stability by part: flits to each destination node; on routers, real time (parts [0, nodes)) and best
+    # effort ([nodes, 2 nodes)) apart, since best effort can starve behind video that the whole backlog hides.
+    parts = K.parts(2 * nodes)
     for v in range(nodes):
         if active[v] and tr.p_msg > 0.0:
             next_at[v] = _gap(tr.p_msg, tr.poisson) - (0.0 if tr.poisson else 1.0)
@@ -541,6 +544,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 stats[FLITS_OFFERED] += flits
                 if measuring:
                     stats[M_FLITS_OFFERED] += flits
+                    part = dest if row >= 0 else nodes + dest
+                    parts[0, part] += flits
+                    parts[1, part] += flits
                 q = nq_ring + src * m + c_in
                 e_top -= 1
                 e = e_free[e_top]
@@ -814,6 +820,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     stats[FLITS_RECEIVED] += 1
                     if measuring:
                         stats[M_FLITS_RECEIVED] += 1
+                        parts[1, p_dest[pkt] if p_msg[pkt] >= 0 else nodes + p_dest[pkt]] -= 1
                     if trace.shape[0] > 1 and n_trace < trace.shape[0]:
                         trace[n_trace, 0] = arrive
                         trace[n_trace, 1] = out_input[g]
@@ -920,6 +927,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         stats[FLITS_OFFERED] += tr.msg_flits
                         if measuring:
                             stats[M_FLITS_OFFERED] += tr.msg_flits
+                            parts[0, dest] += tr.msg_flits
+                            parts[1, dest] += tr.msg_flits
                         q = qc + v
                         for j in range(ppm):
                             p_top -= 1
@@ -973,6 +982,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         stats[FLITS_RECEIVED] += 1
                         if measuring:
                             stats[M_FLITS_RECEIVED] += 1
+                            parts[1, p_dest[pkt]] -= 1
                         if trace.shape[0] > 1 and n_trace < trace.shape[0]:
                             trace[n_trace, 0] = t
                             trace[n_trace, 1] = out_input[g]
@@ -1367,6 +1377,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
         stats[BACKLOG_END] = offered_flits - received_flits      # the loop ended with the measured window
     stats[MAX_HELD] = max_held
     stats[K.STAT_QUEUED] = stats[K.STAT_ARRIVED] - stats[K.STAT_DELIVERED]
+    K.keep_worst_part(stats, parts, vc.msg_flits if vc_on else tr.msg_flits)
     return n_trace
 
 

@@ -87,7 +87,7 @@ def _draw_set(n, size_cdf, scratch):
 
 
 @njit(cache=True)
-def _run_multicast(sw, size_cdf, run, stats):
+def _run_multicast(sw, size_cdf, run, stats, parts):
     K.seed_rng(run.seed)
     n, m_in, mode, q, load, poisson, storage = sw
     warmup = run.warmup
@@ -137,7 +137,10 @@ def _run_multicast(sw, size_cdf, run, stats):
                 else:
                     count = 1
                 for _ in range(count):
-                    if not K.admit(stats, t, warmup, f_len[i] < storage, True):
+                    admitted = K.admit(stats, t, warmup, f_len[i] < storage, True)
+                    # Parts are the inputs: a packet waits at its input until its last copy leaves.
+                    K.part_offered(parts, i, t, warmup, admitted)
+                    if not admitted:
                         continue
                     s = (f_head[i] + f_len[i]) & mask_ring
                     if f_len[i] == 0:
@@ -211,6 +214,7 @@ def _run_multicast(sw, size_cdf, run, stats):
                         if (dest >> jj) & 1:
                             credits[i, jj] += 1
                     K.count_departure(stats, t, p_arr[i, slot], measured_from)
+                    K.part_left(parts, i, t, measured_from)
                     p_free[i, p_nfree[i]] = slot
                     p_nfree[i] += 1
                     in_pool -= 1
@@ -250,6 +254,7 @@ def _run_multicast(sw, size_cdf, run, stats):
             for i in range(m_in):
                 if f_len[i] > 0 and f_left[i, f_head[i]] == 0:
                     K.count_departure(stats, t, f_arr[i, f_head[i]], measured_from)
+                    K.part_left(parts, i, t, measured_from)
                     f_head[i] = (f_head[i] + 1) & mask_ring
                     f_len[i] -= 1
                     hol_since[i] = t + 1  # the next packet, if any, is at the head from the next slot
@@ -272,9 +277,11 @@ def _run_multicast(sw, size_cdf, run, stats):
                 if t >= measured_from:
                     stats[M_COPIES] += K.popcount(dest)
                 K.count_departure(stats, t, f_arr[i, h], measured_from)
+                K.part_left(parts, i, t, measured_from)
                 f_head[i] = (h + 1) & mask_ring
                 f_len[i] -= 1
     stats[K.STAT_QUEUED] = f_len.sum() + in_pool
+    K.keep_worst_part(stats, parts, 1.0)
 
 
 def replicate(switch, traffic, run):
@@ -290,5 +297,5 @@ def replicate(switch, traffic, run):
     stats = LAYOUT.zeros(run)
     args = MulticastArgs(n, traffic.active_inputs or n, MODES[switch.architecture], switch.crosspoint_cells,
                          float(traffic.load), traffic.arrivals == "poisson", K.UNBOUNDED_CELLS)
-    _run_multicast(args, size_cdf, run, stats)
+    _run_multicast(args, size_cdf, run, stats, K.parts(args.inputs))
     return stats

@@ -154,7 +154,7 @@ def _grant(x0, need, credits, oblivious):
 
 
 @njit(cache=True)
-def _run(net, tab, src, batch, run, stats, deliveries, log):
+def _run(net, tab, src, batch, run, stats, deliveries, log, parts):
     """One replication. ``batch.src`` non-empty: no random arrivals, run the batch until it drains.
 
     ``src.kind``: ``K.DEST_UNIFORM`` unicast (any other node), ``K.DEST_PERMUTATION``
@@ -366,6 +366,9 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
                 stats[COPIES_OWED] += m_n[mid]
                 if t >= warmup:
                     stats[M_COPIES_OWED] += m_n[mid]
+                # Parts are the destination nodes: the copies owed to each.
+                for a in range(m_n[mid]):
+                    K.part_offered(parts, m_dest[mid, a], t, warmup, True)
                 nic_q[v, (nic_head[v] + nic_len[v]) & (nic_cap - 1)] = mid
                 nic_len[v] += 1
         # NICs send their head packet when the leaf switch's crosspoint(s) have credit.
@@ -469,6 +472,7 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
             stats[COPIES] += 1
             if t >= measured_from:
                 stats[M_COPIES] += 1
+            K.part_left(parts, m_dest[mid, c_lo[cid]], t, measured_from)
             if batched:
                 c = stats[COPIES] - 1
                 log[c, 0] = mid
@@ -495,6 +499,7 @@ def _run(net, tab, src, batch, run, stats, deliveries, log):
         if m_left[mid] > 0:
             queued += 1
     stats[K.STAT_QUEUED] = queued
+    K.keep_worst_part(stats, parts, 1.0)
     out = 0
     for x in range(n_xp):
         out += q - credits[x]
@@ -550,8 +555,9 @@ def replicate(net, traffic, run) -> np.ndarray:
     its counters (``LAYOUT``)."""
     args, tab = _arguments(net)
     stats = LAYOUT.zeros(run)
-    _run(args, tab, _sources(tab.route.shape[1], traffic), _NO_BATCH, run, stats, np.zeros(1, dtype=np.int64),
-         np.zeros((1, 3), dtype=np.int64))
+    nodes = tab.route.shape[1]
+    _run(args, tab, _sources(nodes, traffic), _NO_BATCH, run, stats, np.zeros(1, dtype=np.int64),
+         np.zeros((1, 3), dtype=np.int64), K.parts(nodes))
     return stats
 
 
@@ -591,5 +597,6 @@ def run_batch(net, src, ready, dests, seed: int = 1, max_slots: int = 10**7):
     log = np.full((int(batch_n.sum()), 3), -1, dtype=np.int64)
     batch = Batch(np.asarray(src, dtype=np.int64), np.asarray(ready, dtype=np.int64), batch_n, batch_dest)
     no_sources = Sources(0.0, K.DEST_UNIFORM, np.zeros(1, dtype=np.int64), np.ones(1), f_cap)
-    _run(args, tab, no_sources, batch, K.Run(max_slots, 0, 0, seed), stats, deliveries, log)
+    _run(args, tab, no_sources, batch, K.Run(max_slots, 0, 0, seed), stats, deliveries, log,
+         K.parts(nodes))
     return deliveries, log, stats

@@ -18,7 +18,7 @@ LAYOUT = K.Layout()
 
 
 @njit(cache=True)
-def _run_oq(n, limit, unbounded, storage, run, tr, stats):
+def _run_oq(n, limit, unbounded, storage, run, tr, stats, parts):
     K.seed_rng(run.seed)
     warmup = run.warmup
     q = np.zeros((n, storage), dtype=np.int64)   # arrival slot of each queued cell
@@ -37,12 +37,16 @@ def _run_oq(n, limit, unbounded, storage, run, tr, stats):
             d = arrivals[i]
             if d < 0:
                 continue
-            if K.admit(stats, t, warmup, q_len[d] < limit, unbounded):
+            admitted = K.admit(stats, t, warmup, q_len[d] < limit, unbounded)
+            K.part_offered(parts, d, t, warmup, admitted)
+            if admitted:
                 K.ring_push(q, q_head, q_len, d, t)
         for j in range(n):
             if q_len[j] > 0:
                 K.count_departure(stats, t, K.ring_pop(q, q_head, q_len, j), warmup)
+                K.part_left(parts, j, t, warmup)
     stats[K.STAT_QUEUED] = q_len.sum()
+    K.keep_worst_part(stats, parts, K.burst_granule(tr))
 
 
 def replicate(switch, traffic, run):
@@ -50,5 +54,5 @@ def replicate(switch, traffic, run):
     n = switch.n_ports
     unbounded, limit, storage = K.queue_limit(switch.output_buffer_cells)
     stats = LAYOUT.zeros(run)
-    _run_oq(n, limit, unbounded, storage, run, K.traffic_arrays(traffic, n), stats)
+    _run_oq(n, limit, unbounded, storage, run, K.traffic_arrays(traffic, n), stats, K.parts(n))
     return stats

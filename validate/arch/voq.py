@@ -32,7 +32,7 @@ VoqArgs = namedtuple("VoqArgs", "n_ports matching iterations limit unbounded sto
 
 
 @njit(cache=True)
-def _run_voq(sw, run, tr, stats):
+def _run_voq(sw, run, tr, stats, parts):
     K.seed_rng(run.seed)
     n, matching, iterations, limit, unbounded, storage = sw
     # VOQs hold arrival slots; held[i]: the cells at input i.
@@ -42,7 +42,7 @@ def _run_voq(sw, run, tr, stats):
     for t in range(run.warmup + run.slots):
         K.mark_batch(stats, t, run)
         K.draw_arrivals(arrivals, burst, tr, n)
-        K.enqueue_voqs(stats, t, run.warmup, arrivals, voqs, limit, unbounded)
+        K.enqueue_voqs(stats, parts, t, run.warmup, arrivals, voqs, limit, unbounded)
         in_match[:] = -1
         out_match[:] = -1
         K.match_voqs(q_len, n, matching, iterations, state)
@@ -51,7 +51,9 @@ def _run_voq(sw, run, tr, stats):
             if j >= 0:
                 held[i] -= 1
                 K.count_departure(stats, t, K.ring_pop(q, q_head, q_len, i * n + j), run.warmup)
+                K.part_left(parts, j, t, run.warmup)
     stats[K.STAT_QUEUED] = held.sum()
+    K.keep_worst_part(stats, parts, K.burst_granule(tr))
 
 
 def replicate(switch, traffic, run):
@@ -62,5 +64,5 @@ def replicate(switch, traffic, run):
     stats = LAYOUT.zeros(run)
     matching = ISLIP if switch.matching == "islip" else PIM
     _run_voq(VoqArgs(n, matching, switch.iterations, limit, unbounded, storage), run, K.traffic_arrays(traffic, n),
-             stats)
+             stats, K.parts(n))
     return stats

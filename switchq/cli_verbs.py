@@ -176,17 +176,10 @@ def _simulate_command(declaration) -> click.Command:
             r = results[0]
             notes = [f"[yellow]{escape(n)}[/yellow]" for n in r.notes]
             if r.unstable:
-                unit = r.units.get("backlog_growth", "")
-                where = (f"the whole backlog, everything not yet delivered, grew by {r.backlog_growth:.0f} {unit} "
-                         f"(allowed {r.backlog_growth_allowed:.0f})")
-                part = r.labels.get("worst_part")
-                if part is not None and r.part_backlog_growth > r.part_backlog_growth_allowed:
-                    where = (f"the backlog of {part} grew by {r.part_backlog_growth:.0f} {unit} "
-                             f"(allowed {r.part_backlog_growth_allowed:.0f})")
                 notes.append("[yellow]unstable: offered load exceeds what this system carries; throughput is "
-                             "the saturation throughput and latency grows with the run length (in the worst "
-                             f"replication {where} while measuring; the allowance is 1 % of what was offered "
-                             "plus a noise allowance).[/yellow]")
+                             "the saturation throughput and latency grows with the run length ("
+                             f"{escape(r.labels.get('unstable_because', ''))}: see backlog_growth and its allowance, "
+                             "1 % of what was offered plus a noise allowance, in the worst replication).[/yellow]")
             shown = r.to_dict()
             if not as_json:
                 shown.pop("notes", None)   # printed under the table instead

@@ -349,14 +349,19 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
         # Any replication: placements and seeds differ, and one that cannot carry its load is unstable
         # whatever the others do; the largest excess is shown.
         growth, allowed, _ = _worst(b.growth, UNSTABLE_GROWTH * np.asarray(b.offered, dtype=float) + b.slack)
-        unstable = overflow or growth > allowed
+        why = ["a queue filled its storage"] if overflow else []
+        if growth > allowed:
+            why.append("the whole backlog grew")
         shown = {"backlog_growth": growth, "backlog_growth_allowed": allowed}
         if b.part is not None:
             pg, pa, r = _worst(totals["part_growth"], backlog_allowed(totals["part_offered"], b.part_slack, b.granule))
-            unstable = unstable or pg > pa
-            shown.update(part_backlog_growth=pg, part_backlog_growth_allowed=pa,
-                         worst_part=b.part(int(totals["part"][r])) if callable(b.part)
-                         else f"{b.part} {int(totals['part'][r])}")
+            part = b.part(int(totals["part"][r])) if callable(b.part) else f"{b.part} {int(totals['part'][r])}"
+            if pg > pa:
+                why.append(f"the backlog of {part} grew")
+            shown.update(part_backlog_growth=pg, part_backlog_growth_allowed=pa, worst_part=part)
+        unstable = bool(why)
+        if why:
+            shown["unstable_because"] = "; ".join(why)
         labels = {**labels, **shown}
         units = {**units, "backlog_growth": b.unit, "backlog_growth_allowed": b.unit,
                  **({"part_backlog_growth": b.unit, "part_backlog_growth_allowed": b.unit} if b.part else {})}

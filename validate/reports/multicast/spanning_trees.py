@@ -71,7 +71,7 @@ def spanning_trees(p: Plan, out: Path, progress: bool = False, store=None) -> Se
             trees = fattree.build_trees(tree, groups) if ports == 32 else built[g, f, "least-loaded"][1]
             hw = np.mean([fattree.tree_links(t) for t in trees])
             pp = np.mean([fattree.unicast_links(tree, grp[0], grp) for grp in groups])
-            ratios[ports, f] = pp / hw
+            ratios[ports, g, f] = pp / hw
             sec.lines.append(f"| {ports}-port ({tree.name}) | {g} | {f} | {hw:.1f} | {pp:.1f} | {pp / hw:.2f} |")
     g0, f0 = p.groups[0]
     fig, ax = plt.subplots(figsize=(9, 3.8))
@@ -102,7 +102,7 @@ def spanning_trees(p: Plan, out: Path, progress: bool = False, store=None) -> Se
                   f"{min(ratios.values()):.2f}-{max(ratios.values()):.2f} times fewer link traversals than "
                   "point-to-point messages at these group sizes" +
                   (", more on the deeper 8-port tree, whose shared upper links each message would cross again"
-                   if all(ratios[8, f] > ratios[32, f] for _, f in p.groups) else "") + ".", ""]
+                   if all(ratios[8, g, f] > ratios[32, g, f] for g, f in p.groups) else "") + ".", ""]
     sec.summary.append(("§2.2", f"leastLoadedParent balances trees ({g0} groups of {f0}): top-level max", "—",
                         f"{top['least-loaded'].max} (naive {top['naive'].max})", "below the naive rule's",
                         AGREE if top["least-loaded"].max < top["naive"].max else DISAGREE,

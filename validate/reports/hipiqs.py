@@ -32,15 +32,36 @@ def _sat(rows):
     return top, (min(above) if above else None), max(r["throughput"] for r in rows)
 
 
-def _ran_sentence(ran: dict, readings: list, name: dict) -> str:
-    """Which figures ran under which HIPIQS readings, from what ran (not from what was meant to)."""
-    parts = []
-    for figure, rs in ran.items():
+def _ran_sentence(ran: dict, readings: list, name: dict, default: tuple) -> str:
+    """Which figures ran under which HIPIQS readings, from what ran (not from what was meant to).
+
+    Examples
+    --------
+    >>> rs = [(u, x) for u in ("input", "output") for x in ("extra", "within")]
+    >>> names = {r: "-".join(r) for r in rs}
+    >>> _ran_sentence({"Figs. 7-9": rs, "Fig. 10": rs[::2], "Fig. 11": [rs[0]], "Fig. 12": rs[::2]}, rs, names,
+    ...               rs[0])
+    'Figs. 7-9 ran under all four; Figs. 10 and 12 under both up-port readings with the FIFO units on top of the buffer; Fig. 11 under the default alone.'
+    """
+    def what(rs):
         if len(rs) == len(readings):
-            parts.append(f"{figure} are run under all four")
-        else:
-            parts.append(f"{figure} under " + listed([name[r] for r in rs]))
-    return "; ".join(parts)[0].upper() + "; ".join(parts)[1:] + "."
+            return "all four"
+        if len(rs) == 2 and rs[0][1] == rs[1][1] and rs[0][0] != rs[1][0]:
+            return ("both up-port readings with the FIFO units "
+                    + ("on top of" if rs[0][1] == "extra" else "within") + " the buffer")
+        if rs == [default]:
+            return "the default alone"
+        return listed([name[r] for r in rs])
+
+    groups = {}
+    for figure, rs in ran.items():
+        groups.setdefault(what(rs), []).append(figure)
+    parts = []
+    for w, figs in groups.items():
+        nums = [f.replace("Figs. ", "").replace("Fig. ", "") for f in figs]
+        label = figs[0] if len(figs) == 1 else "Figs. " + listed(nums)
+        parts.append(f"{label} {'ran ' if not parts else ''}under {w}")
+    return "; ".join(parts) + "."
 
 
 def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store=None) -> list[Path]:
@@ -341,7 +362,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
               "| where | the paper says | reading | ours | tolerance | verdict |", "|---|---|---|---|---|---|"]
     lines += [f"| {w} | {c} | {name[rr] if rr else '—'} | {o} | {t} | {v} |" for w, c, o, t, v, rr in verdicts]
     lines += ["", f"Built in {time.time() - started:.0f} s."]
-    lines = [x.replace("RAN_READINGS", _ran_sentence(ran, readings, name)) for x in lines]
+    lines = [x.replace("RAN_READINGS", _ran_sentence(ran, readings, name, (default.up_select, default.crosspoint_storage))) for x in lines]
     path = out / "hipiqs.md"
     path.write_text("\n".join(lines) + "\n")
     return [path, out / "hipiqs_fig7.png", out / "hipiqs_fig12.png"]

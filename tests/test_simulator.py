@@ -270,3 +270,19 @@ def test_one_replication_that_cannot_carry_its_load_is_unstable():
     rows[1, LAYOUT.index("m_delivered")] = 10_000 - 90
     assert not harness.summarise(declaration, harness.Counts(rows, LAYOUT, system, workload, settings), 0.0,
                                  (1, 2)).unstable
+
+
+def test_the_kernel_keeps_the_part_furthest_beyond_its_allowance():
+    # 31 parts offered 10,000 units that kept up (growth within noise), one offered 12,000 that grew by 600
+    # (5 %, past 1 % + 4 sigma = 120 + 438); parts nothing was offered to are skipped, not taken as the worst.
+    parts = K.parts(40)
+    parts[0, :32] = 10_000
+    parts[1, :32] = np.arange(32) % 7 - 3
+    parts[0, 17], parts[1, 17] = 12_000, 600
+    stats = K.Layout().zeros()
+    K.keep_worst_part(stats, parts, 1.0)
+    counts = K.Layout().named(stats)
+    assert (counts["part"], counts["part_growth"], counts["part_offered"]) == (17, 600, 12_000)
+    parts[1, 17] = 0
+    K.keep_worst_part(stats, parts, 1.0)
+    assert K.Layout().named(stats)["part"] < 32

@@ -178,8 +178,8 @@ def _simulate_command(declaration) -> click.Command:
             if r.unstable:
                 notes.append("[yellow]unstable: offered load exceeds what this system carries; throughput is "
                              "the saturation throughput and latency grows with the run length ("
-                             f"{escape(r.labels.get('unstable_because', ''))}: see backlog_growth and its allowance, "
-                             "1 % of what was offered plus a noise allowance, in the worst replication).[/yellow]")
+                             f"{escape(r.labels.get('unstable_because', ''))}: see the backlog growths beside their "
+                             "allowances, 1 % of what was offered plus allowances for noise).[/yellow]")
             shown = r.to_dict()
             if not as_json:
                 shown.pop("notes", None)   # printed under the table instead

@@ -251,25 +251,32 @@ def test_one_overloaded_output_of_many_is_unstable():
 
 def test_one_replication_that_cannot_carry_its_load_is_unstable():
     # Audit: replications were averaged, so one run whose backlog grew (a stream placement overloading an
-    # output, say) was outvoted by the others. Counters of two replications, made up: the first carried
-    # everything, the second grew by 1.5 % of its 10,000 cells (allowed 1 % = 100); their mean, 75, is not
-    # past the allowance, the second replication is.
+    # output, say) was outvoted by the others. Counters of eight replications, made up: seven carried all of
+    # their 10,000 cells, the eighth grew by 800 (8 %). The mean, 100, is within the pooled allowance (1 % =
+    # 100); the eighth is past its own, 1 % + 4 sigma of a critically loaded backlog's random walk
+    # (100 + 4 x sqrt(10,000) = 500).
     from switchq import registry
     from switchq.validate import harness
     from switchq.validate.arch.oq import LAYOUT
 
-    system, workload, settings = Switch(4, "oq"), Traffic(0.5), RunSettings(slots=5000, replications=2)
-    rows = np.zeros((2, LAYOUT.size), dtype=np.int64)
-    for r, growth in enumerate((0, 150)):
-        for name, value in (("m_offered", 10_000), ("m_delivered", 10_000 - growth), ("part", 0),
-                            ("part_offered", 2500), ("m_latency_sum", 20_000), ("m_latency_count", 10_000)):
-            rows[r, LAYOUT.index(name)] = value
+    system, workload, settings = Switch(4, "oq"), Traffic(0.5), RunSettings(slots=5000, replications=8)
     declaration = registry.for_system(system, workload)
-    r = harness.summarise(declaration, harness.Counts(rows, LAYOUT, system, workload, settings), 0.0, (1, 2))
-    assert r.unstable and r.backlog_growth == 150 and r.backlog_growth_allowed == 100
-    rows[1, LAYOUT.index("m_delivered")] = 10_000 - 90
-    assert not harness.summarise(declaration, harness.Counts(rows, LAYOUT, system, workload, settings), 0.0,
-                                 (1, 2)).unstable
+
+    def judged(last_growth):
+        rows = np.zeros((8, LAYOUT.size), dtype=np.int64)
+        for r in range(8):
+            growth = last_growth if r == 7 else 0
+            for name, value in (("m_offered", 10_000), ("m_delivered", 10_000 - growth), ("part", 0),
+                                ("part_offered", 2500), ("m_latency_sum", 20_000), ("m_latency_count", 10_000)):
+                rows[r, LAYOUT.index(name)] = value
+        return harness.summarise(declaration, harness.Counts(rows, LAYOUT, system, workload, settings), 0.0,
+                                 tuple(range(8)))
+
+    r = judged(800)
+    assert r.unstable and r.unstable_because == "the whole backlog grew in one replication"
+    assert (r.backlog_growth, r.backlog_growth_allowed) == (100, 100)
+    assert (r.replication_backlog_growth, r.replication_backlog_growth_allowed) == (800, 500)
+    assert not judged(450).unstable
 
 
 def test_the_kernel_keeps_the_part_furthest_beyond_its_allowance():

@@ -27,23 +27,28 @@ Simulation practice (what every simulated figure in switchq follows):
   that says why (too few replications or batches for the spread).
 - *Stability*: an "unbounded" queue is stored in ``kernel.UNBOUNDED_CELLS``
   cells. A run is flagged ``unstable`` when a queue fills that storage, or
-  when, in any replication, a backlog grew while measuring by more than
-  ``UNSTABLE_GROWTH`` of what was offered to it plus an allowance for noise:
-  it is offered more than it carries (or has not reached its steady state),
-  so its throughput is the saturation throughput and its latency grows with
-  the run length. Two backlogs are judged. The whole system's (for a
-  switch, offered - dropped - delivered while measuring; for a network,
-  everything owed to destinations and not yet delivered, in NICs, buffers
-  and links), with the declaration's allowance. And each part's the
-  declaration names (an output, an input, a destination node, a traffic
-  class at a destination), because one overloaded part of many grows inside
-  any whole-system allowance; its allowance adds ``NOISE_SIGMAS`` standard
-  deviations of the random walk a critically loaded part makes, sqrt(offered
-  x E[B^2] / E[B]) for units arriving in batches B (bursts, messages), since
-  a part is offered too little for 1 % to cover it. The kernel keeps the
-  part furthest beyond its allowance. Every result shows the largest
-  ``backlog_growth`` over the replications beside
-  ``backlog_growth_allowed``, and the worst part's.
+  when a backlog grew while measuring by more than ``UNSTABLE_GROWTH`` of
+  what was offered to it plus an allowance: it is offered more than it
+  carries (or has not reached its steady state), so its throughput is the
+  saturation throughput and its latency grows with the run length. The
+  backlog is the whole system's (for a switch, offered - dropped - delivered
+  while measuring; for a network, everything owed to destinations and not
+  yet delivered, in NICs, buffers and links), judged three ways: on average
+  over the replications, with the declaration's allowance (noise averages
+  out; a system that cannot carry its load grows in every replication); in
+  each replication, with ``NOISE_SIGMAS`` standard deviations of the random
+  walk a critically loaded backlog makes added (sqrt(offered x E[B^2] /
+  E[B]) for units arriving in batches B: bursts, messages), since
+  replications differ (a stream placement may overload an output in one);
+  and per part the declaration names (an output, an input, a destination
+  node, a traffic class at a destination), in each replication with the
+  same noise term, because one overloaded part of many grows inside any
+  whole-system allowance (the kernel keeps the part furthest beyond its
+  allowance). Every result shows ``backlog_growth`` (the mean),
+  ``replication_backlog_growth`` and ``part_backlog_growth`` (the
+  replication and the part furthest beyond their allowances) beside their
+  allowances, and an unstable one says which rule it broke
+  (``unstable_because``).
 """
 
 from __future__ import annotations
@@ -60,16 +65,8 @@ from switchq.models import _check
 from .result import Estimate, Result
 
 __all__ = ["RunSettings", "simulate", "run", "run_replications", "replication_seeds", "confidence_interval",
-           "Counts", "Backlog", "UNSTABLE_GROWTH", "NOISE_SIGMAS", "DEFAULT_BATCHES", "MIN_BATCH_SLOTS"]
+           "Counts", "Backlog", "backlog_allowed", "DEFAULT_BATCHES", "MIN_BATCH_SLOTS"]
 
-# Backlog growth (share of the offered cells) that marks a run unstable. Stable runs measured here grow
-# by under 0.1 % once warm (VOQ iSLIP at 0.95: 0.6 %, still warming); FIFO 32 x 32 at 0.6, 2 % over its
-# saturation load, grows by 1.1 %, a crosspoint switch offered 10 % more than it carries by 10 %.
-UNSTABLE_GROWTH = 0.01
-# Random-walk allowance, in standard deviations sqrt(offered): judged per part and per replication, 64
-# parts x 8 replications are 512 tests, and 4 sigmas keep a critically loaded but stable queue from being
-# flagged (a one-sided normal tail of 3e-5 per test).
-NOISE_SIGMAS = 4.0
 # Batch means: batches of one long run by default, and the fewest slots a batch may have.
 DEFAULT_BATCHES = 20
 MIN_BATCH_SLOTS = 100
@@ -92,15 +89,23 @@ class Backlog:
     granule: object = 1.0
 
 
-def backlog_allowed(offered, slack, granule=1.0):
-    """The growth a stable backlog may show while measuring ``offered``: the stability rule's threshold.
+def backlog_allowed(offered, slack, granule=None):
+    """The growth a stable backlog may show while measuring ``offered``: the stability rule's threshold,
+    ``UNSTABLE_GROWTH`` x offered + ``slack``, plus, given a ``granule``, ``NOISE_SIGMAS`` standard
+    deviations of the random walk of a critically loaded backlog: units arriving in batches of B (bursts to
+    one output, messages of B flits) make the count offered vary by offered x E[B^2] / E[B] (``granule``),
+    so the allowance is ``NOISE_SIGMAS`` x sqrt(offered x granule).
 
-    Units arriving in batches of B (bursts to one output, messages of B flits) make the count offered
-    vary by offered x E[B^2] / E[B] (``granule``) instead of offered, so the random-walk allowance is
-    ``NOISE_SIGMAS`` x sqrt(offered x granule).
+    Examples
+    --------
+    >>> float(backlog_allowed(10_000, 0)), float(backlog_allowed(10_000, 0, granule=1.0))
+    (100.0, 500.0)
     """
+    from .kernel import NOISE_SIGMAS, UNSTABLE_GROWTH
+
     offered = np.asarray(offered, dtype=float)
-    return UNSTABLE_GROWTH * offered + NOISE_SIGMAS * np.sqrt(offered * granule) + slack
+    noise = 0.0 if granule is None else NOISE_SIGMAS * np.sqrt(offered * granule)
+    return UNSTABLE_GROWTH * offered + slack + noise
 
 
 @dataclass(frozen=True)
@@ -346,16 +351,24 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
     units = declaration.units_of(c.system, c.workload)
     if declaration.stability is not None:
         b = declaration.stability(totals)
-        # Any replication: placements and seeds differ, and one that cannot carry its load is unstable
-        # whatever the others do; the largest excess is shown.
-        growth, allowed, _ = _worst(b.growth, UNSTABLE_GROWTH * np.asarray(b.offered, dtype=float) + b.slack)
         why = ["a queue filled its storage"] if overflow else []
+        # The whole backlog, on average over the replications (noise averages out: a system that cannot
+        # carry its load grows in every one) ...
+        growth = float(np.mean(b.growth))
+        allowed = float(backlog_allowed(np.mean(b.offered), b.slack))
         if growth > allowed:
             why.append("the whole backlog grew")
-        shown = {"backlog_growth": growth, "backlog_growth_allowed": allowed}
+        # ... and in each replication with room for its noise: placements and seeds differ, and one that
+        # cannot carry its load is unstable whatever the others do.
+        one, one_allowed, _ = _worst(b.growth, backlog_allowed(b.offered, b.slack, b.granule))
+        if one > one_allowed:
+            why.append("the whole backlog grew in one replication")
+        shown = {"backlog_growth": growth, "backlog_growth_allowed": allowed,
+                 "replication_backlog_growth": one, "replication_backlog_growth_allowed": one_allowed}
         if b.part is not None:
             pg, pa, r = _worst(totals["part_growth"], backlog_allowed(totals["part_offered"], b.part_slack, b.granule))
-            part = b.part(int(totals["part"][r])) if callable(b.part) else f"{b.part} {int(totals['part'][r])}"
+            j = int(totals["part"][r])
+            part = "none (nothing offered)" if j < 0 else b.part(j) if callable(b.part) else f"{b.part} {j}"
             if pg > pa:
                 why.append(f"the backlog of {part} grew")
             shown.update(part_backlog_growth=pg, part_backlog_growth_allowed=pa, worst_part=part)
@@ -363,8 +376,7 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
         if why:
             shown["unstable_because"] = "; ".join(why)
         labels = {**labels, **shown}
-        units = {**units, "backlog_growth": b.unit, "backlog_growth_allowed": b.unit,
-                 **({"part_backlog_growth": b.unit, "part_backlog_growth_allowed": b.unit} if b.part else {})}
+        units = {**units, **{k: b.unit for k in shown if k.endswith(("growth", "allowed"))}}
     notes = _notes(metrics, declaration, c.settings, per_replication)
     return Result(declaration.name, c.system, c.workload, c.settings, metrics, counters, labels, unstable, wall,
                   tuple(seeds), per_replication, units, declaration.settings_shown, tuple(notes))

@@ -35,7 +35,6 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .harness import NOISE_SIGMAS, UNSTABLE_GROWTH
 
 __all__ = ["Layout", "CORE", "Run", "TrafficArrays", "traffic_arrays", "queue_limit", "ring_storage"]
 
@@ -382,6 +381,17 @@ def count_departure(stats, t, arrival, warmup):
 
 
 # --------------------------------------------------------------------------- stability by part
+
+# Backlog growth (share of the offered cells) that marks a run unstable. Stable runs measured here grow
+# by under 0.1 % once warm (VOQ iSLIP at 0.95: 0.6 %, still warming); FIFO 32 x 32 at 0.6, 2 % over its
+# saturation load, grows by 1.1 %, a crosspoint switch offered 10 % more than it carries by 10 %.
+UNSTABLE_GROWTH = 0.01
+# Random-walk allowance, in standard deviations sqrt(offered): judged per part and per replication, 64
+# parts x 8 replications are 512 tests, and 4 sigmas keep a critically loaded but stable queue from being
+# flagged (a one-sided normal tail of 3e-5 per test).
+NOISE_SIGMAS = 4.0
+# (Here, not in the harness that applies them, because keep_worst_part compiles them in: the kernels'
+# cache is keyed on this file.)
 
 # A system is only as stable as its worst part: one overloaded output of 32 grows by 1/32 of what the
 # whole switch is offered, inside any whole-system allowance. So kernels also count, per part (an output,

@@ -91,7 +91,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
         return curve(loads, nodes=nodes, buffer_org="hipiqs", message_flits=m, buffer_flits=b, traffic=traffic,
                      up_select=reading[0], crosspoint_storage=reading[1], **p)
 
-    from switchq.validate.harness import NOISE_SIGMAS, UNSTABLE_GROWTH
+    from switchq.validate.kernel import NOISE_SIGMAS, UNSTABLE_GROWTH
 
     growth, sigmas = 100 * UNSTABLE_GROWTH, NOISE_SIGMAS
     verdicts = []        # (where, claim, ours, tolerance, verdict, reading or "")
@@ -100,11 +100,12 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
              f"`switchq simulate bmin` with {cycles} measured cycles after {warmup} of warm-up, {reps} "
              "replications (the paper: 10^6 cycles, 350,000 of warm-up). 8-port switches, 2-byte flits, "
              "messages of fixed length, Bernoulli message starts, uniform destinations over the other nodes. A "
-             "curve's saturation load is the highest load of its grid at which the run is stable (in every "
-             f"replication, the flits offered and not received grew while measuring by at most {growth:g} % of "
-             "what was offered plus a message per node, and those to each destination node by at most "
-             f"{growth:g} % of what it was offered plus one message plus {sigmas:g} standard deviations of a "
-             "critically loaded destination's random walk); its saturation "
+             "curve's saturation load is the highest load of its grid at which the run is stable: the flits "
+             f"offered and not received grew while measuring by at most {growth:g} % of what was offered plus "
+             "a message per node on average over the replications, and by at most that plus "
+             f"{sigmas:g} standard deviations of a critically loaded backlog's random walk in each "
+             f"replication; those to each destination node by at most {growth:g} % of what it was offered plus "
+             f"one message plus {sigmas:g} standard deviations, in each replication. Its saturation "
              "throughput, as the paper uses the word, is the highest received load. The grid is "
              + ", ".join(f"{x:g}" for x in LOADS) + ". A claim of the paper agrees when it holds for our "
              "figures within the stated tolerance.", "",

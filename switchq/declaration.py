@@ -209,8 +209,10 @@ class Architecture:
     labels : callable or None
         ``labels(counts) -> dict`` of further result fields (bounds, what a latency is per).
     stability : callable or None
-        ``stability(counts) -> (growth, offered, slack)``: unstable if the backlog grew by more
-        than ``UNSTABLE_GROWTH`` x offered + slack, or a queue overflowed; None: never judged.
+        ``stability(counts) ->`` :class:`~switchq.validate.harness.Backlog` (growth, offered, slack, unit,
+        and the part the kernel counts, if any): unstable if a backlog grew by more than the harness's
+        allowance (:func:`~switchq.validate.harness.backlog_allowed`), or a queue overflowed; None: never
+        judged.
     answers, cases, bench : tuples of Answer, Case, BenchCase
     report : tuple
         ``(name, module)`` of each report it builds (``switchq report NAME``).

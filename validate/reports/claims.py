@@ -43,7 +43,8 @@ def within(value, target: float, tolerance: float) -> str:
     low, high = (value.low, value.high) if hasattr(value, "low") else (value, value)
     if math.isnan(low) or math.isnan(high):
         low = high = float(value)
-    return AGREE if low <= target + tolerance and high >= target - tolerance else DISAGREE
+    edge = 1e-9 * max(1.0, abs(target))      # a value exactly on the edge agrees, whatever the rounding of 0.8 - 0.75
+    return AGREE if low <= target + tolerance + edge and high >= target - tolerance - edge else DISAGREE
 
 
 def agreeing(verdicts) -> int:

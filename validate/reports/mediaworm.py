@@ -207,7 +207,7 @@ def _be_hw(row) -> float:
     return 0.0 if row.get("unstable") else est(row, "best_effort_latency_us").half_width
 
 
-RISING = "each step beyond the 95 % half-widths"
+RISING = "each step beyond its 95 % half-width (the two points' combined: hypot)"
 
 
 def _rising(values, half_widths=None) -> bool:
@@ -415,12 +415,13 @@ class _Report:
                        f"not jitter-free at {listed(jittery)}" if jittery else "jitter-free at each",
                        f"rule, T = {T:.2f} ms", _v(not jittery), name)
             if not opts:
-                # The paper's load is nominal (share of the link offered): the mix of 0.96 is the reading
-                # that needs no model of what a header costs on the wire.
+                # The default counts load nominally (the share of the link offered), so its real-time
+                # component is the mix of 0.96; the readings that count the wire are judged on the wire.
+                wire = run.theory(**P(load=0.96)).get("reserved_input_load", math.nan)
                 self.claim("Fig. 5", "at 0.96 the real-time component is around 0.75",
-                           f"{0.8 * 0.96:.3f} nominal (80 % of 0.96)", "± 0.05 ('around'), nominal",
-                           within(0.8 * 0.96, 0.75, 0.05), name)
-            if not opts or set(opts) & {"header", "load_basis"}:        # the readings that change it
+                           f"{0.8 * 0.96:.3f} nominal (80 % of 0.96; {wire:.3f} on the wire)",
+                           "± 0.05 ('around'), nominal", within(0.8 * 0.96, 0.75, 0.05), name)
+            elif set(opts) & {"header", "load_basis"}:        # the readings that change it
                 wire = run.theory(**P(load=0.96, **opts)).get("reserved_input_load", math.nan)
                 self.claim("Fig. 5", "at 0.96 the real-time component is around 0.75 (on the wire)",
                            f"{wire:.3f} on the wire (analytic)", "± 0.05 ('around'), on the wire",
@@ -478,7 +479,8 @@ class _Report:
         self.claim("Fig. 5", "MR jitter-free up to 0.96 (80:20)", _upto(t_mr),
                    "rule" + ("" if target == 0.96 else f"; our grid stops at {target:g}"),
                    _v(t_mr is not None and t_mr >= target))
-        self.claim("Fig. 5", "TR jitter-free up to 0.8", f"{_upto(t_tr)}", "rule", _v(t_tr is not None and t_tr >= 0.8))
+        self.claim("Fig. 5", "TR jitter-free up to 0.8", f"{_upto(t_tr)}", "rule, at 0.8 and below",
+                   _v(t_tr is not None and t_tr >= 0.8))
         self.claim("Fig. 5", "TR: d-bar and sigma_d grow beyond 0.8", f"{_upto(t_tr)}",
                    "not jitter-free by 0.9", _v(t_tr is None or t_tr < 0.9))
         fine = [x for x in L if th[x].get("p_overcommit_any", 1.0) < 0.01]

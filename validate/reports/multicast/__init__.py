@@ -73,7 +73,9 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
               "What the paper states in numbers or words, and what we find (simulated with root seed "
               f"{seed}, ± the 95 % half-width; run lengths and the other figures in the sections below). A number "
               "the paper prints agrees when our interval reaches it within half a unit of its last printed "
-              "digit (it would round to it); other tolerances are stated in the row. Notes say what we think "
+              "digit (it would round to it); other tolerances are stated in the row. Where the paper's words "
+              "allow two readings (the arrival process, the tolerance of a printed bound, what 'stable' means) "
+              "each is a row of its own, so those rows are counted once per reading. Notes say what we think "
               "explains a difference.", "", "| paper | claim | paper's figure | ours | tolerance | verdict | notes |",
               "|---|---|---:|---:|---:|---|---|"]
     lines += ["| " + " | ".join(row) + " |" for row in summary]

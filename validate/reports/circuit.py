@@ -384,9 +384,14 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                 AGREE if all(fig12[32][k].value > fig12[32][k + 1].value for k in range(3)) else DISAGREE),
                ("12", "below 10 % when most bytes are in short packets",
                 f"BinL 0.25: {_fmt(fig12[32][j[0.25]])}", "bound", _bound(fig12[32][j[0.25]], 0.10, False)),
-               ("14", "window benefit 20 % or more when most bytes are long",
+               ("14", "window benefit 20 % or more when most bytes are long (relative: W = 32 / FIFO)",
                 f"W = 32 / FIFO at BinL 0.9: {fig14[j[0.9]].value / fig12[32][j[0.9]].value:.2f}", "bound",
-                AGREE if fig14[j[0.9]].value / fig12[32][j[0.9]].value >= 1.2 else DISAGREE)]
+                AGREE if fig14[j[0.9]].value / fig12[32][j[0.9]].value >= 1.2 else DISAGREE),
+               # §6.1's percentages are read both ways above; this one too: 20 throughput points.
+               ("14", "window benefit 20 % or more when most bytes are long (absolute: throughput points)",
+                f"W = 32 - FIFO at BinL 0.9: {fig14[j[0.9]].value - fig12[32][j[0.9]].value:+.4f}",
+                f"bound, ±{READ}",
+                AGREE if fig14[j[0.9]].value - fig12[32][j[0.9]].value >= 0.2 - READ else DISAGREE)]
     # Fig. 17's "almost identical" under both readings of logical channels, each within the same 0.03.
     same, tol17 = {"pool 32": _gap(fig14, fig17), "backlogged": _gap(fig14, backlogged)}, 0.03
     same17 = {k: AGREE if g < tol17 else DISAGREE for k, g in same.items()}

@@ -13,8 +13,6 @@ figures (:mod:`switchq.solvers.wormhole`, :mod:`switchq.solvers.wormhole_content
 
 from __future__ import annotations
 
-import math
-
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
 from switchq.models.wormhole import (BEST_EFFORT_STAMPS, BEST_EFFORT_VCS, CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS,
                                      HEADERS, LOAD_BASES, REGULATOR_SPAN, SCHEDULERS, STREAM_KINDS, SWITCHING,

@@ -177,7 +177,7 @@ def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Sec
                     "Poisson curve"),
         ("Fig. 13", "8 x 8 oq-crosspoint saturates near", PAPER_OQ[8], pm(o8, r8.throughput_ci95, 3), tol[8],
          claims[8], "0.25 is the admissible bound; a finite switch stays a little under it"),
-        *((f"§3.1, [19]", f"WBA (\"VOQ\"), {m} x 8", PAPER_WBA[m],
+        *(("§3.1, [19]", f"WBA (\"VOQ\"), {m} x 8", PAPER_WBA[m],
            pm(sat[m, "iq-wba", 4].throughput, sat[m, "iq-wba", 4].throughput_ci95),
            f"± {printed(PAPER_WBA[m])[1]:g}", wba_v[m], "our WBA weights are our reading of [19]") for m in (2, 8)),
         ("§3.1", "output queuing beats [19] (2 x 8, 8 x 8)", "yes", f"{o2:.3f} vs {wba[2]:.3f}, {o8:.3f} vs "

@@ -92,7 +92,8 @@ def switch_stability(unit: str = "cells", part: str = "output"):
     from switchq.validate.harness import Backlog
 
     def backlog(c):
-        # Cells come in geometric bursts to one output (mean b): the count offered varies by (2b - 1) x itself.
+        # Cells come in geometric bursts to one output (mean b): the count offered varies by (2b - 1) x itself
+        # (the kernels pick their worst part with the same granule: kernel.burst_granule).
         burst = getattr(c.workload, "mean_burst", 1.0)
         return Backlog(c["m_offered"] - c["m_dropped"] - c["m_delivered"], c["m_offered"], 0, unit, part,
                        granule=2.0 * burst - 1.0)

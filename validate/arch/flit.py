@@ -426,8 +426,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     c_s = np.zeros(max(1, k * m), dtype=np.float64)
     c_b = np.zeros(max(1, k * m), dtype=np.float64)  # ... and its key at the crossbar output (B)
     c_n = np.zeros(k, dtype=np.int64)
-    in_used = np.zeros(k, dtype=np.int64)
-    out_used = np.zeros(k, dtype=np.int64)
+    c_om = np.zeros(k, dtype=np.int64)             # ... the crossbar outputs its candidates ask for (a mask)
+    c_best = np.zeros(max(1, k * k), dtype=np.int64)   # ... per (input, output), its first smallest-stamp candidate
     p_vt = np.zeros(pool, dtype=np.float64)        # Vtick, cycles per flit
     p_dvc = np.zeros(pool, dtype=np.int64)         # the VC it takes on every router output
     n_streams = va.st_src.shape[0]
@@ -582,6 +582,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 for i in range(k):
                     gi = s * k + i
                     c_n[i] = 0
+                    c_om[i] = 0
                     mask = rdy[gi]
                     if mask == 0:
                         continue
@@ -637,45 +638,53 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             nx += 1
                         else:
                             j = i * m + c_n[i]
+                            o = (qo - qo_base) // m - s * k
                             c_q[j] = q
-                            c_o[j] = (qo - qo_base) // m - s * k
+                            c_o[j] = o
                             c_s[j] = fr_s[q, n_out & rmask]
                             c_b[j] = c_s[j] if vc.b_stamp else fr_t[q, n_out & rmask]
+                            if (c_om[i] >> o) & 1 == 0 or c_s[j] < c_s[c_best[i * k + o]]:
+                                c_best[i * k + o] = j
+                                c_om[i] |= 1 << o
                             if c_n[i] == 0:
                                 n_cand += 1        # inputs with a flit to offer
                             c_n[i] += 1
                 if not vc.full and n_cand > 0:
                     # Matching in stamp order: every free input offers its smallest-stamp flit for a free output
-                    # (A), every output takes its smallest offer (B); repeat while that adds a pair.
-                    for i in range(k):
-                        in_used[i] = 0
-                        out_used[i] = 0
+                    # (A), every output takes its smallest offer (B); repeat while that adds a pair. An input's
+                    # offer is the first smallest stamp among its candidates for free outputs: the smallest of
+                    # its per-output bests (c_best), ties to the earlier candidate.
+                    in_used = 0
+                    out_used = 0
                     for _ in range(vc.iterations):
-                        for o in range(k):
-                            bo_q[o] = -1
+                        offered = 0
                         for i in range(k):
-                            if in_used[i] or c_n[i] == 0:
+                            avail = c_om[i] & ~out_used
+                            if avail == 0 or (in_used >> i) & 1:
                                 continue
                             best = -1
-                            for j in range(i * m, i * m + c_n[i]):
-                                if not out_used[c_o[j]] and (best < 0 or c_s[j] < c_s[best]):
+                            while avail:
+                                j = c_best[i * k + trailing_zeros(avail)]
+                                avail &= avail - 1
+                                if best < 0 or c_s[j] < c_s[best] or (c_s[j] == c_s[best] and j < best):
                                     best = j
-                            if best >= 0:
-                                o = c_o[best]
-                                if bo_q[o] < 0 or c_b[best] < bo_s[o]:
-                                    bo_q[o] = best
-                                    bo_s[o] = c_b[best]
-                        added = 0
-                        for o in range(k):
+                            o = c_o[best]
+                            if (offered >> o) & 1 == 0 or c_b[best] < bo_s[o]:
+                                bo_q[o] = best
+                                bo_s[o] = c_b[best]
+                                offered |= 1 << o
+                        if offered == 0:
+                            break
+                        while offered:
+                            o = trailing_zeros(offered)
+                            offered &= offered - 1
                             j = bo_q[o]
-                            if j >= 0:
-                                xq[nx] = c_q[j]
-                                nx += 1
-                                in_used[j // m] = 1
-                                out_used[o] = 1
-                                added += 1
-                        n_cand -= added
-                        if added == 0 or n_cand == 0:
+                            xq[nx] = c_q[j]
+                            nx += 1
+                            in_used |= 1 << (j // m)
+                            out_used |= 1 << o
+                            n_cand -= 1
+                        if n_cand == 0:
                             break
                 for x in range(nx):
                     # one flit across the crossbar: its input slot's credit goes back upstream, it reaches

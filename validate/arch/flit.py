@@ -409,6 +409,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     r_in = np.zeros(n_in, dtype=np.float64)        # FGFQ's round number (self-clocked) at each crossbar input
     r_link = np.zeros(n_links, dtype=np.float64)   # ... and at each VC multiplexer
     in_mask = np.zeros(n_in, dtype=np.int64)       # VCs of an input holding a message
+    # the buffer a VC buffer's (or NIC queue's) message goes to next, once its header has taken it (-1: not yet):
+    # read for every flit, so kept here rather than reached through the entries
+    q_dn = np.full(nq if vc_on else 1, -1, dtype=np.int64)
     # VC buffers whose next flit is there and ready, a bit per VC of each input (gi) and output (n_in + g), and
     # a wheel of the cycles at which a buffer's next flit will be: the crossbar and the links scan only these,
     # not every VC holding a message (most wait for flits that the links bring one a cycle)
@@ -553,9 +556,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 e_pkt[e] = pkt
                 e_q[e] = q
                 e_len[e] = flits
-                e_arr[e] = flits
                 e_sent[e] = 0
-                e_down[e] = -1
                 e_next[e] = -1
                 if q_tail[q] >= 0:
                     e_next[q_tail[q]] = e
@@ -591,9 +592,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         mask &= mask - 1
                         q = gi * m + c
                         n_out = qout[q]
-                        e = q_head[q]
-                        d = e_down[e]
-                        if d < 0:
+                        qo = q_dn[q]
+                        if qo < 0:
+                            e = q_head[q]
                             pkt = e_pkt[e]
                             dvc = p_dvc[pkt]
                             choice = groups[s, route[s, p_dest[pkt]]]
@@ -620,17 +621,14 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             e_pkt[d] = pkt
                             e_q[d] = qo
                             e_len[d] = e_len[e]
-                            e_arr[d] = 0
                             e_sent[d] = 0
-                            e_down[d] = -1
                             e_next[d] = -1
                             q_head[qo] = d
                             q_tail[qo] = d
-                            e_down[e] = d
+                            q_dn[q] = qo
                             out_mask[go] |= 1 << dvc
                             if vc.per_message:
                                 aux[qo] = 0.0
-                        qo = e_q[d]
                         if qin[qo] - qout[qo] >= vc.cap:
                             continue
                         if vc.full:
@@ -692,8 +690,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     q = xq[x]
                     gi = q // m
                     e = q_head[q]
-                    d = e_down[e]
-                    qo = e_q[d]
+                    qo = q_dn[q]
                     go = (qo - qo_base) // m
                     n_out = qout[q]
                     slot = n_out & rmask
@@ -725,12 +722,12 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         aux[qo] = max(r_link[go], aux[qo]) + p_vt[e_pkt[e]]
                         fr_s[qo, slot] = aux[qo]
                     qin[qo] += 1
-                    e_arr[d] += 1
                     out_load[go] += 1
                     moved += 1
                     if sent == e_len[e]:
                         q_head[q] = -1
                         q_tail[q] = -1
+                        q_dn[q] = -1
                         in_mask[gi] &= ~(1 << (q - gi * m))
                         e_free[e_top] = e
                         e_top += 1
@@ -784,7 +781,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         if shared_ok == 0:
                             continue
                     elif gi2 >= 0:
-                        q2 = gi2 * m + c if c != shared else e_q[e_down[e]]
+                        q2 = gi2 * m + c if c != shared else q_dn[q]
                         n2 = qin[q2]
                         if n2 - qout[q2] >= vc.cap or fr_rel[q2, n2 & rmask] > t:
                             continue
@@ -854,10 +851,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         p_free[p_top] = pkt
                         p_top += 1
                 else:
-                    d = e_down[e]
-                    if d >= 0:
-                        q2 = e_q[d]
-                    else:
+                    q2 = q_dn[q]
+                    if q2 < 0:
                         # the header: the message's entry in the downstream VC (written out, see step 1 below)
                         c2 = _draw_bit(shared_ok) if c == shared else c
                         q2 = gi2 * m + c2
@@ -866,13 +861,11 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         e_pkt[d] = pkt
                         e_q[d] = q2
                         e_len[d] = e_len[e]
-                        e_arr[d] = 0
                         e_sent[d] = 0
-                        e_down[d] = -1
                         e_next[d] = -1
                         q_head[q2] = d
                         q_tail[q2] = d
-                        e_down[e] = d
+                        q_dn[q] = q2
                         in_mask[gi2] |= 1 << c2
                         prog[g] |= 1 << c
                         if vc.per_message:
@@ -894,11 +887,11 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         aux[q2] = max(r_in[gi2], aux[q2]) + p_vt[pkt]
                         fr_s[q2, slot] = aux[q2]
                     qin[q2] += 1
-                    e_arr[d] += 1
                     if qin[q2] - qout[q2] > max_held:
                         max_held = qin[q2] - qout[q2]
                 if sent == e_len[e]:
                     prog[g] &= ~(1 << c)
+                    q_dn[q] = -1
                     q_head[q] = e_next[e]
                     if q_head[q] < 0:
                         q_tail[q] = -1

@@ -280,6 +280,16 @@ def _draw_bit(bits):
     return trailing_zeros(bits)
 
 
+@njit(cache=True, inline="always")
+def _nic_stamp(gen, sent, vtick, best_effort, fifo, be_flat, be_vtick):
+    """A NIC's stamp for the next flit of a message created at ``gen`` with ``sent`` flits gone (module
+    docstring): ``gen + (sent + 1) x Vtick``; FIFO: by creation, ties by progress (as FGVC with a vanishing
+    Vtick orders them); best effort with ``be_flat``: ``be_vtick + gen``."""
+    if be_flat and not fifo and best_effort:
+        return be_vtick + gen
+    return gen + (sent + 1) * (FIFO_TICK if fifo else vtick)
+
+
 # --------------------------------------------------------------------------- the kernel
 
 @njit(cache=True)
@@ -412,6 +422,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     # the buffer a VC buffer's (or NIC queue's) message goes to next, once its header has taken it (-1: not yet):
     # read for every flit, so kept here rather than reached through the entries
     q_dn = np.full(nq if vc_on else 1, -1, dtype=np.int64)
+    # the stamp of the next flit a link's VC multiplexer (or a NIC) would send from a VC buffer (NIC queue), kept
+    # as it changes rather than looked up for every VC it scans
+    q_st = np.zeros(nq if vc_on else 1, dtype=np.float64)
+    nic_fifo = vc.sched == SCHED_FIFO
     # VC buffers whose next flit is there and ready, a bit per VC of each input (gi) and output (n_in + g), and
     # a wheel of the cycles at which a buffer's next flit will be: the crossbar and the links scan only these,
     # not every VC holding a message (most wait for flits that the links bring one a cycle)
@@ -562,6 +576,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     e_next[q_tail[q]] = e
                 else:
                     q_head[q] = e
+                    q_st[q] = _nic_stamp(t, 0, vt, row < 0, nic_fifo, vc.be_flat, vc.be_vtick)
                 q_tail[q] = e
                 nic_count[src] += 1
                 nic_mask[src] |= 1 << c_in
@@ -709,18 +724,20 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     e_sent[e] = sent
                     slot = qin[qo] & rmask
                     fr_t[qo, slot] = t + 2
+                    if not vc.full or vc.sched == SCHED_FIFO:
+                        st = float(t)
+                    elif vc.be_flat and p_msg[e_pkt[e]] < 0:
+                        st = vc.be_vtick + t
+                    elif vc.sched == SCHED_FGVC:
+                        st = max(float(t), aux[qo]) + p_vt[e_pkt[e]]
+                        aux[qo] = st
+                    else:
+                        st = max(r_link[go], aux[qo]) + p_vt[e_pkt[e]]
+                        aux[qo] = st
+                    fr_s[qo, slot] = st
                     if qin[qo] == qout[qo]:
                         wheel[(t + 2) & wmask, n_in + go] |= 1 << (qo - qo_base - go * m)
-                    if not vc.full or vc.sched == SCHED_FIFO:
-                        fr_s[qo, slot] = t
-                    elif vc.be_flat and p_msg[e_pkt[e]] < 0:
-                        fr_s[qo, slot] = vc.be_vtick + t
-                    elif vc.sched == SCHED_FGVC:
-                        aux[qo] = max(float(t), aux[qo]) + p_vt[e_pkt[e]]
-                        fr_s[qo, slot] = aux[qo]
-                    else:
-                        aux[qo] = max(r_link[go], aux[qo]) + p_vt[e_pkt[e]]
-                        fr_s[qo, slot] = aux[qo]
+                        q_st[qo] = st
                     qin[qo] += 1
                     out_load[go] += 1
                     moved += 1
@@ -767,7 +784,6 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     c = trailing_zeros(mask)
                     mask &= mask - 1
                     q = base + c
-                    e = q_head[q]
                     if c == shared and (prog[g] >> c) & 1 == 0:
                         # the free best-effort VCs downstream whose first slot's credit is back
                         free = vc.be_bits & ~in_mask[gi2]
@@ -785,15 +801,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         n2 = qin[q2]
                         if n2 - qout[q2] >= vc.cap or fr_rel[q2, n2 & rmask] > t:
                             continue
-                    if g < n_in:
-                        st = fr_s[q, qout[q] & rmask]
-                    else:
-                        pkt = e_pkt[e]
-                        # FIFO: by creation, ties by progress (as FGVC with a vanishing Vtick orders them)
-                        if vc.be_flat and vc.sched != SCHED_FIFO and p_msg[pkt] < 0:
-                            st = vc.be_vtick + p_gen[pkt]
-                        else:
-                            st = p_gen[pkt] + (e_sent[e] + 1) * (FIFO_TICK if vc.sched == SCHED_FIFO else p_vt[pkt])
+                    st = q_st[q]
                     if st >= best_s:
                         continue
                     best_s = st
@@ -812,12 +820,16 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     bit = 1 << c
                     if n_out == qin[q]:
                         rdy[n_in + g] &= ~bit
-                    elif fr_t[q, n_out & rmask] > t + 1:
-                        rdy[n_in + g] &= ~bit
-                        wheel[fr_t[q, n_out & rmask] & wmask, n_in + g] |= bit
+                    else:
+                        q_st[q] = fr_s[q, n_out & rmask]
+                        if fr_t[q, n_out & rmask] > t + 1:
+                            rdy[n_in + g] &= ~bit
+                            wheel[fr_t[q, n_out & rmask] & wmask, n_in + g] |= bit
                     out_load[g] -= 1
                 sent = e_sent[e] + 1
                 e_sent[e] = sent
+                if g >= n_in and sent < e_len[e]:
+                    q_st[q] = _nic_stamp(p_gen[pkt], sent, p_vt[pkt], p_msg[pkt] < 0, nic_fifo, vc.be_flat, vc.be_vtick)
                 moved += 1
                 arrive = t + vc.link
                 if target == TO_NODE:
@@ -892,13 +904,17 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 if sent == e_len[e]:
                     prog[g] &= ~(1 << c)
                     q_dn[q] = -1
-                    q_head[q] = e_next[e]
-                    if q_head[q] < 0:
+                    h = e_next[e]
+                    q_head[q] = h
+                    if h < 0:
                         q_tail[q] = -1
                         if g < n_in:
                             out_mask[g] &= ~(1 << c)
                         else:
                             nic_mask[g - n_in] &= ~(1 << c)
+                    elif g >= n_in:
+                        p2 = e_pkt[h]
+                        q_st[q] = _nic_stamp(p_gen[p2], 0, p_vt[p2], p_msg[p2] < 0, nic_fifo, vc.be_flat, vc.be_vtick)
                     if g >= n_in:
                         nic_count[g - n_in] -= 1
                     e_free[e_top] = e

@@ -193,6 +193,23 @@ def test_a_blocked_message_fills_its_vc_buffer_and_no_more():
             assert c["max_held"] == 16, (buffers, crossbar, c["max_held"])
 
 
+@pytest.mark.parametrize("message", (16, 20, 24))
+def test_a_credit_returns_a_link_time_after_its_flit_leaves(message):
+    # Credits return link_cycles after a flit leaves its input VC buffer, so flit n goes upstream no sooner than
+    # link_cycles after flit n - cap left, which itself arrived link_cycles after it was sent: a VC of cap flits
+    # carries at most cap / (2 link_cycles) flits a cycle. With 40-cycle links and one VC per link, each node's
+    # link delivers at most 20 / 80 of a flit a cycle; a message of slack for the window's edges. (The kernel
+    # once looked up the credit of flit n - 32, its slot in a 32-slot ring, not of flit n - 20, and carried
+    # 15,266 flits here against a bound of 12,500.)
+    router = WormholeRouter(n_ports=2, vcs=1, link_cycles=40)
+    traffic = WormholeTraffic(1.0, (0, 100), message, seconds=0.002, warmup_seconds=2e-4)
+    c, _ = _run(WormholeNetwork(router), traffic, 1)
+    cycles = round(0.002 * router.cycles_per_second)
+    assert c["m_flits_received"] <= 2 * (cycles * message / 80 + message), c["m_flits_received"]
+    # and the bound is nearly reached (the VCs are busy): the test is not vacuous
+    assert c["m_flits_received"] >= 0.8 * 2 * cycles * message / 80, c["m_flits_received"]
+
+
 # --------------------------------------------------------------------------- §III-D: FGVC with equal Vticks
 
 @settings(max_examples=20, deadline=None)

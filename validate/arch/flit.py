@@ -413,6 +413,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     fr_t = np.zeros((nq_ring, rmask + 1), dtype=np.int64)
     fr_s = np.zeros((nq_ring, rmask + 1), dtype=np.float64)
     fr_rel = np.zeros((nq_ring, rmask + 1), dtype=np.int64)
+    # per input VC buffer, the cycle from which the flit upstream may send its next flit: the place that flit
+    # needs is the one flit qin - cap left, whose credit is back fr_rel later (never, while that flit is there)
+    credit_at = np.zeros(nq_ring, dtype=np.int64)
     qin = np.zeros(nq_ring, dtype=np.int64)        # flits sent into the buffer (cumulative)
     qout = np.zeros(nq_ring, dtype=np.int64)       # flits sent out of it
     aux = np.zeros(nq_ring, dtype=np.float64)      # FGVC's auxVC / FGFQ's finish number, per VC buffer
@@ -710,6 +713,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     n_out = qout[q]
                     slot = n_out & rmask
                     fr_rel[q, slot] = t + vc.credit
+                    if n_out == qin[q] - vc.cap:
+                        credit_at[q] = t + vc.credit
                     if vc.sched == SCHED_FGFQ:
                         r_in[gi] = fr_s[q, slot]
                     n_out += 1
@@ -792,14 +797,13 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             c2 = trailing_zeros(free)
                             free &= free - 1
                             q2 = gi2 * m + c2
-                            if fr_rel[q2, qin[q2] & rmask] <= t:
+                            if credit_at[q2] <= t:
                                 shared_ok |= 1 << c2
                         if shared_ok == 0:
                             continue
                     elif gi2 >= 0:
                         q2 = gi2 * m + c if c != shared else q_dn[q]
-                        n2 = qin[q2]
-                        if n2 - qout[q2] >= vc.cap or fr_rel[q2, n2 & rmask] > t:
+                        if credit_at[q2] > t:
                             continue
                     st = q_st[q]
                     if st >= best_s:
@@ -898,7 +902,12 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     else:
                         aux[q2] = max(r_in[gi2], aux[q2]) + p_vt[pkt]
                         fr_s[q2, slot] = aux[q2]
-                    qin[q2] += 1
+                    n2 = qin[q2] + 1
+                    qin[q2] = n2
+                    if n2 - qout[q2] >= vc.cap:
+                        credit_at[q2] = 1 << 62
+                    elif n2 >= vc.cap:
+                        credit_at[q2] = fr_rel[q2, (n2 - vc.cap) & rmask]
                     if qin[q2] - qout[q2] > max_held:
                         max_held = qin[q2] - qout[q2]
                 if sent == e_len[e]:

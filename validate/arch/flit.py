@@ -425,9 +425,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     # the buffer a VC buffer's (or NIC queue's) message goes to next, once its header has taken it (-1: not yet):
     # read for every flit, so kept here rather than reached through the entries
     q_dn = np.full(nq if vc_on else 1, -1, dtype=np.int64)
-    # the stamp of the next flit a link's VC multiplexer (or a NIC) would send from a VC buffer (NIC queue), kept
-    # as it changes rather than looked up for every VC it scans
+    # the stamp of the next flit a VC buffer (NIC queue) would send, kept as it changes rather than looked up
+    # for every VC the crossbars and links scan
     q_st = np.zeros(nq if vc_on else 1, dtype=np.float64)
+    q_rt = np.zeros(nq_ring, dtype=np.int64)       # ... and (VC buffers) its ready cycle
     nic_fifo = vc.sched == SCHED_FIFO
     # VC buffers whose next flit is there and ready, a bit per VC of each input (gi) and output (n_in + g), and
     # a wheel of the cycles at which a buffer's next flit will be: the crossbar and the links scan only these,
@@ -657,8 +658,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             o = (qo - qo_base) // m - s * k
                             c_q[j] = q
                             c_o[j] = o
-                            c_s[j] = fr_s[q, n_out & rmask]
-                            c_b[j] = c_s[j] if vc.b_stamp else fr_t[q, n_out & rmask]
+                            c_s[j] = q_st[q]
+                            c_b[j] = c_s[j] if vc.b_stamp else q_rt[q]
                             if (c_om[i] >> o) & 1 == 0 or c_s[j] < c_s[c_best[i * k + o]]:
                                 c_best[i * k + o] = j
                                 c_om[i] |= 1 << o
@@ -722,9 +723,13 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     bit = 1 << (q - gi * m)
                     if n_out == qin[q]:
                         rdy[gi] &= ~bit
-                    elif fr_t[q, n_out & rmask] > t + 1:
-                        rdy[gi] &= ~bit
-                        wheel[fr_t[q, n_out & rmask] & wmask, gi] |= bit
+                    else:
+                        ready = fr_t[q, n_out & rmask]
+                        q_st[q] = fr_s[q, n_out & rmask]
+                        q_rt[q] = ready
+                        if ready > t + 1:
+                            rdy[gi] &= ~bit
+                            wheel[ready & wmask, gi] |= bit
                     sent = e_sent[e] + 1
                     e_sent[e] = sent
                     slot = qin[qo] & rmask
@@ -890,18 +895,21 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     # stage 1 (and, for a header, routing and arbitration) before the crossbar
                     ready = arrive + vc.body_wait + (vc.header_extra if sent == 1 else 0)
                     fr_t[q2, slot] = ready
+                    if vc.sched == SCHED_FIFO:
+                        st = float(arrive)
+                    elif vc.be_flat and p_msg[pkt] < 0:
+                        st = vc.be_vtick + arrive
+                    elif vc.sched == SCHED_FGVC:
+                        st = max(float(arrive), aux[q2]) + p_vt[pkt]
+                        aux[q2] = st
+                    else:
+                        st = max(r_in[gi2], aux[q2]) + p_vt[pkt]
+                        aux[q2] = st
+                    fr_s[q2, slot] = st
                     if qin[q2] == qout[q2]:
                         wheel[ready & wmask, gi2] |= 1 << (q2 - gi2 * m)
-                    if vc.sched == SCHED_FIFO:
-                        fr_s[q2, slot] = arrive
-                    elif vc.be_flat and p_msg[pkt] < 0:
-                        fr_s[q2, slot] = vc.be_vtick + arrive
-                    elif vc.sched == SCHED_FGVC:
-                        aux[q2] = max(float(arrive), aux[q2]) + p_vt[pkt]
-                        fr_s[q2, slot] = aux[q2]
-                    else:
-                        aux[q2] = max(r_in[gi2], aux[q2]) + p_vt[pkt]
-                        fr_s[q2, slot] = aux[q2]
+                        q_st[q2] = st
+                        q_rt[q2] = ready
                     n2 = qin[q2] + 1
                     qin[q2] = n2
                     if n2 - qout[q2] >= vc.cap:

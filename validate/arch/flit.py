@@ -425,6 +425,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     # the buffer a VC buffer's (or NIC queue's) message goes to next, once its header has taken it (-1: not yet):
     # read for every flit, so kept here rather than reached through the entries
     q_dn = np.full(nq if vc_on else 1, -1, dtype=np.int64)
+    q_go = np.zeros(nq_ring, dtype=np.int64)       # ... and (input VC buffers) the router output link it crosses to
     # the stamp of the next flit a VC buffer (NIC queue) would send, kept as it changes rather than looked up
     # for every VC the crossbars and links scan
     q_st = np.zeros(nq if vc_on else 1, dtype=np.float64)
@@ -440,6 +441,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     nic_mask = np.zeros(nodes, dtype=np.int64)     # VCs of a node's NIC with messages queued
     prog = np.zeros(n_links, dtype=np.int64)       # VCs of a link whose message has started on it
     xq = np.zeros(max(1, k * m), dtype=np.int64)  # input VC buffers granted the crossbar this cycle (one router)
+    xq_gi = np.zeros(max(1, k * m), dtype=np.int64)   # ... and their inputs (no division by m per flit)
+    bo_i = np.zeros(k, dtype=np.int64)             # multiplexed crossbar: per output, the input of its best offer
     bo_q = np.full(k, -1, dtype=np.int64)          # multiplexed crossbar: per output, the best offer
     bo_s = np.zeros(k, dtype=np.float64)
     c_q = np.zeros(max(1, k * m), dtype=np.int64)  # ... per input, its VCs with a flit that may cross, their
@@ -610,7 +613,6 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         c = trailing_zeros(mask)
                         mask &= mask - 1
                         q = gi * m + c
-                        n_out = qout[q]
                         qo = q_dn[q]
                         if qo < 0:
                             e = q_head[q]
@@ -645,6 +647,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             q_head[qo] = d
                             q_tail[qo] = d
                             q_dn[q] = qo
+                            q_go[q] = go
                             out_mask[go] |= 1 << dvc
                             if vc.per_message:
                                 aux[qo] = 0.0
@@ -652,10 +655,11 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             continue
                         if vc.full:
                             xq[nx] = q
+                            xq_gi[nx] = gi
                             nx += 1
                         else:
                             j = i * m + c_n[i]
-                            o = (qo - qo_base) // m - s * k
+                            o = q_go[q] - s * k
                             c_q[j] = q
                             c_o[j] = o
                             c_s[j] = q_st[q]
@@ -689,16 +693,17 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             if (offered >> o) & 1 == 0 or c_b[best] < bo_s[o]:
                                 bo_q[o] = best
                                 bo_s[o] = c_b[best]
+                                bo_i[o] = i
                                 offered |= 1 << o
                         if offered == 0:
                             break
                         while offered:
                             o = trailing_zeros(offered)
                             offered &= offered - 1
-                            j = bo_q[o]
-                            xq[nx] = c_q[j]
+                            xq[nx] = c_q[bo_q[o]]
+                            xq_gi[nx] = s * k + bo_i[o]
                             nx += 1
-                            in_used |= 1 << (j // m)
+                            in_used |= 1 << bo_i[o]
                             out_used |= 1 << o
                             n_cand -= 1
                         if n_cand == 0:
@@ -707,10 +712,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     # one flit across the crossbar: its input slot's credit goes back upstream, it reaches
                     # the VC multiplexer (stage 5) in 2 cycles, stamped for it
                     q = xq[x]
-                    gi = q // m
+                    gi = xq_gi[x]
                     e = q_head[q]
                     qo = q_dn[q]
-                    go = (qo - qo_base) // m
+                    go = q_go[q]
                     n_out = qout[q]
                     slot = n_out & rmask
                     fr_rel[q, slot] = t + vc.credit

@@ -328,6 +328,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     nodes = route.shape[1]
     n_in = n_sw * k
     n_links = n_in + nodes
+    g_sw = np.arange(n_links) // k     # a switch output's (or input's) switch, looked up rather than divided
     qp = n_in * k                      # pair (or input) queues: (input gi, output o) -> gi * k + o
     qc = qp + n_in                     # central queues: (switch s, output o) -> qp + s * k + o
     nq = qc + nodes                    # injection queues: node v -> qc + v
@@ -852,7 +853,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     stats[FLITS_RECEIVED] += 1
                     if measuring:
                         stats[M_FLITS_RECEIVED] += 1
-                        parts[1, p_dest[pkt] if p_msg[pkt] >= 0 else nodes + p_dest[pkt]] -= 1
+                        parts[1, out_input[g] if p_msg[pkt] >= 0 else nodes + out_input[g]] -= 1
                     if trace.shape[0] > 1 and n_trace < trace.shape[0]:
                         trace[n_trace, 0] = arrive
                         trace[n_trace, 1] = out_input[g]
@@ -1022,7 +1023,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         stats[FLITS_RECEIVED] += 1
                         if measuring:
                             stats[M_FLITS_RECEIVED] += 1
-                            parts[1, p_dest[pkt]] -= 1
+                            parts[1, out_input[g]] -= 1     # the node this link delivers to: its destination
                         if trace.shape[0] > 1 and n_trace < trace.shape[0]:
                             trace[n_trace, 0] = t
                             trace[n_trace, 1] = out_input[g]
@@ -1065,7 +1066,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     e = q_head[q]
                     if e < 0 or e_arr[e] <= e_sent[e] or e_ready[e] > t:
                         continue
-                    s = gi // k
+                    s = g_sw[gi]
                     d = e_down[e]
                     if d < 0:
                         pkt = e_pkt[e]
@@ -1157,7 +1158,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     if e < 0:
                         # --- arbitration: an eligible header for this output whose next buffer has room
                         if g < n_in:
-                            s = g // k
+                            s = g_sw[g]
                             if (waiting[s] == 0) if org == FIFO else (cand[g] == 0):
                                 act[w] &= ~(1 << (g & 63))
                                 continue

@@ -255,6 +255,25 @@ def _least_loaded(mask, base, qflits, k):
 
 
 @njit(cache=True, inline="always")
+def _least_loaded_pair(mask, base, qst, k):
+    """:func:`_least_loaded` over HIPIQS pair queues, whose flits are their FIFO unit's and shared queue's
+    (``qst``; HIPIQS keeps no separate count)."""
+    best = -1
+    best_flits = 1 << 62
+    ties = 0
+    for o in range(k):
+        if (mask >> o) & 1:
+            f = qst[(base + o) * QW + Q_FIFO] + qst[(base + o) * QW + Q_SH]
+            if f < best_flits:
+                best, best_flits, ties = o, f, 1
+            elif f == best_flits:
+                ties += 1
+                if np.random.random() * ties < 1.0:
+                    best = o
+    return best
+
+
+@njit(cache=True, inline="always")
 def _gap(p, poisson):
     """Cycles to the next message start: exponential (Poisson starts, mean p per cycle, in continuous time,
     counted in the cycle they fall in), or geometric on 1, 2, ... (Bernoulli starts with probability p)."""
@@ -1225,6 +1244,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                                     mask = groups[target, route[target, p_dest[e_pkt[c]]]]
                                     if sw.up_output:
                                         q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
+                                    elif org == HIPIQS:
+                                        q2 = gi2 * k + _least_loaded_pair(mask, gi2 * k, qst, k)
                                     else:
                                         q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
                                 if not _fits(org, qflits[q2], part_cap, qst[q2 * QW + Q_SH], qst[q2 * QW + Q_FIFO], xp_cap,
@@ -1338,14 +1359,16 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             if inb[gi2 * IW + I_USED] >= cap:
                                 continue
                             inb[gi2 * IW + I_USED] += 1
-                        qflits[q2] += 1
+                        if org != HIPIQS:
+                            qflits[q2] += 1
                         h = inb[gi2 * IW + I_HELD] + 1
                         inb[gi2 * IW + I_HELD] = h
                         if h > max_held:
                             max_held = h
-                        oi = lk[gb + LK_OID]
-                        if oi >= 0:
-                            out_load[oi] += 1
+                        if sw.up_output:        # out_load is read only to choose an up port by output
+                            oi = lk[gb + LK_OID]
+                            if oi >= 0:
+                                out_load[oi] += 1
                         ring[out_base + g] = d
                     else:
                         ring[out_base + g] = lk[gb + LK_PKT]
@@ -1356,7 +1379,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     if in_buffer:
                         # release it upstream (HIPIQS: refill the FIFO unit from the shared queue, freeing a chunk when
                         # its last flit is read or the queue empties)
-                        qflits[q] -= 1
+                        if org != HIPIQS:
+                            qflits[q] -= 1
                         inb[gi * IW + I_HELD] -= 1
                         if org == HIPIQS:
                             sh = qst[q * QW + Q_SH]
@@ -1378,9 +1402,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         elif org != SAFC:
                             inb[gi * IW + I_USED] -= 1
                         inb[gi * IW + I_LAST] = t
-                        oi = lk[gb + LK_OIE]
-                        if oi >= 0:
-                            out_load[oi] -= 1
+                        if sw.up_output:
+                            oi = lk[gb + LK_OIE]
+                            if oi >= 0:
+                                out_load[oi] -= 1
                     elif q < qc:
                         qflits[q] -= 1
                         rpos = lk[gb + LK_RPOS] + 1

@@ -52,7 +52,12 @@ Storage per organisation (the rules the kernel enforces; ``held`` counts
 flits actually stored, independently, for the tests):
 
 - ``fifo``, ``damq``: ``buffer_flits`` per input, any queue; FIFO reads only
-  its head packet, DAMQ reads one packet per input at a time (a flag per input).
+  its head packet, DAMQ reads one packet per input at a time (a flag per input);
+  one read port, so an input read this cycle starts no packet. SAFC and HIPIQS
+  inputs have neither limit: any number of outputs read an input at once and
+  may start packets from it in the same cycle ("even if all output ports should
+  happen to decide on the same input buffer, transmission can proceed without
+  loss of bandwidth", §3).
 - ``safc``: ``buffer_flits / k`` per (input, output) partition.
 - ``hipiqs``: per (input, output) pair a FIFO unit of ``crosspoint_flits``
   filled first while the pair's queue in the shared buffer is empty; beyond
@@ -1225,7 +1230,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                                     nxt = e_ready[c]
                                 continue
                             nxt = t + 1
-                            if g < n_in and org != CENTRAL:
+                            if g < n_in and (org == FIFO or org == DAMQ):
+                                # one read port: an input read this cycle starts no packet (HIPIQS's banks
+                                # and SAFC's partitions serve every output at once, §3)
                                 gi = s * k + i
                                 if inb[gi * IW + I_LAST] == t or (org == DAMQ and rd_busy[gi]):
                                     continue

@@ -52,6 +52,13 @@ that follows its words most closely:
   33 ms.
 - ``destinations``: uniform over ``all`` nodes, the sender's own included
   (§IV-B.1 "a uniform distribution of all nodes"), or over the ``others``.
+- ``placement``: a stream's destination and destination VC drawn uniformly
+  (``uniform``: a node may receive more video than its link carries, which
+  only the input link's admission does not prevent), or uniformly among the
+  (node, VC) pairs holding fewer streams than the busiest input VC carries
+  (``capped``: §IV-B.3's "at most 6 connections per VC ... at most 6 x 8 = 48
+  outstanding/incoming streams at each node", the limit read at the
+  destination too).
 - Table IV's "32 / 128 bits" and "400 Mbps / 1.6 Gbps" are read as two
   pairings, 32-bit flits at 400 Mbit/s and 128-bit flits at 1.6 Gbit/s: both
   an 80 ns flit cycle (:data:`switchq.solvers.wormhole.TABLE_IV_TIMING`).
@@ -85,8 +92,8 @@ from typing import ClassVar
 from . import _check
 
 __all__ = ["WormholeRouter", "VideoStreams", "WormholeTraffic", "WormholeNetwork", "SCHEDULERS", "CROSSBARS",
-           "SWITCHING", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "TOPOLOGIES", "VCLOCK_STATES",
-           "CROSSBAR_OUTPUTS", "TABLE_III",
+           "SWITCHING", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "PLACEMENTS", "TOPOLOGIES",
+           "VCLOCK_STATES", "CROSSBAR_OUTPUTS", "TABLE_III",
            "GOP_DEFAULT", "FRAME_BYTES", "FRAME_SD_BYTES", "FRAME_RATE", "REGULATOR_SPAN", "PCS_VCS"]
 
 SCHEDULERS = ("fgvc", "fgfq", "fifo")
@@ -96,6 +103,7 @@ STREAM_KINDS = ("cbr", "vbr", "mpeg2")
 HEADERS = ("overhead", "payload")
 LOAD_BASES = ("nominal", "wire")
 DESTINATIONS = ("all", "others")
+PLACEMENTS = ("uniform", "capped")
 TOPOLOGIES = ("switch", "fatmesh")
 VCLOCK_STATES = ("message", "vc")
 CROSSBAR_OUTPUTS = ("fifo", "stamp")
@@ -389,7 +397,7 @@ class WormholeTraffic:
         M, flits per message, header included (20 or 40); a frame's last message may be shorter.
     streams : VideoStreams
         The real-time streams.
-    header, load_basis, destinations : str
+    header, load_basis, destinations, placement : str
         Readings (module docstring).
     seconds : float
         Simulated time measured per replication (the frames of a stream come every 33 ms: a second gives 30).
@@ -418,6 +426,7 @@ class WormholeTraffic:
     destinations: str = "all"
     seconds: float = 1.0
     warmup_seconds: float | None = None
+    placement: str = "uniform"
 
     def __post_init__(self):
         m = _check.integer("message_flits", self.message_flits, 2, 1 << 16)
@@ -430,6 +439,7 @@ class WormholeTraffic:
         _check.choice("header", self.header, HEADERS)
         _check.choice("load_basis", self.load_basis, LOAD_BASES)
         _check.choice("destinations", self.destinations, DESTINATIONS)
+        _check.choice("placement", self.placement, PLACEMENTS)
 
     @property
     def realtime_share(self) -> float:
@@ -483,7 +493,7 @@ class WormholeTraffic:
     def describe(self) -> dict:
         out = {"load": self.load, "mix": f"{self.mix[0]:g}:{self.mix[1]:g}", "message_flits": self.message_flits,
                "header": self.header, "load_basis": self.load_basis, "destinations": self.destinations,
-               "seconds": self.seconds, "warmup_seconds": self.warmup}
+               "placement": self.placement, "seconds": self.seconds, "warmup_seconds": self.warmup}
         out.update(self.streams.describe())
         return out
 

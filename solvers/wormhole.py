@@ -297,7 +297,8 @@ def answers(network, traffic) -> dict:
     routers carry on average the node links' load under dimension-order routing, so the best-effort model's
     servers are alike); the over-commitment figures are for the node outputs (the links between routers
     carry a random subset of the streams, which the simulator measures), with mpeg2 streams of different
-    sequences counted at their mean rate. PCS adds the loss model for its established streams.
+    sequences counted at their mean rate; with ``placement="capped"`` every output receives what a node sends,
+    so none or all are over-committed. PCS adds the loss model for its established streams.
 
     Examples
     --------
@@ -331,14 +332,25 @@ def answers(network, traffic) -> dict:
                    fgvc_bound_us=b.bound_seconds * 1e6, jitter_bound_ms=b.jitter_bound_seconds * 1e3,
                    reserved_input_load=b.reserved_input_load)
         cap = 1.0 if router.scheduler != "fifo" else max(1e-9, 1.0 - traffic.best_effort_load)
-        o = overcommit(network.nodes, s, rate, cap, traffic.destinations)
-        f = overcommit_frame_interval(network.nodes, s, rate, st.frame_period, cap, traffic.destinations)
-        out.update(max_streams_per_output=o.max_streams, p_overcommit_output=o.p_output, p_overcommit_any=o.p_any,
-                   frame_interval_mean_ms=f.d_mean * 1e3, frame_interval_sd_between_ms=f.d_sd_between * 1e3,
-                   share_jitter_free=f.share_jitter_free)
-        if traffic.best_effort_load > 0:
-            be = overcommit(network.nodes, s, rate, max(1e-9, 1.0 - traffic.best_effort_load), traffic.destinations)
-            out["p_best_effort_saturated"] = be.p_any
+        if traffic.placement == "capped":
+            # every output receives the s streams a node sends (one more at most, where a source may not send to
+            # itself): over-committed at every output or at none, d = T max(1, s r / c) alike for every stream
+            over = s * rate > cap + 1e-12
+            out.update(max_streams_per_output=s, p_overcommit_output=float(over), p_overcommit_any=float(over),
+                       frame_interval_mean_ms=st.frame_period * max(1.0, s * rate / cap) * 1e3,
+                       frame_interval_sd_between_ms=0.0, share_jitter_free=float(not over))
+            if traffic.best_effort_load > 0:
+                out["p_best_effort_saturated"] = float(s * rate > 1.0 - traffic.best_effort_load + 1e-12)
+        else:
+            o = overcommit(network.nodes, s, rate, cap, traffic.destinations)
+            f = overcommit_frame_interval(network.nodes, s, rate, st.frame_period, cap, traffic.destinations)
+            out.update(max_streams_per_output=o.max_streams, p_overcommit_output=o.p_output,
+                       p_overcommit_any=o.p_any, frame_interval_mean_ms=f.d_mean * 1e3,
+                       frame_interval_sd_between_ms=f.d_sd_between * 1e3, share_jitter_free=f.share_jitter_free)
+            if traffic.best_effort_load > 0:
+                be = overcommit(network.nodes, s, rate, max(1e-9, 1.0 - traffic.best_effort_load),
+                                traffic.destinations)
+                out["p_best_effort_saturated"] = be.p_any
     if traffic.best_effort_load > 0:
         be = best_effort_latency(router, traffic, h_int)
         out.update(best_effort_latency_us=be.seconds * 1e6, best_effort_saturated=be.saturated)

@@ -393,12 +393,44 @@ def _destinations(rng, sources, nodes, destinations):
     return d + (d >= sources)
 
 
+def _capped_destinations(rng, sources, input_vc, nodes, m_rt, destinations):
+    """``placement="capped"``: streams in a random order, each drawing its (destination, destination VC)
+    uniformly among the pairs holding fewer streams than the busiest input VC carries, at nodes receiving
+    fewer than the busiest source sends (§IV-B.3's "at most 6 connections per VC ... at most 6 x 8 = 48
+    outstanding/incoming streams at each node", read at the destination too). Where no such pair remains
+    (the last streams of a source that may not send to itself), among the least-filled pairs of the least-
+    filled nodes: one holds a stream more."""
+    if len(sources) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    cap_vc = int(np.bincount(sources * m_rt + input_vc).max())
+    cap_node = int(np.bincount(sources).max())
+    count = np.zeros(nodes * m_rt, dtype=np.int64)
+    at_node = np.zeros(nodes, dtype=np.int64)
+    dest = np.zeros(len(sources), dtype=np.int64)
+    dest_vc = np.zeros(len(sources), dtype=np.int64)
+    node_of = np.arange(nodes * m_rt) // m_rt
+    for j in rng.permutation(len(sources)):
+        others = node_of != sources[j] if destinations == "others" else np.ones(nodes * m_rt, dtype=bool)
+        allowed = others & (count < cap_vc) & (at_node[node_of] < cap_node)
+        if not allowed.any():
+            load = at_node[node_of] * (cap_vc + 1) + count     # the node's fill first, then the pair's
+            allowed = others & (load == load[others].min())
+        pairs = np.flatnonzero(allowed)
+        pick = int(pairs[rng.integers(len(pairs))])
+        dest[j], dest_vc[j] = divmod(pick, m_rt)
+        count[pick] += 1
+        at_node[dest[j]] += 1
+    return dest, dest_vc
+
+
 def place_streams(nodes: int, router, traffic, rng: np.random.Generator) -> StreamPlacement:
     """Streams at every input as §IV-B says: as many as the real-time load admits at the input link
     (:func:`streams_per_input`; mpeg2: sequences drawn uniformly from ``sequences`` and added while their
     rates fit, stopping at the first that does not), spread evenly over the input's real-time VCs (stream
     ``i`` on VC ``i mod m_rt``: the paper fixes the input VC first and gives no rule), a destination
-    uniform over the nodes (``destinations``) and a destination VC uniform over the real-time VCs; each
+    uniform over the nodes (``destinations``) and a destination VC uniform over the real-time VCs, or with
+    ``placement="capped"`` no (node, VC) pair taking more streams than the busiest input VC carries nor a
+    node more than the busiest source sends (:func:`_capped_destinations`); each
     stream's first frame starts at a uniform phase in one frame period (mpeg2 also a uniform GOP phase).
 
     Examples
@@ -442,8 +474,11 @@ def place_streams(nodes: int, router, traffic, rng: np.random.Generator) -> Stre
     sequence = np.concatenate(seqs)
     first = np.concatenate([np.arange(len(s)) for s in sources])
     input_vc = first % m_rt
-    dest = _destinations(rng, source, nodes, traffic.destinations)
-    dest_vc = rng.integers(0, m_rt, len(source))
+    if traffic.placement == "capped":
+        dest, dest_vc = _capped_destinations(rng, source, input_vc, nodes, m_rt, traffic.destinations)
+    else:
+        dest = _destinations(rng, source, nodes, traffic.destinations)
+        dest_vc = rng.integers(0, m_rt, len(source))
     phase = rng.random(len(source)) * st.frame_period
     gop_phase = rng.integers(0, len(st.gop), len(source)) if st.kind == "mpeg2" else np.zeros(len(source), np.int64)
     return StreamPlacement(source, input_vc.astype(np.int64), dest.astype(np.int64), dest_vc.astype(np.int64),

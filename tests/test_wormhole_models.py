@@ -173,6 +173,46 @@ def test_placement_balances_input_vcs_and_draws_real_time_destination_vcs(load, 
     assert np.all((p.phase >= 0) & (p.phase < t.streams.frame_period))
 
 
+@FAST
+@given(load=st.floats(0.05, 1.0), x=st.integers(1, 100), dest=st.sampled_from(["all", "others"]),
+       seed=st.integers(0, 2**32 - 1))
+def test_capped_placement_gives_no_node_or_vc_more_than_a_source_sends(load, x, dest, seed):
+    # §IV-B.3's limit read at the destination too: a node receives at most as many streams as the busiest node
+    # sends and a (node, VC) pair at most as many as the busiest input VC carries. With destinations over the
+    # others, the last streams of a source may find only its own node below the caps: then one over each, never
+    # more. The source side is the uniform placement's, stream for stream.
+    r = WormholeRouter()
+    t = WormholeTraffic(load, (x, 100 - x + 1), destinations=dest, placement="capped")
+    p = WT.place_streams(8, r, t, np.random.default_rng(seed))
+    u = WT.place_streams(8, r, WormholeTraffic(load, (x, 100 - x + 1), destinations=dest),
+                         np.random.default_rng(seed))
+    assert np.array_equal(p.source, u.source) and np.array_equal(p.input_vc, u.input_vc)
+    if p.streams == 0:
+        return
+    m_rt = p.realtime_vcs
+    slack = 1 if dest == "others" else 0
+    assert np.bincount(p.dest, minlength=8).max() <= np.bincount(p.source).max() + slack
+    assert (np.bincount(p.dest * m_rt + p.dest_vc).max()
+            <= np.bincount(p.source * m_rt + p.input_vc).max() + slack)
+    assert np.all((p.dest_vc >= 0) & (p.dest_vc < m_rt))
+    if dest == "others":
+        assert not np.any(p.dest == p.source)
+    else:       # every node fills to exactly what each sends
+        assert np.all(np.bincount(p.dest, minlength=8) == np.bincount(p.source, minlength=8))
+
+
+def test_capped_placement_over_commits_no_output_where_uniform_does():
+    # 80:20 at 0.96: 76 streams of 4.21 Mbit/s on the wire per 400 Mbit/s input; uniform placement over-commits
+    # some output in about a tenth of placements (the multinomial above); capped, an output gets 76, 0.80 of
+    # its link: never, and every stream's d is the period.
+    net = WormholeNetwork()
+    uniform = W.answers(net, WormholeTraffic(0.96, (80, 20)))
+    capped = W.answers(net, WormholeTraffic(0.96, (80, 20), placement="capped"))
+    assert 0.05 < uniform["p_overcommit_any"] < 0.2
+    assert capped["p_overcommit_any"] == 0.0 and capped["max_streams_per_output"] == 76
+    assert capped["frame_interval_mean_ms"] == pytest.approx(1000 / 30, rel=1e-12)
+
+
 def test_mpeg2_placement_stays_within_the_real_time_load():
     r = WormholeRouter(flit_bits=128, link_rate=1.6e9)
     t = WormholeTraffic(0.8, (80, 20), message_flits=40, streams=VideoStreams("mpeg2"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
 from switchq.models.wormhole import (BEST_EFFORT_STAMPS, BEST_EFFORT_VCS, CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS,
-                                     HEADERS, LOAD_BASES, REGULATOR_SPAN, SCHEDULERS, STREAM_KINDS, SWITCHING,
+                                     HEADERS, LOAD_BASES, PLACEMENTS, REGULATOR_SPAN, SCHEDULERS, STREAM_KINDS, SWITCHING,
                                      TOPOLOGIES, VCLOCK_STATES, VideoStreams, WormholeNetwork, WormholeRouter,
                                      WormholeTraffic)
 from switchq.params import REQUIRED, SIM, Param
@@ -54,6 +54,9 @@ PARAMS = (
           help="Streams counted at their nominal 4 Mbit/s or at their wire rate with headers."),
     Param("destinations", "destinations", "choice", "all", choices=DESTINATIONS,
           help="Stream and best-effort destinations over all nodes or the other nodes."),
+    Param("placement", "placement", "choice", "uniform", choices=PLACEMENTS,
+          help="A stream's destination and VC drawn uniformly, or among the (node, VC) pairs holding fewer "
+               "streams than the busiest input VC (capped: §IV-B.3's limit on incoming streams)."),
 )
 
 SIM_PARAMS = (
@@ -100,7 +103,7 @@ def _traffic(p) -> WormholeTraffic:
     streams = VideoStreams(p["streams"], frame_period=period, regulator_span=min(REGULATOR_SPAN, period))
     return WormholeTraffic(p["load"], tuple(p["mix"]), p["message_flits"], streams,
                            p["header"], p["load_basis"], p["destinations"], p.get("seconds", 1.0),
-                           p.get("warmup_seconds"))
+                           p.get("warmup_seconds"), p.get("placement", "uniform"))
 
 
 def build(p):

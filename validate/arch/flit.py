@@ -242,33 +242,18 @@ def _fits(org, q_flits, part_cap, q_shared, q_fifo, xp_cap, q_wpos, b_chunks, n_
 
 
 @njit(cache=True, inline="always")
-def _least_loaded(mask, base, qflits, k):
-    """The port of ``mask`` whose queue ``base + port`` holds the fewest flits (ties: a random one)."""
+def _least_loaded(mask, base, counts, k, width, second):
+    """The port o of ``mask`` whose queue ``base + o`` holds the fewest flits (ties: a random one): the count is
+    ``counts[(base + o) * width]``, plus the field ``second`` of that row if it is not 0 (HIPIQS: a pair queue's
+    FIFO unit and shared queue, the rows of ``qst``)."""
     best = -1
     best_flits = 1 << 62
     ties = 0
     for o in range(k):
         if (mask >> o) & 1:
-            f = qflits[base + o]
-            if f < best_flits:
-                best, best_flits, ties = o, f, 1
-            elif f == best_flits:
-                ties += 1
-                if np.random.random() * ties < 1.0:
-                    best = o
-    return best
-
-
-@njit(cache=True, inline="always")
-def _least_loaded_pair(mask, base, qst, k):
-    """:func:`_least_loaded` over HIPIQS pair queues, whose flits are their FIFO unit's and shared queue's
-    (``qst``; HIPIQS keeps no separate count)."""
-    best = -1
-    best_flits = 1 << 62
-    ties = 0
-    for o in range(k):
-        if (mask >> o) & 1:
-            f = qst[(base + o) * QW + Q_FIFO] + qst[(base + o) * QW + Q_SH]
+            f = counts[(base + o) * width]
+            if second:
+                f += counts[(base + o) * width + second]
             if f < best_flits:
                 best, best_flits, ties = o, f, 1
             elif f == best_flits:
@@ -1094,7 +1079,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     d = e_down[e]
                     if d < 0:
                         pkt = e_pkt[e]
-                        o = _least_loaded(groups[s, route[s, p_dest[pkt]]], qp + s * k, qflits, k)
+                        o = _least_loaded(groups[s, route[s, p_dest[pkt]]], qp + s * k, qflits, k, 1, 0)
                         # Admission: a packet enters the central buffer only when the chunks it needs are free
                         # (all of them, or as many as its direction may hold), else it waits in the input FIFO.
                         need = (p_len[pkt] + k - 1) // k if sw.c_whole else 1
@@ -1250,11 +1235,11 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                                 else:
                                     mask = groups[target, route[target, p_dest[e_pkt[c]]]]
                                     if sw.up_output:
-                                        q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k)
+                                        q2 = gi2 * k + _least_loaded(mask, target * k, out_load, k, 1, 0)
                                     elif org == HIPIQS:
-                                        q2 = gi2 * k + _least_loaded_pair(mask, gi2 * k, qst, k)
+                                        q2 = gi2 * k + _least_loaded(mask, gi2 * k, qst, k, QW, Q_SH)
                                     else:
-                                        q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k)
+                                        q2 = gi2 * k + _least_loaded(mask, gi2 * k, qflits, k, 1, 0)
                                 if not _fits(org, qflits[q2], part_cap, qst[q2 * QW + Q_SH], qst[q2 * QW + Q_FIFO], xp_cap,
                                              qst[q2 * QW + Q_WP], inb[gi2 * IW + I_CHUNKS], n_chunks, inb[gi2 * IW + I_USED],
                                              cap):
@@ -1297,7 +1282,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                                 if sw.fifo_arrival:
                                     # routed on arrival: the port with the fewest headers waiting for it
                                     mask = groups[target, route[target, p_dest[e_pkt[c]]]]
-                                    e_port[d] = _least_loaded(mask, target * k, cand, k)
+                                    e_port[d] = _least_loaded(mask, target * k, cand, k, 1, 0)
                                     cand[target * k + e_port[d]] += 1
                             elif org != CENTRAL:
                                 cand[target * k + q2 % k] += 1
@@ -1494,6 +1479,9 @@ def _vc_arguments(net, traffic, seed: int):
         raise InputError("topology", net.topology, "switch with --switching pcs (§V-F compares one router)")
     if pcs and traffic.streams.kind == "mpeg2":
         raise InputError("streams", "mpeg2", "cbr or vbr with --switching pcs")
+    if pcs and traffic.placement != "uniform":
+        raise InputError("placement", traffic.placement, "uniform with --switching pcs (its probes draw their own "
+                                                         "destinations, §III-F)")
     tab = _tables(net)
     nodes = net.nodes
     k = (len(tab.out_switch) - nodes) // tab.route.shape[0]       # ports per router, from the one tables() call

@@ -67,14 +67,18 @@ READINGS = (("default", {}), ("auxVC kept per VC", {"vclock_state": "vc"}),
             ("crossbar output by smallest stamp", {"crossbar_output": "stamp"}),
             ("header flit carries video", {"header": "payload"}),
             ("streams counted on the wire", {"load_basis": "wire"}),
-            ("frames every 33 ms", {"frame_period": 0.033}))
+            ("frames every 33 ms", {"frame_period": 0.033}),
+            ("stream destinations capped", {"placement": "capped"}))
 SIZE_READINGS = ("default", "streams counted on the wire", "header flit carries video")
 # Best effort's readings, run on Table V: §IV-B.2's "picked from a uniform distribution of the available VCs" (free
 # VCs, the default, or drawn up front) and §III-D's "the Vtick is assigned the largest possible value" (the stamp is
-# that value, the default, or VirtualClock's stamps grow by it flit by flit).
+# that value, the default, or VirtualClock's stamps grow by it flit by flit); and, since video that over-commits an
+# output starves best effort there, §IV-B.3's limit on incoming streams (alone, and with the header carrying video).
 BE_READINGS = (("default", {}), ("VCs drawn", {"best_effort_vcs": "drawn"}),
                ("stamps grow by Vtick", {"best_effort_stamp": "vclock"}),
-               ("VCs drawn, stamps grow", {"best_effort_vcs": "drawn", "best_effort_stamp": "vclock"}))
+               ("VCs drawn, stamps grow", {"best_effort_vcs": "drawn", "best_effort_stamp": "vclock"}),
+               ("stream destinations capped", {"placement": "capped"}),
+               ("destinations capped, header carries video", {"placement": "capped", "header": "payload"}))
 
 
 def _simulate(params: list, **kw) -> list:
@@ -561,7 +565,9 @@ class _Report:
                        "harness's backlog rule). Analytic: M/G/1 preemptive priority per link (`switchq solve "
                        "wormhole`). Beside the default, best effort under the other readings of §IV-B.2 and §III-D "
                        "(VCs drawn when a message is made and waited for: `--best-effort-vcs drawn`; stamps growing "
-                       "by the largest Vtick flit by flit: `--best-effort-stamp vclock`), each judged the same way.",
+                       "by the largest Vtick flit by flit: `--best-effort-stamp vclock`) and of §IV-B.3 (no node "
+                       "receiving more streams than a node sends, nor a VC more than an input VC carries: "
+                       "`--placement capped`, alone and with `--header payload`), each judged the same way.",
                        "", "| mix | load | paper | ours | ours / paper | analytic | verdict | "
                        + " | ".join(others) + " |", "|---|---:|---:|---:|---:|---:|---|" + "---|" * len(others)]
         ratios, errors = [], []
@@ -874,6 +880,11 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
              "§III-D's 'the Vtick is assigned the largest possible value': the stamp is that value, FIFO among best "
              "effort (the default), or VirtualClock's stamps grow by it flit by flit, processor sharing among best "
              "effort. All four pairs run on Table V; its section counts, for each, the claims that agree.",
+             "- Stream destinations, §IV-B.3's 'at most 6 connections per VC ... at most 6 x 8 = 48 "
+             "outstanding/incoming streams at each node': read at the source alone (the default: destinations "
+             "uniform, so an output may receive more video than its link carries) or at the destination too "
+             "(`--placement capped`: a node receives at most as many streams as the busiest node sends, a VC at "
+             "most as many as the busiest input VC carries). Run on Table II, Fig. 5 and Table V.",
              "- Fig. 13's mixes are read from its text (40, 60 and 80 % VBR); its loads from 'even for a total "
              "input load of 0.9'.",
              "- 'Nearly identical', 'competitive', 'similar' curves: their jitter-free tops within one grid step; "

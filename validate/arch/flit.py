@@ -299,6 +299,19 @@ def _nic_stamp(gen, sent, vtick, best_effort, fifo, be_flat, be_vtick):
     return gen + (sent + 1) * (FIFO_TICK if fifo else vtick)
 
 
+@njit(cache=True, inline="always")
+def _stamp(order, at, aux_q, round_number, vtick, flat, be_vtick):
+    """The stamp of a flit entering a VC buffer at cycle ``at`` and the buffer's auxVC after it (module
+    docstring): arrival order (``SCHED_FIFO``); best effort's flat ``be_vtick + at``; FGVC ``max(at, auxVC) +
+    Vtick``; FGFQ the same with the contention point's round number for ``at``."""
+    if order == SCHED_FIFO:
+        return float(at), aux_q
+    if flat:
+        return be_vtick + at, aux_q
+    st = max(round_number if order == SCHED_FGFQ else float(at), aux_q) + vtick
+    return st, st
+
+
 # --------------------------------------------------------------------------- the kernel
 
 @njit(cache=True)
@@ -749,16 +762,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     e_sent[e] = sent
                     slot = qin[qo] & rmask
                     fr_t[qo, slot] = t + 2
-                    if not vc.full or vc.sched == SCHED_FIFO:
-                        st = float(t)
-                    elif vc.be_flat and p_msg[e_pkt[e]] < 0:
-                        st = vc.be_vtick + t
-                    elif vc.sched == SCHED_FGVC:
-                        st = max(float(t), aux[qo]) + p_vt[e_pkt[e]]
-                        aux[qo] = st
-                    else:
-                        st = max(r_link[go], aux[qo]) + p_vt[e_pkt[e]]
-                        aux[qo] = st
+                    pkt = e_pkt[e]
+                    # the VC multiplexer's stamps: the scheduler's with a full crossbar, else arrival order
+                    st, aux[qo] = _stamp(vc.sched if vc.full else SCHED_FIFO, t, aux[qo], r_link[go], p_vt[pkt],
+                                         vc.be_flat and p_msg[pkt] < 0, vc.be_vtick)
                     fr_s[qo, slot] = st
                     if qin[qo] == qout[qo]:
                         wheel[(t + 2) & wmask, n_in + go] |= 1 << (qo - qo_base - go * m)
@@ -845,10 +852,11 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     if n_out == qin[q]:
                         rdy[n_in + g] &= ~bit
                     else:
+                        ready = fr_t[q, n_out & rmask]
                         q_st[q] = fr_s[q, n_out & rmask]
-                        if fr_t[q, n_out & rmask] > t + 1:
+                        if ready > t + 1:
                             rdy[n_in + g] &= ~bit
-                            wheel[fr_t[q, n_out & rmask] & wmask, n_in + g] |= bit
+                            wheel[ready & wmask, n_in + g] |= bit
                     out_load[g] -= 1
                 sent = e_sent[e] + 1
                 e_sent[e] = sent
@@ -910,16 +918,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     # stage 1 (and, for a header, routing and arbitration) before the crossbar
                     ready = arrive + vc.body_wait + (vc.header_extra if sent == 1 else 0)
                     fr_t[q2, slot] = ready
-                    if vc.sched == SCHED_FIFO:
-                        st = float(arrive)
-                    elif vc.be_flat and p_msg[pkt] < 0:
-                        st = vc.be_vtick + arrive
-                    elif vc.sched == SCHED_FGVC:
-                        st = max(float(arrive), aux[q2]) + p_vt[pkt]
-                        aux[q2] = st
-                    else:
-                        st = max(r_in[gi2], aux[q2]) + p_vt[pkt]
-                        aux[q2] = st
+                    st, aux[q2] = _stamp(vc.sched, arrive, aux[q2], r_in[gi2], p_vt[pkt], vc.be_flat and p_msg[pkt] < 0,
+                                         vc.be_vtick)
                     fr_s[q2, slot] = st
                     if qin[q2] == qout[q2]:
                         wheel[ready & wmask, gi2] |= 1 << (q2 - gi2 * m)

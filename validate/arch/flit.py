@@ -312,6 +312,12 @@ def _stamp(order, at, aux_q, round_number, vtick, flat, be_vtick):
     return st, st
 
 
+@njit(cache=True, inline="always")
+def _precedes(stamp, c, other_stamp, other_c):
+    """Whether VC ``c`` with ``stamp`` goes before VC ``other_c``: the smaller stamp, ties to the lower VC."""
+    return stamp < other_stamp or (stamp == other_stamp and c < other_c)
+
+
 # --------------------------------------------------------------------------- the kernel
 
 @njit(cache=True)
@@ -461,6 +467,11 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     wmask = K.pow2_at_least(max(2, vc.link + vc.body_wait + vc.header_extra) + 1) - 1 if vc_on else 0
     wheel = np.zeros((wmask + 1, rdy.shape[0]), dtype=np.int64)
     out_mask = np.zeros(n_in, dtype=np.int64)      # VCs of an output holding a message
+    # headers that found no free output VC on their route, out of rdy until one of the route's outputs frees a VC
+    # (nothing else can let them go): per (output g, input i of its switch) the VCs of i parked on g, and per
+    # input the VCs parked (a header parked on several outputs is woken once)
+    parked = np.zeros(n_in * k if vc_on else 1, dtype=np.int64)
+    park_in = np.zeros(n_in if vc_on else 1, dtype=np.int64)
     nic_mask = np.zeros(nodes, dtype=np.int64)     # VCs of a node's NIC with messages queued
     prog = np.zeros(n_links, dtype=np.int64)       # VCs of a link whose message has started on it
     xq = np.zeros(max(1, k * m), dtype=np.int64)  # input VC buffers granted the crossbar this cycle (one router)
@@ -468,13 +479,18 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     bo_i = np.zeros(k, dtype=np.int64)             # multiplexed crossbar: per output, the input of its best offer
     bo_q = np.full(k, -1, dtype=np.int64)          # multiplexed crossbar: per output, the best offer
     bo_s = np.zeros(k, dtype=np.float64)
-    c_q = np.zeros(max(1, k * m), dtype=np.int64)  # ... per input, its VCs with a flit that may cross, their
-    c_o = np.zeros(max(1, k * m), dtype=np.int64)  # crossbar output and stamp
-    c_s = np.zeros(max(1, k * m), dtype=np.float64)
-    c_b = np.zeros(max(1, k * m), dtype=np.float64)  # ... and its key at the crossbar output (B)
-    c_n = np.zeros(k, dtype=np.int64)
-    c_om = np.zeros(k, dtype=np.int64)             # ... the crossbar outputs its candidates ask for (a mask)
-    c_best = np.zeros(max(1, k * k), dtype=np.int64)   # ... per (input, output), its first smallest-stamp candidate
+    # The crossbar's candidates, an input VC whose next flit is ready (rdy), whose message holds an output VC
+    # (xg) with room (xr), kept as they change: per input the VCs granted and with room, per (input gi, its
+    # switch's output o) the VCs granted to o (xt) and the candidate with the smallest stamp, ties to the lower
+    # VC (xc, its stamp xs), and per input the outputs with a candidate (xo).
+    n_x = n_in if vc_on else 1
+    xg = np.zeros(n_x, dtype=np.int64)
+    xr = np.zeros(n_x, dtype=np.int64)
+    xo = np.zeros(n_x, dtype=np.int64)
+    xt = np.zeros(n_x * k, dtype=np.int64)
+    xc = np.zeros(n_x * k, dtype=np.int64)
+    xs = np.zeros(n_x * k, dtype=np.float64)
+    q_up = np.zeros(nq_ring, dtype=np.int64)       # an output VC buffer's input VC buffer (its message's)
     p_vt = np.zeros(pool, dtype=np.float64)        # Vtick, cycles per flit
     p_dvc = np.zeros(pool, dtype=np.int64)         # the VC it takes on every router output
     n_streams = va.st_src.shape[0]
@@ -613,109 +629,130 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
 
             ws = t & wmask
             for p in range(2 * n_in):
-                if wheel[ws, p]:
-                    rdy[p] |= wheel[ws, p]
+                b = wheel[ws, p]
+                if b:
                     wheel[ws, p] = 0
+                    rdy[p] |= b
+                    if p < n_in:
+                        # flits now ready at an input: granted VCs with room join their (input, output)'s candidates
+                        b &= xg[p] & xr[p]
+                        while b:
+                            c = trailing_zeros(b)
+                            b &= b - 1
+                            q = p * m + c
+                            o = q_go[q] - g_sw[p] * k
+                            if (xo[p] >> o) & 1 == 0 or _precedes(q_st[q], c, xs[p * k + o], xc[p * k + o]):
+                                xc[p * k + o] = c
+                                xs[p * k + o] = q_st[q]
+                                xo[p] |= 1 << o
 
             # V2. crossbars, one router at a time. Per input VC: a header that has passed routing and
             # arbitration takes its output VC if free (message-level, the route's least loaded output whose
             # VC is free); a granted message's next flit goes if the output VC buffer has room. Multiplexed:
             # one flit per crossbar input (A, the scheduler's smallest stamp) and per crossbar output (B, the
-            # smallest stamp again); full: every input VC at once.
+            # smallest stamp again); full: every input VC at once. The candidates (ready, granted, room) are
+            # kept as they change (xg, xr, xc, xs, xo), not rebuilt each cycle: most wait several cycles.
             for s in range(n_sw):
                 nx = 0
                 n_cand = 0
                 for i in range(k):
                     gi = s * k + i
-                    c_n[i] = 0
-                    c_om[i] = 0
-                    mask = rdy[gi]
-                    if mask == 0:
-                        continue
+                    mask = rdy[gi] & ~xg[gi]
                     while mask:
+                        # a header: its output VC
                         c = trailing_zeros(mask)
                         mask &= mask - 1
                         q = gi * m + c
-                        qo = q_dn[q]
-                        if qo < 0:
-                            e = q_head[q]
-                            pkt = e_pkt[e]
-                            dvc = p_dvc[pkt]
-                            choice = groups[s, route[s, p_dest[pkt]]]
-                            go = -1
-                            least = 1 << 62
-                            while choice:
-                                g2 = s * k + trailing_zeros(choice)
-                                choice &= choice - 1
-                                if dvc >= 0:
-                                    free = q_head[qo_base + g2 * m + dvc] < 0
-                                else:
-                                    free = (vc.be_bits & ~out_mask[g2]) != 0
-                                if free and out_load[g2] < least:
-                                    go = g2
-                                    least = out_load[g2]
-                            if go < 0:
-                                continue
-                            if dvc < 0:
-                                dvc = _draw_bit(vc.be_bits & ~out_mask[go])
-                            qo = qo_base + go * m + dvc
-                            # its entry in the output VC, written out like every entry (see step 1 below)
-                            e_top -= 1
-                            d = e_free[e_top]
-                            e_pkt[d] = pkt
-                            e_q[d] = qo
-                            e_len[d] = e_len[e]
-                            e_sent[d] = 0
-                            e_next[d] = -1
-                            q_head[qo] = d
-                            q_tail[qo] = d
-                            q_dn[q] = qo
-                            q_go[q] = go
-                            out_mask[go] |= 1 << dvc
-                            if vc.per_message:
-                                aux[qo] = 0.0
-                        if qin[qo] - qout[qo] >= vc.cap:
+                        e = q_head[q]
+                        pkt = e_pkt[e]
+                        dvc = p_dvc[pkt]
+                        route_mask = groups[s, route[s, p_dest[pkt]]]
+                        choice = route_mask
+                        go = -1
+                        least = 1 << 62
+                        while choice:
+                            g2 = s * k + trailing_zeros(choice)
+                            choice &= choice - 1
+                            if dvc >= 0:
+                                free = q_head[qo_base + g2 * m + dvc] < 0
+                            else:
+                                free = (vc.be_bits & ~out_mask[g2]) != 0
+                            if free and out_load[g2] < least:
+                                go = g2
+                                least = out_load[g2]
+                        bit = 1 << c
+                        if go < 0:
+                            rdy[gi] &= ~bit
+                            park_in[gi] |= bit
+                            while route_mask:
+                                parked[(s * k + trailing_zeros(route_mask)) * k + i] |= bit
+                                route_mask &= route_mask - 1
                             continue
-                        if vc.full:
-                            xq[nx] = q
+                        if dvc < 0:
+                            dvc = _draw_bit(vc.be_bits & ~out_mask[go])
+                        qo = qo_base + go * m + dvc
+                        # its entry in the output VC, written out like every entry (see step 1 below)
+                        e_top -= 1
+                        d = e_free[e_top]
+                        e_pkt[d] = pkt
+                        e_q[d] = qo
+                        e_len[d] = e_len[e]
+                        e_sent[d] = 0
+                        e_next[d] = -1
+                        q_head[qo] = d
+                        q_tail[qo] = d
+                        q_dn[q] = qo
+                        q_go[q] = go
+                        q_up[qo] = q
+                        out_mask[go] |= 1 << dvc
+                        if vc.per_message:
+                            aux[qo] = 0.0
+                        # a candidate at once: an output VC taken is empty
+                        xg[gi] |= bit
+                        xr[gi] |= bit
+                        o = go - s * k
+                        xt[gi * k + o] |= bit
+                        if (xo[gi] >> o) & 1 == 0 or _precedes(q_st[q], c, xs[gi * k + o], xc[gi * k + o]):
+                            xc[gi * k + o] = c
+                            xs[gi * k + o] = q_st[q]
+                            xo[gi] |= 1 << o
+                    if vc.full:
+                        mask = rdy[gi] & xg[gi] & xr[gi]
+                        while mask:
+                            xq[nx] = gi * m + trailing_zeros(mask)
                             xq_gi[nx] = gi
                             nx += 1
-                        else:
-                            j = i * m + c_n[i]
-                            o = q_go[q] - s * k
-                            c_q[j] = q
-                            c_o[j] = o
-                            c_s[j] = q_st[q]
-                            c_b[j] = c_s[j] if vc.b_stamp else q_rt[q]
-                            if (c_om[i] >> o) & 1 == 0 or c_s[j] < c_s[c_best[i * k + o]]:
-                                c_best[i * k + o] = j
-                                c_om[i] |= 1 << o
-                            if c_n[i] == 0:
-                                n_cand += 1        # inputs with a flit to offer
-                            c_n[i] += 1
+                            mask &= mask - 1
+                    elif xo[gi]:
+                        n_cand += 1        # inputs with a flit to offer
                 if not vc.full and n_cand > 0:
                     # Matching in stamp order: every free input offers its smallest-stamp flit for a free output
                     # (A), every output takes its smallest offer (B); repeat while that adds a pair. An input's
-                    # offer is the first smallest stamp among its candidates for free outputs: the smallest of
-                    # its per-output bests (c_best), ties to the earlier candidate.
+                    # offer is the smallest of its per-output bests (xc, xs), ties to the lower VC.
                     in_used = 0
                     out_used = 0
                     for _ in range(vc.iterations):
                         offered = 0
                         for i in range(k):
-                            avail = c_om[i] & ~out_used
+                            gi = s * k + i
+                            avail = xo[gi] & ~out_used
                             if avail == 0 or (in_used >> i) & 1:
                                 continue
-                            best = -1
+                            o = trailing_zeros(avail)
+                            avail &= avail - 1
+                            best_s = xs[gi * k + o]
+                            best_c = xc[gi * k + o]
                             while avail:
-                                j = c_best[i * k + trailing_zeros(avail)]
+                                o2 = trailing_zeros(avail)
                                 avail &= avail - 1
-                                if best < 0 or c_s[j] < c_s[best] or (c_s[j] == c_s[best] and j < best):
-                                    best = j
-                            o = c_o[best]
-                            if (offered >> o) & 1 == 0 or c_b[best] < bo_s[o]:
-                                bo_q[o] = best
-                                bo_s[o] = c_b[best]
+                                if _precedes(xs[gi * k + o2], xc[gi * k + o2], best_s, best_c):
+                                    o = o2
+                                    best_s = xs[gi * k + o2]
+                                    best_c = xc[gi * k + o2]
+                            key = best_s if vc.b_stamp else q_rt[gi * m + best_c]
+                            if (offered >> o) & 1 == 0 or key < bo_s[o]:
+                                bo_q[o] = gi * m + best_c
+                                bo_s[o] = key
                                 bo_i[o] = i
                                 offered |= 1 << o
                         if offered == 0:
@@ -723,7 +760,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         while offered:
                             o = trailing_zeros(offered)
                             offered &= offered - 1
-                            xq[nx] = c_q[bo_q[o]]
+                            xq[nx] = bo_q[o]
                             xq_gi[nx] = s * k + bo_i[o]
                             nx += 1
                             in_used |= 1 << bo_i[o]
@@ -773,13 +810,35 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     qin[qo] += 1
                     out_load[go] += 1
                     moved += 1
+                    o = go - s * k
                     if sent == e_len[e]:
                         q_head[q] = -1
                         q_tail[q] = -1
                         q_dn[q] = -1
-                        in_mask[gi] &= ~(1 << (q - gi * m))
+                        in_mask[gi] &= ~bit
+                        xg[gi] &= ~bit
+                        xt[gi * k + o] &= ~bit
                         e_free[e_top] = e
                         e_top += 1
+                    elif qin[qo] - qout[qo] >= vc.cap:
+                        xr[gi] &= ~bit
+                    # its (input, output)'s best candidate again: it was that best, and its stamp changed or it left
+                    b = rdy[gi] & xg[gi] & xr[gi] & xt[gi * k + o]
+                    if b == 0:
+                        xo[gi] &= ~(1 << o)
+                    else:
+                        c = trailing_zeros(b)
+                        b &= b - 1
+                        best_s = q_st[gi * m + c]
+                        best_c = c
+                        while b:
+                            c = trailing_zeros(b)
+                            b &= b - 1
+                            if q_st[gi * m + c] < best_s:
+                                best_s = q_st[gi * m + c]
+                                best_c = c
+                        xc[gi * k + o] = best_c
+                        xs[gi * k + o] = best_s
 
             # V3. links: each output's VC multiplexer (C) and each node's NIC sends one flit, from the VC with
             # the smallest stamp whose next flit is ready and has a credit downstream (a header also needs the
@@ -846,6 +905,19 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 if vc.sched == SCHED_FGFQ:
                     r_link[g] = best_s
                 if g < n_in:
+                    if qin[q] - qout[q] >= vc.cap:
+                        # room again in a full output VC: the input VC feeding it may offer its flit again
+                        qu = q_up[q]
+                        if q_dn[qu] == q:
+                            gi = qu // m
+                            c2 = qu - gi * m
+                            xr[gi] |= 1 << c2
+                            if (rdy[gi] & xg[gi]) >> c2 & 1:
+                                o = g - g_sw[g] * k
+                                if (xo[gi] >> o) & 1 == 0 or _precedes(q_st[qu], c2, xs[gi * k + o], xc[gi * k + o]):
+                                    xc[gi * k + o] = c2
+                                    xs[gi * k + o] = q_st[qu]
+                                    xo[gi] |= 1 << o
                     n_out = qout[q] + 1
                     qout[q] = n_out
                     bit = 1 << c
@@ -942,6 +1014,13 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         q_tail[q] = -1
                         if g < n_in:
                             out_mask[g] &= ~(1 << c)
+                            s = g_sw[g]
+                            for i in range(k):
+                                b = parked[g * k + i] & park_in[s * k + i]
+                                parked[g * k + i] = 0
+                                if b:
+                                    rdy[s * k + i] |= b
+                                    park_in[s * k + i] &= ~b
                         else:
                             nic_mask[g - n_in] &= ~(1 << c)
                     elif g >= n_in:

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from .claims import AGREE, DISAGREE, agreeing, listed, printed, tally, within
+from .claims import AGREE, DISAGREE, agreeing, listed, printed, shown, tally, within
 from . import est, points
 
 Z999 = 3.29 / 1.96   # a 95 % half-width widened to 99.9 %, for claims checked at six points at once
@@ -36,17 +36,10 @@ def _value(x) -> float:
     return x.value if hasattr(x, "value") else x
 
 
-def _shown(x, digits: int = 3) -> float:
-    """A throughput as the tables print it. Gaps, spreads and changes are taken between printed values, so a
-    reader recomputing one from a table gets the number quoted (0.584 - 0.5815 is 0.0025, whatever the
-    unrounded values give)."""
-    return round(_value(x), digits)
-
-
 def _change(xs, how: str) -> float:
     """The change from the first size to the last, between printed values: in throughput points, or relative
     to the first."""
-    first, last = _shown(xs[0]), _shown(xs[-1])
+    first, last = shown(xs[0]), shown(xs[-1])
     return round(last - first, 3) if how == "absolute" else (last - first) / first
 
 
@@ -90,7 +83,7 @@ def _reproducing(agreed: dict, what: str) -> str:
 
 def _gap(a, b, digits: int = 3) -> float:
     """The largest gap between two curves, point by point, between printed values."""
-    return max(abs(_shown(x, digits) - _shown(y, digits)) for x, y in zip(a, b))
+    return max(abs(shown(x, digits) - shown(y, digits)) for x, y in zip(a, b))
 
 
 def _capped(ns, es, bound: float) -> str:
@@ -430,7 +423,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     lines += [f"| {x} | {'FIFO' if w == 1 else 'W = 32'} | " + " | ".join(_fmt(e) for e in fig13[w][x]) + " |"
               for w in (1, 32) for x in fl]
     f13 = fig13[1]
-    w15 = max(max(_shown(e) for e in fig13[32][x]) - min(_shown(e) for e in fig13[32][x]) for x in (0.75, 0.5))
+    w15 = max(max(shown(e) for e in fig13[32][x]) - min(shown(e) for e in fig13[32][x]) for x in (0.75, 0.5))
     claims += [("13", "FIFO: smaller long packets mostly better (BinL 0.5, 0.75)", "best: " + ", ".join(
                     f"{longs[max(range(4), key=lambda k: f13[x][k].value)]} B at {x}" for x in (0.75, 0.5)),
                 "order", AGREE if all(max(range(4), key=lambda k: f13[x][k].value) == 0 for x in (0.75, 0.5))
@@ -498,7 +491,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                    AGREE if all(t1["4000 B"][q].value > t1["8 x 4000 B"][q].value > t1["32000 B"][q].value
                                 for q in range(len(tb))) else DISAGREE))
     t32 = trains[32]
-    spread = max(max(_shown(t32[k][q]) for k in t32) - min(_shown(t32[k][q]) for k in t32)
+    spread = max(max(shown(t32[k][q]) for k in t32) - min(shown(t32[k][q]) for k in t32)
                  for q in range(len(tb)) if tb[q] <= 0.75)
     claims.append(("19", "W = 32: the three very similar below 75 % BinL", f"largest spread {spread:.3f}", "0.03",
                    AGREE if spread < 0.03 else DISAGREE))

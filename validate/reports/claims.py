@@ -20,9 +20,24 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["AGREE", "DISAGREE", "printed", "within", "tally", "agreeing", "listed"]
+__all__ = ["AGREE", "DISAGREE", "printed", "shown", "within", "tally", "agreeing", "listed"]
 
 AGREE, DISAGREE = "agree", "DISAGREE"
+
+
+def shown(x, digits: int = 3) -> float:
+    """A figure (a number or an estimate's value) as a report's table prints it, to ``digits`` places. Gaps,
+    spreads, changes and ratios a report quotes are taken between such values, so a reader recomputing one
+    from the table gets the number quoted (0.584 - 0.5815 is 0.0025, whatever the unrounded values give).
+
+    Examples
+    --------
+    >>> from switchq.validate.result import Estimate
+    >>> round(shown(Estimate(0.58353, 0.57, 0.59), 4) - shown(0.58151, 4), 4)
+    0.002
+    """
+    value = x.value if hasattr(x, "value") else x
+    return round(value, digits) if math.isfinite(value) else value
 
 
 def printed(text: str) -> tuple:

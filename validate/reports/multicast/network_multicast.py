@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import est
-from ..claims import AGREE, DISAGREE, printed, within
+from ..claims import AGREE, DISAGREE, printed, shown, within
 from .common import Plan, Section, carried_its_load, curve, how, pm, save, simulated
 
 PAPER_BOUND = "0.125"   # §3.1, Fig. 15: "stable for load-factors under 0.125"
@@ -83,8 +83,8 @@ def network_multicast(p: Plan, out: Path, progress: bool = False, store=None) ->
                    else DISAGREE for ports in (32, 8)}
     sec.lines += ["", f"**Reading.** Offered {loads[-1]:g}, beyond the bound, the 32-port network carries "
                   f"{pm(sat[32].throughput, sat[32].throughput_ci95)} packets/node/slot "
-                  f"({sat[32].throughput / bound:.1%} of {bound:g}) and the 8-port one "
-                  f"{pm(sat[8].throughput, sat[8].throughput_ci95)} ({sat[8].throughput / bound:.1%}): their "
+                  f"({shown(sat[32].throughput, 4) / bound:.1%} of {bound:g}) and the 8-port one "
+                  f"{pm(sat[8].throughput, sat[8].throughput_ci95)} ({shown(sat[8].throughput, 4) / bound:.1%}): their "
                   f"saturation throughputs. The highest loads carried here (not flagged unstable) are {top[32]} and "
                   f"{top[8]}. The paper says latency is \"stable for load-factors under {PAPER_BOUND}\" (Fig. 15, no "
                   f"table): 32-port {verdict[32]} ({bound - sat[32].throughput:.4f} short), 8-port {verdict[8]} "

@@ -14,7 +14,7 @@ from __future__ import annotations
 from switchq.validate.harness import RunSettings
 
 from .. import est
-from ..claims import AGREE, DISAGREE, listed, tally, within
+from ..claims import AGREE, DISAGREE, listed, shown, tally, within
 from .common import READINGS, RTTS, THROUGHPUT_PRECISION, Plan, Section, q_r, save, switch
 
 WS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
@@ -49,7 +49,7 @@ def unbalanced(p: Plan, out) -> Section:
                   "left): what its crosspoints allow under this traffic whatever the flow control.", "",
                   "| N | tau | Q_R | min(Q_R/tau,1) | " + " | ".join(f"w = {w}" for w in WS) + " |",
                   "|---:|---:|---:|---:|" + "---|" * len(WS)]
-    w1_credit, w1_sfc, full, relative, worst = [], [], [], [], None
+    w1_credit, w1_sfc, full, relative, lows = [], [], [], [], []
     for n in (16, 64):
         for q in sorted({q_r(n, tau) for tau in RTTS}):
             sec.lines.append(f"| {n} | 1 | {q} | 1 | " + " | ".join(f"{r['throughput']:.3f}" for r in alone[n, q])
@@ -68,9 +68,11 @@ def unbalanced(p: Plan, out) -> Section:
                 ref = alone[n, q][low]["throughput"]
                 full.append(AGREE if t >= 1 - READ_TOLERANCE else DISAGREE)
                 relative.append(AGREE if t >= ref - READ_TOLERANCE else DISAGREE)
-                if worst is None or t < worst[0]:
-                    worst = (t, n, tau, reading, WS[low], ref)
+                lows.append((t, n, tau, reading, WS[low], ref))
+    worst = min(lows, key=lambda x: x[0])
     t, n, tau, reading, w, ref = worst
+    # others equal to it as printed: a reader sees a tie, so it is said
+    ties = [f"N = {x[1]}, tau = {x[2]}, `{x[3]}`" for x in lows if x is not worst and shown(x[0]) == shown(t)]
     sec.lines += ["", f"- At w = 1 credits carry min(Q_R/tau, 1) within the paper's {THROUGHPUT_PRECISION:.1%} "
                   f"throughput precision in {tally(w1_credit)} configurations, and SFC carries 1 in "
                   f"{tally(w1_sfc)} (configuration x reading).",
@@ -78,7 +80,8 @@ def unbalanced(p: Plan, out) -> Section:
                   f"{1 - READ_TOLERANCE:.2f}, what a 0..1 plot can show): {tally(full)} configuration x reading. "
                   f"Within {READ_TOLERANCE} of the crossbar with no round trip at the same w: {tally(relative)}. "
                   f"The lowest is N = {n}, tau = {tau}, `{reading}`: {t:.3f} at w = {w}, where the crossbar with no "
-                  f"round trip carries {ref:.3f}.", ""]
+                  f"round trip carries {ref:.3f}" + (f" (as printed, tied by {listed(ties)})" if ties else "")
+                  + ".", ""]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     for ax, nn in zip(axes, (16, 64)):
         for k, tt in enumerate(RTTS):
@@ -127,7 +130,7 @@ def _what_limits(p: Plan, n: int, tau: int, w: float, reading: str) -> list:
         full = r["naks"] - r["out_of_order_drops"] - r["replacements"]
         busy = r["transmissions"] / (n * all_slots) if r["transmissions"] else float("nan")
         stats[label] = (est(r, "throughput"), busy, full * per, r["out_of_order_drops"] * per,
-                        r["duplicates"] * per, r["retransmissions"] * per, full, r["out_of_order_drops"])
+                        r["duplicates"] * per, r["retransmissions"] * per)
         lines.append(f"| {label} | {r['throughput']:.3f} | {busy:.2f} | {full * per:.1f} | "
                      f"{r['out_of_order_drops'] * per:.1f} | {r['duplicates'] * per:.1f} | "
                      f"{r['retransmissions'] * per:.1f} |")
@@ -137,7 +140,8 @@ def _what_limits(p: Plan, n: int, tau: int, w: float, reading: str) -> list:
     bigger = stats[f"SFC, Q_R = {q + 1}"]
     alone = stats["credit, no round trip (tau = 1)"]
     same_rtx = abs(rtx[0].value - b[0].value) <= b[0].half_width + rtx[0].half_width
-    train = b[7] / b[6] if b[6] else float("nan")
+    # from the table's per-1000 cells as printed, so the quoted length is what a reader divides out
+    train = shown(b[3], 1) / shown(b[2], 1) if shown(b[2], 1) else float("nan")
     lines += ["",
               f"- Retransmission buffer: eight times Q_RTX carries {rtx[0].value:.3f} against {b[0].value:.3f}, "
               + ("the same within the intervals: it is not the limit." if same_rtx else
@@ -149,7 +153,7 @@ def _what_limits(p: Plan, n: int, tau: int, w: float, reading: str) -> list:
               f"cells that may go. The line cards send nothing in {1 - b[1]:.0%} of slots, against a throughput "
               f"short of 1 by {1 - b[0].value:.0%}: what limits SFC here is cells that may not go at all.",
               f"- They are the out-of-order train: each full-crosspoint NAK ({b[2]:.1f} per 1000 cells) is "
-              f"followed by {train:.0f} out-of-order NAKs, the cells already on the link behind it; R5 sends every "
+              f"followed by {train:.1f} out-of-order NAKs, the cells already on the link behind it; R5 sends every "
               f"one of them again credited, at Q_R/tau = {q / tau:.3f} cells per slot, and §6.2 stops speculation "
               "on that crosspoint until they have gone. With one cell more per crosspoint, full-crosspoint NAKs "
               f"fall to {bigger[2]:.1f} per 1000 and the throughput rises to {bigger[0].value:.3f}; the crossbar "

@@ -654,7 +654,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
             # kept as they change (xg, xr, xc, xs, xo), not rebuilt each cycle: most wait several cycles.
             for s in range(n_sw):
                 nx = 0
-                n_cand = 0
+                live = 0
                 for i in range(k):
                     gi = s * k + i
                     mask = rdy[gi] & ~xg[gi]
@@ -724,19 +724,22 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             nx += 1
                             mask &= mask - 1
                     elif xo[gi]:
-                        n_cand += 1        # inputs with a flit to offer
-                if not vc.full and n_cand > 0:
+                        live |= 1 << i     # inputs with a flit to offer, not yet matched
+                if not vc.full and live:
                     # Matching in stamp order: every free input offers its smallest-stamp flit for a free output
                     # (A), every output takes its smallest offer (B); repeat while that adds a pair. An input's
                     # offer is the smallest of its per-output bests (xc, xs), ties to the lower VC.
-                    in_used = 0
                     out_used = 0
                     for _ in range(vc.iterations):
                         offered = 0
-                        for i in range(k):
+                        b = live
+                        while b:
+                            i = trailing_zeros(b)
+                            b &= b - 1
                             gi = s * k + i
                             avail = xo[gi] & ~out_used
-                            if avail == 0 or (in_used >> i) & 1:
+                            if avail == 0:
+                                live &= ~(1 << i)       # its outputs are all taken: it cannot offer again
                                 continue
                             o = trailing_zeros(avail)
                             avail &= avail - 1
@@ -763,10 +766,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             xq[nx] = bo_q[o]
                             xq_gi[nx] = s * k + bo_i[o]
                             nx += 1
-                            in_used |= 1 << bo_i[o]
+                            live &= ~(1 << bo_i[o])
                             out_used |= 1 << o
-                            n_cand -= 1
-                        if n_cand == 0:
+                        if live == 0:
                             break
                 for x in range(nx):
                     # one flit across the crossbar: its input slot's credit goes back upstream, it reaches

@@ -490,6 +490,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     xt = np.zeros(n_x * k, dtype=np.int64)
     xc = np.zeros(n_x * k, dtype=np.int64)
     xs = np.zeros(n_x * k, dtype=np.float64)
+    xnew = np.zeros(n_x, dtype=np.int64)           # ... VCs of an input that may have become candidates
     q_up = np.zeros(nq_ring, dtype=np.int64)       # an output VC buffer's input VC buffer (its message's)
     p_vt = np.zeros(pool, dtype=np.float64)        # Vtick, cycles per flit
     p_dvc = np.zeros(pool, dtype=np.int64)         # the VC it takes on every router output
@@ -634,17 +635,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     wheel[ws, p] = 0
                     rdy[p] |= b
                     if p < n_in:
-                        # flits now ready at an input: granted VCs with room join their (input, output)'s candidates
-                        b &= xg[p] & xr[p]
-                        while b:
-                            c = trailing_zeros(b)
-                            b &= b - 1
-                            q = p * m + c
-                            o = q_go[q] - g_sw[p] * k
-                            if (xo[p] >> o) & 1 == 0 or _precedes(q_st[q], c, xs[p * k + o], xc[p * k + o]):
-                                xc[p * k + o] = c
-                                xs[p * k + o] = q_st[q]
-                                xo[p] |= 1 << o
+                        xnew[p] |= b        # flits now ready at an input
 
             # V2. crossbars, one router at a time. Per input VC: a header that has passed routing and
             # arbitration takes its output VC if free (message-level, the route's least loaded output whose
@@ -710,8 +701,17 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         # a candidate at once: an output VC taken is empty
                         xg[gi] |= bit
                         xr[gi] |= bit
-                        o = go - s * k
-                        xt[gi * k + o] |= bit
+                        xt[gi * k + go - s * k] |= bit
+                        xnew[gi] |= bit
+                    # VCs that may have become candidates (a flit ready, an output VC taken, room again) join their
+                    # (input, output)'s best
+                    b = xnew[gi] & rdy[gi] & xg[gi] & xr[gi]
+                    xnew[gi] = 0
+                    while b:
+                        c = trailing_zeros(b)
+                        b &= b - 1
+                        q = gi * m + c
+                        o = q_go[q] - s * k
                         if (xo[gi] >> o) & 1 == 0 or _precedes(q_st[q], c, xs[gi * k + o], xc[gi * k + o]):
                             xc[gi * k + o] = c
                             xs[gi * k + o] = q_st[q]
@@ -914,12 +914,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             gi = qu // m
                             c2 = qu - gi * m
                             xr[gi] |= 1 << c2
-                            if (rdy[gi] & xg[gi]) >> c2 & 1:
-                                o = g - g_sw[g] * k
-                                if (xo[gi] >> o) & 1 == 0 or _precedes(q_st[qu], c2, xs[gi * k + o], xc[gi * k + o]):
-                                    xc[gi * k + o] = c2
-                                    xs[gi * k + o] = q_st[qu]
-                                    xo[gi] |= 1 << o
+                            xnew[gi] |= 1 << c2
                     n_out = qout[q] + 1
                     qout[q] = n_out
                     bit = 1 << c

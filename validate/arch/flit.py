@@ -334,7 +334,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     head of one of its queues can be ready (``wake``). Arbitration draws random numbers only for eligible
     headers, so none of this changes a result. For virtual-channel routers the crossbar and the links scan only
     the VC buffers whose next flit is there and ready (``rdy``, kept by a wheel of the cycles at which a
-    buffer's next flit will be), not every VC holding a message."""
+    buffer's next flit will be), not every VC holding a message; the crossbar keeps its candidates and each
+    (input, output)'s smallest-stamp one as they change (``xg``, ``xr``, ``xt``, ``xc``, ``xs``, ``xo``), and a
+    header with no free output VC leaves ``rdy`` until an output of its route frees one (``parked``)."""
     # Arrays are taken out of the tuples once: reading one from a tuple inside the loop costs Numba an atomic
     # reference-count increment and decrement each time, which dominated the run time.
     out_switch = tab.out_switch

@@ -89,6 +89,18 @@ class Topology:
         return self.switches * self.ports + v
 
 
+def _ports(ports) -> int:
+    """A set of ports as the signed 64-bit word the kernels read: port 63 is the sign bit.
+
+    Examples
+    --------
+    >>> _ports([0, 2]), _ports([63])
+    (5, -9223372036854775808)
+    """
+    word = sum(1 << p for p in ports)
+    return word - (1 << 64) if word >= 1 << 63 else word
+
+
 def _tables(switches: int, ports: int, nodes: int, n_groups: int, stages: int):
     out_switch = np.full(switches * ports + nodes, UNWIRED, dtype=np.int64)
     out_input = np.zeros_like(out_switch)
@@ -125,13 +137,13 @@ def fat_tree(tree) -> Topology:
     out_switch, out_input, route, groups, stage, source_port = _tables(switches, ports, nodes, k + 1, n)
     kpow = [k ** i for i in range(n + 1)]
     d = np.arange(nodes)
-    up = sum(1 << p for p in range(k, ports))
+    up = _ports(range(k, ports))
     for lv in range(n):
         source_port[lv] = k + (d // kpow[lv]) % k
         for w in range(width):
             s = lv * width + w
             stage[s] = lv
-            groups[s, :k] = [1 << p for p in range(k)]
+            groups[s, :k] = [_ports([p]) for p in range(k)]
             groups[s, k] = up
             below = d // kpow[lv + 1] == w // kpow[lv]
             route[s] = np.where(below, (d // kpow[lv]) % k, k)
@@ -188,10 +200,10 @@ def mesh(rows: int, cols: int, nodes_per_router: int = 4, parallel: int = 2) -> 
     steps = ((1, 0), (-1, 0), (0, 1), (0, -1))            # +x, -x, +y, -y
     for s in range(switches):
         y, x = divmod(s, cols)
-        groups[s, :per] = [1 << p for p in range(per)]
+        groups[s, :per] = [_ports([p]) for p in range(per)]
         for direction, (dx, dy) in enumerate(steps):
             first = per + direction * par
-            groups[s, per + direction] = sum(1 << (first + j) for j in range(par))
+            groups[s, per + direction] = _ports(range(first, first + par))
             nx, ny = x + dx, y + dy
             if 0 <= nx < cols and 0 <= ny < rows:
                 back = direction ^ 1                     # +x pairs with -x, +y with -y
@@ -240,7 +252,7 @@ def crossbar(n_ports: int) -> Topology:
     """
     n = _check.integer("n_ports", n_ports, 1, 64)
     out_switch, out_input, route, groups, stage, source_port = _tables(1, n, n, n, 1)
-    groups[0] = [1 << p for p in range(n)]
+    groups[0] = [_ports([p]) for p in range(n)]
     route[0] = np.arange(n)
     out_switch[:n], out_input[:n] = TO_NODE, np.arange(n)
     out_switch[n:], out_input[n:] = 0, np.arange(n)

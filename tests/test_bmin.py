@@ -87,6 +87,17 @@ def test_cell_level_fifo_and_flit_fifo_agree():
     assert gap <= cells.throughput.half_width + flits.throughput.half_width
 
 
+def test_64_port_switches_reach_every_port():
+    # Port sets are 64-bit words and port 63 is the sign bit: a 64-port crossbar and a fat tree of 64-port
+    # switches (32 up ports, bits 32-63) route to their last port. A lone message through one switch takes its
+    # bypass pipeline, two links and M - 1 flits (2 + 2 + 63 cycles); through the tree, as in the test below.
+    net = FlitNetwork.single(64, FlitSwitch(64, "hipiqs", 640))
+    assert F.lone_latency(net, 0, 63, 64) == F.lone_latency(net, 63, 0, 64) == 2 + 2 + 63
+    tree = FlitNetwork.bmin(1024, FlitSwitch(64, "hipiqs", 640))
+    h = bmin.route_switches(tree, 0, 1023)
+    assert h == 3 and F.lone_latency(tree, 0, 1023, 64) == 2 * h + (h + 1) + 63
+
+
 @pytest.mark.parametrize("nodes,packet", [(16, None), (64, None), (16, 16), (64, 7)])
 def test_zero_load_latency_is_what_a_lone_message_takes(nodes, packet):
     # One message in an empty network: h bypass pipelines, h + 1 links, then M - 1 flits behind the header,

@@ -78,8 +78,9 @@ V1. messages: each stream's regulator (a heap on the cycle of its next
 V2. each router's crossbar. A header that has passed stages 1-3 takes its
     output VC (the message's destination VC on the route's output, the least
     loaded of the parallel links whose VC is free: the fat mesh) if no
-    message holds it; a granted message's next flit may cross if the output
-    VC buffer has room. ``multiplexed``: a matching in stamp order, each
+    message holds it; a granted message's next flit may cross (the output
+    VC buffer holds one message and is at least a message deep, so it always
+    has room: see ``_vc_arguments``). ``multiplexed``: a matching in stamp order, each
     free input offering its smallest-stamp flit for a free output (the rate
     scheduler at the input multiplexer A), each output taking its oldest
     offer (B; ``crossbar_output="stamp"``: the smallest stamp), repeated
@@ -335,7 +336,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     headers, so none of this changes a result. For virtual-channel routers the crossbar and the links scan only
     the VC buffers whose next flit is there and ready (``rdy``, kept by a wheel of the cycles at which a
     buffer's next flit will be), not every VC holding a message; the crossbar keeps its candidates and each
-    (input, output)'s smallest-stamp one as they change (``xg``, ``xr``, ``xt``, ``xc``, ``xs``, ``xo``), and a
+    (input, output)'s smallest-stamp one as they change (``xg``, ``xt``, ``xc``, ``xs``, ``xo``), and a
     header with no free output VC leaves ``rdy`` until an output of its route frees one (``parked``)."""
     # Arrays are taken out of the tuples once: reading one from a tuple inside the loop costs Numba an atomic
     # reference-count increment and decrement each time, which dominated the run time.
@@ -481,19 +482,17 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     bo_i = np.zeros(k, dtype=np.int64)             # multiplexed crossbar: per output, the input of its best offer
     bo_q = np.full(k, -1, dtype=np.int64)          # multiplexed crossbar: per output, the best offer
     bo_s = np.zeros(k, dtype=np.float64)
-    # The crossbar's candidates, an input VC whose next flit is ready (rdy), whose message holds an output VC
-    # (xg) with room (xr), kept as they change: per input the VCs granted and with room, per (input gi, its
-    # switch's output o) the VCs granted to o (xt) and the candidate with the smallest stamp, ties to the lower
+    # The crossbar's candidates, an input VC whose next flit is ready (rdy) and whose message holds an output
+    # VC (xg; that buffer always has room for it), kept as they change: per input the VCs granted, per (input
+    # gi, its switch's output o) the VCs granted to o (xt) and the candidate with the smallest stamp, ties to the lower
     # VC (xc, its stamp xs), and per input the outputs with a candidate (xo).
     n_x = n_in if vc_on else 1
     xg = np.zeros(n_x, dtype=np.int64)
-    xr = np.zeros(n_x, dtype=np.int64)
     xo = np.zeros(n_x, dtype=np.int64)
     xt = np.zeros(n_x * k, dtype=np.int64)
     xc = np.zeros(n_x * k, dtype=np.int64)
     xs = np.zeros(n_x * k, dtype=np.float64)
     xnew = np.zeros(n_x, dtype=np.int64)           # ... VCs of an input that may have become candidates
-    q_up = np.zeros(nq_ring, dtype=np.int64)       # an output VC buffer's input VC buffer (its message's)
     p_vt = np.zeros(pool, dtype=np.float64)        # Vtick, cycles per flit
     p_dvc = np.zeros(pool, dtype=np.int64)         # the VC it takes on every router output
     n_streams = va.st_src.shape[0]
@@ -641,10 +640,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
 
             # V2. crossbars, one router at a time. Per input VC: a header that has passed routing and
             # arbitration takes its output VC if free (message-level, the route's least loaded output whose
-            # VC is free); a granted message's next flit goes if the output VC buffer has room. Multiplexed:
+            # VC is free); a granted message's next flit may go (its output VC buffer has room). Multiplexed:
             # one flit per crossbar input (A, the scheduler's smallest stamp) and per crossbar output (B, the
-            # smallest stamp again); full: every input VC at once. The candidates (ready, granted, room) are
-            # kept as they change (xg, xr, xc, xs, xo), not rebuilt each cycle: most wait several cycles.
+            # smallest stamp again); full: every input VC at once. The candidates (ready, granted) are kept
+            # as they change (xg, xt, xc, xs, xo), not rebuilt each cycle: most wait several cycles.
             for s in range(n_sw):
                 nx = 0
                 live = 0
@@ -696,18 +695,16 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         q_tail[qo] = d
                         q_dn[q] = qo
                         q_go[q] = go
-                        q_up[qo] = q
                         out_mask[go] |= 1 << dvc
                         if vc.per_message:
                             aux[qo] = 0.0
-                        # a candidate at once: an output VC taken is empty
+                        # a candidate at once
                         xg[gi] |= bit
-                        xr[gi] |= bit
                         xt[gi * k + go - s * k] |= bit
                         xnew[gi] |= bit
-                    # VCs that may have become candidates (a flit ready, an output VC taken, room again) join their
-                    # (input, output)'s best
-                    b = xnew[gi] & rdy[gi] & xg[gi] & xr[gi]
+                    # VCs that may have become candidates (a flit ready, an output VC taken) join their (input,
+                    # output)'s best
+                    b = xnew[gi] & rdy[gi] & xg[gi]
                     xnew[gi] = 0
                     while b:
                         c = trailing_zeros(b)
@@ -719,7 +716,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             xs[gi * k + o] = q_st[q]
                             xo[gi] |= 1 << o
                     if vc.full:
-                        mask = rdy[gi] & xg[gi] & xr[gi]
+                        mask = rdy[gi] & xg[gi]
                         while mask:
                             xq[nx] = gi * m + trailing_zeros(mask)
                             xq_gi[nx] = gi
@@ -824,10 +821,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         xt[gi * k + o] &= ~bit
                         e_free[e_top] = e
                         e_top += 1
-                    elif qin[qo] - qout[qo] >= vc.cap:
-                        xr[gi] &= ~bit
                     # its (input, output)'s best candidate again: it was that best, and its stamp changed or it left
-                    b = rdy[gi] & xg[gi] & xr[gi] & xt[gi * k + o]
+                    b = rdy[gi] & xg[gi] & xt[gi * k + o]
                     if b == 0:
                         xo[gi] &= ~(1 << o)
                     else:
@@ -909,14 +904,6 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 if vc.sched == SCHED_FGFQ:
                     r_link[g] = best_s
                 if g < n_in:
-                    if qin[q] - qout[q] >= vc.cap:
-                        # room again in a full output VC: the input VC feeding it may offer its flit again
-                        qu = q_up[q]
-                        if q_dn[qu] == q:
-                            gi = qu // m
-                            c2 = qu - gi * m
-                            xr[gi] |= 1 << c2
-                            xnew[gi] |= 1 << c2
                     n_out = qout[q] + 1
                     qout[q] = n_out
                     bit = 1 << c
@@ -1576,6 +1563,9 @@ def _vc_arguments(net, traffic, seed: int):
         framed = traffic
     frames = wt.stream_frames(placement, r, framed, warm + measure, rng)
     m_rt = traffic.realtime_vcs(r.vcs)
+    # a VC buffer's flits: buffer_messages whole messages. No message is longer than message_flits (a frame's
+    # last one may be shorter), so the output VC a message holds always has room for its next flit: the
+    # crossbar checks only the input side's credits
     cap = r.buffer_messages * traffic.message_flits
     be_rate = traffic.best_effort_messages_per_cycle if r.vcs - m_rt > 0 else 0.0
     vc = Vc(1, r.vcs, cap, K.pow2_at_least(cap) - 1, r.body_stages - 2, 0 if pcs else r.header_stages - r.body_stages,

@@ -436,17 +436,17 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
         lk[g * LKW + LK_E] = -1
 
     # Virtual-channel routers (paper 004): VC buffers 0..2 n_in m - 1 (inputs gi * m + c, then outputs
-    # n_in m + g * m + c), each a ring of flits with their ready cycle, scheduling stamp and (inputs) the cycle
-    # their slot's credit is back upstream; NIC queues follow, node v's VC c at nq_ring + v * m + c.
+    # n_in m + g * m + c), each a ring of flits with their ready cycle and scheduling stamp; once a flit has left
+    # an input buffer its slot's cycle is the one its credit is back upstream (the ring is at least cap long, so
+    # the slot is not reused before that is read); NIC queues follow, node v's VC c at nq_ring + v * m + c.
     m = vc.m
     rmask = vc.rmask
     nq_ring = 2 * n_in * m if vc_on else 1
     qo_base = n_in * m
     fr_t = np.zeros((nq_ring, rmask + 1), dtype=np.int64)
     fr_s = np.zeros((nq_ring, rmask + 1), dtype=np.float64)
-    fr_rel = np.zeros((nq_ring, rmask + 1), dtype=np.int64)
     # per input VC buffer, the cycle from which the flit upstream may send its next flit: the place that flit
-    # needs is the one flit qin - cap left, whose credit is back fr_rel later (never, while that flit is there)
+    # needs is the one flit qin - cap left, whose credit is back as its slot says (never, while it is there)
     credit_at = np.zeros(nq_ring, dtype=np.int64)
     qin = np.zeros(nq_ring, dtype=np.int64)        # flits sent into the buffer (cumulative)
     qout = np.zeros(nq_ring, dtype=np.int64)       # flits sent out of it
@@ -462,6 +462,16 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     # for every VC the crossbars and links scan
     q_st = np.zeros(nq if vc_on else 1, dtype=np.float64)
     q_rt = np.zeros(nq_ring, dtype=np.int64)       # ... and (VC buffers) its ready cycle
+    # the message a VC buffer holds (a NIC queue: the one at its head), kept per buffer because every flit
+    # reads it: its packet (-1: none), flits sent on, flits, best effort (1) or video, Vtick and (NIC queues)
+    # creation cycle. A VC buffer's one message needs no entry; NIC queues keep theirs as linked lists.
+    n_h = nq if vc_on else 1
+    h_pkt = np.full(n_h, -1, dtype=np.int64)
+    h_sent = np.zeros(n_h, dtype=np.int64)
+    h_len = np.zeros(n_h, dtype=np.int64)
+    h_be = np.zeros(n_h, dtype=np.int64)
+    h_vt = np.zeros(n_h, dtype=np.float64)
+    h_gen = np.zeros(n_h, dtype=np.int64)
     nic_fifo = vc.sched == SCHED_FIFO
     # VC buffers whose next flit is there and ready, a bit per VC of each input (gi) and output (n_in + g), and
     # a wheel of the cycles at which a buffer's next flit will be: the crossbar and the links scan only these,
@@ -601,7 +611,6 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 p_dest[pkt] = dest
                 p_len[pkt] = flits
                 p_msg[pkt] = row
-                p_rcv[pkt] = 0
                 p_gen[pkt] = t
                 p_vt[pkt] = vt
                 p_dvc[pkt] = dvc
@@ -616,14 +625,17 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 e_top -= 1
                 e = e_free[e_top]
                 e_pkt[e] = pkt
-                e_q[e] = q
-                e_len[e] = flits
-                e_sent[e] = 0
                 e_next[e] = -1
                 if q_tail[q] >= 0:
                     e_next[q_tail[q]] = e
                 else:
                     q_head[q] = e
+                    h_pkt[q] = pkt
+                    h_sent[q] = 0
+                    h_len[q] = flits
+                    h_be[q] = 1 if row < 0 else 0
+                    h_vt[q] = vt
+                    h_gen[q] = t
                     q_st[q] = _nic_stamp(t, 0, vt, row < 0, nic_fifo, vc.be_flat, vc.be_vtick)
                 q_tail[q] = e
                 nic_count[src] += 1
@@ -655,8 +667,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         c = trailing_zeros(mask)
                         mask &= mask - 1
                         q = gi * m + c
-                        e = q_head[q]
-                        pkt = e_pkt[e]
+                        pkt = h_pkt[q]
                         dvc = p_dvc[pkt]
                         route_mask = groups[s, route[s, p_dest[pkt]]]
                         choice = route_mask
@@ -666,7 +677,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             g2 = s * k + trailing_zeros(choice)
                             choice &= choice - 1
                             if dvc >= 0:
-                                free = q_head[qo_base + g2 * m + dvc] < 0
+                                free = h_pkt[qo_base + g2 * m + dvc] < 0
                             else:
                                 free = (vc.be_bits & ~out_mask[g2]) != 0
                             if free and out_load[g2] < least:
@@ -683,16 +694,12 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         if dvc < 0:
                             dvc = _draw_bit(vc.be_bits & ~out_mask[go])
                         qo = qo_base + go * m + dvc
-                        # its entry in the output VC, written out like every entry (see step 1 below)
-                        e_top -= 1
-                        d = e_free[e_top]
-                        e_pkt[d] = pkt
-                        e_q[d] = qo
-                        e_len[d] = e_len[e]
-                        e_sent[d] = 0
-                        e_next[d] = -1
-                        q_head[qo] = d
-                        q_tail[qo] = d
+                        # the message in the output VC (a VC buffer's one message needs no entry)
+                        h_pkt[qo] = pkt
+                        h_sent[qo] = 0
+                        h_len[qo] = h_len[q]
+                        h_be[qo] = h_be[q]
+                        h_vt[qo] = h_vt[q]
                         q_dn[q] = qo
                         q_go[q] = go
                         out_mask[go] |= 1 << dvc
@@ -774,12 +781,11 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     # the VC multiplexer (stage 5) in 2 cycles, stamped for it
                     q = xq[x]
                     gi = xq_gi[x]
-                    e = q_head[q]
                     qo = q_dn[q]
                     go = q_go[q]
                     n_out = qout[q]
                     slot = n_out & rmask
-                    fr_rel[q, slot] = t + vc.credit
+                    fr_t[q, slot] = t + vc.credit
                     if n_out == qin[q] - vc.cap:
                         credit_at[q] = t + vc.credit
                     if vc.sched == SCHED_FGFQ:
@@ -796,14 +802,13 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         if ready > t + 1:
                             rdy[gi] &= ~bit
                             wheel[ready & wmask, gi] |= bit
-                    sent = e_sent[e] + 1
-                    e_sent[e] = sent
+                    sent = h_sent[q] + 1
+                    h_sent[q] = sent
                     slot = qin[qo] & rmask
                     fr_t[qo, slot] = t + 2
-                    pkt = e_pkt[e]
                     # the VC multiplexer's stamps: the scheduler's with a full crossbar, else arrival order
-                    st, aux[qo] = _stamp(vc.sched if vc.full else SCHED_FIFO, t, aux[qo], r_link[go], p_vt[pkt],
-                                         vc.be_flat and p_msg[pkt] < 0, vc.be_vtick)
+                    st, aux[qo] = _stamp(vc.sched if vc.full else SCHED_FIFO, t, aux[qo], r_link[go], h_vt[q],
+                                         vc.be_flat and h_be[q], vc.be_vtick)
                     fr_s[qo, slot] = st
                     if qin[qo] == qout[qo]:
                         wheel[(t + 2) & wmask, n_in + go] |= 1 << (qo - qo_base - go * m)
@@ -812,15 +817,12 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     out_load[go] += 1
                     moved += 1
                     o = go - s * k
-                    if sent == e_len[e]:
-                        q_head[q] = -1
-                        q_tail[q] = -1
+                    if sent == h_len[q]:
+                        h_pkt[q] = -1
                         q_dn[q] = -1
                         in_mask[gi] &= ~bit
                         xg[gi] &= ~bit
                         xt[gi * k + o] &= ~bit
-                        e_free[e_top] = e
-                        e_top += 1
                     # its (input, output)'s best candidate again: it was that best, and its stamp changed or it left
                     b = rdy[gi] & xg[gi] & xt[gi * k + o]
                     if b == 0:
@@ -899,8 +901,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     continue
                 q = best_q
                 c = q - base
-                e = q_head[q]
-                pkt = e_pkt[e]
+                pkt = h_pkt[q]
                 if vc.sched == SCHED_FGFQ:
                     r_link[g] = best_s
                 if g < n_in:
@@ -916,27 +917,27 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             rdy[n_in + g] &= ~bit
                             wheel[ready & wmask, n_in + g] |= bit
                     out_load[g] -= 1
-                sent = e_sent[e] + 1
-                e_sent[e] = sent
-                if g >= n_in and sent < e_len[e]:
-                    q_st[q] = _nic_stamp(p_gen[pkt], sent, p_vt[pkt], p_msg[pkt] < 0, nic_fifo, vc.be_flat, vc.be_vtick)
+                sent = h_sent[q] + 1
+                h_sent[q] = sent
+                if g >= n_in and sent < h_len[q]:
+                    q_st[q] = _nic_stamp(h_gen[q], sent, h_vt[q], h_be[q], nic_fifo, vc.be_flat, vc.be_vtick)
                 moved += 1
                 arrive = t + vc.link
                 if target == TO_NODE:
-                    p_rcv[pkt] += 1
+                    # a message reaches its node in order on one VC: its flits received are those sent
                     received_flits += 1
                     stats[FLITS_RECEIVED] += 1
                     if measuring:
                         stats[M_FLITS_RECEIVED] += 1
-                        parts[1, out_input[g] if p_msg[pkt] >= 0 else nodes + out_input[g]] -= 1
+                        parts[1, out_input[g] + nodes * h_be[q]] -= 1
                     if trace.shape[0] > 1 and n_trace < trace.shape[0]:
                         trace[n_trace, 0] = arrive
                         trace[n_trace, 1] = out_input[g]
                         trace[n_trace, 2] = pkt
-                        trace[n_trace, 3] = p_rcv[pkt]
+                        trace[n_trace, 3] = sent
                         trace[n_trace, 4] = c
                         n_trace += 1
-                    if p_rcv[pkt] == p_len[pkt]:
+                    if sent == h_len[q]:
                         stats[K.STAT_DELIVERED] += 1
                         row = p_msg[pkt]
                         if row >= 0:
@@ -955,18 +956,14 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 else:
                     q2 = q_dn[q]
                     if q2 < 0:
-                        # the header: the message's entry in the downstream VC (written out, see step 1 below)
+                        # the header: the message in the downstream VC
                         c2 = _draw_bit(shared_ok) if c == shared else c
                         q2 = gi2 * m + c2
-                        e_top -= 1
-                        d = e_free[e_top]
-                        e_pkt[d] = pkt
-                        e_q[d] = q2
-                        e_len[d] = e_len[e]
-                        e_sent[d] = 0
-                        e_next[d] = -1
-                        q_head[q2] = d
-                        q_tail[q2] = d
+                        h_pkt[q2] = pkt
+                        h_sent[q2] = 0
+                        h_len[q2] = h_len[q]
+                        h_be[q2] = h_be[q]
+                        h_vt[q2] = h_vt[q]
                         q_dn[q] = q2
                         in_mask[gi2] |= 1 << c2
                         prog[g] |= 1 << c
@@ -976,7 +973,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     # stage 1 (and, for a header, routing and arbitration) before the crossbar
                     ready = arrive + vc.body_wait + (vc.header_extra if sent == 1 else 0)
                     fr_t[q2, slot] = ready
-                    st, aux[q2] = _stamp(vc.sched, arrive, aux[q2], r_in[gi2], p_vt[pkt], vc.be_flat and p_msg[pkt] < 0,
+                    st, aux[q2] = _stamp(vc.sched, arrive, aux[q2], r_in[gi2], h_vt[q], vc.be_flat and h_be[q],
                                          vc.be_vtick)
                     fr_s[q2, slot] = st
                     if qin[q2] == qout[q2]:
@@ -988,34 +985,44 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     if n2 - qout[q2] >= vc.cap:
                         credit_at[q2] = 1 << 62
                     elif n2 >= vc.cap:
-                        credit_at[q2] = fr_rel[q2, (n2 - vc.cap) & rmask]
+                        credit_at[q2] = fr_t[q2, (n2 - vc.cap) & rmask]
                     if qin[q2] - qout[q2] > max_held:
                         max_held = qin[q2] - qout[q2]
-                if sent == e_len[e]:
+                if sent == h_len[q]:
                     prog[g] &= ~(1 << c)
                     q_dn[q] = -1
-                    h = e_next[e]
-                    q_head[q] = h
-                    if h < 0:
-                        q_tail[q] = -1
-                        if g < n_in:
-                            out_mask[g] &= ~(1 << c)
-                            s = g_sw[g]
-                            for i in range(k):
-                                b = parked[g * k + i] & park_in[s * k + i]
-                                parked[g * k + i] = 0
-                                if b:
-                                    rdy[s * k + i] |= b
-                                    park_in[s * k + i] &= ~b
-                        else:
-                            nic_mask[g - n_in] &= ~(1 << c)
-                    elif g >= n_in:
-                        p2 = e_pkt[h]
-                        q_st[q] = _nic_stamp(p_gen[p2], 0, p_vt[p2], p_msg[p2] < 0, nic_fifo, vc.be_flat, vc.be_vtick)
-                    if g >= n_in:
+                    if g < n_in:
+                        h_pkt[q] = -1
+                        out_mask[g] &= ~(1 << c)
+                        s = g_sw[g]
+                        for i in range(k):
+                            b = parked[g * k + i] & park_in[s * k + i]
+                            parked[g * k + i] = 0
+                            if b:
+                                rdy[s * k + i] |= b
+                                park_in[s * k + i] &= ~b
+                    else:
+                        # a NIC queue: its next message, if any, becomes the head
                         nic_count[g - n_in] -= 1
-                    e_free[e_top] = e
-                    e_top += 1
+                        e = q_head[q]
+                        h = e_next[e]
+                        e_free[e_top] = e
+                        e_top += 1
+                        q_head[q] = h
+                        if h < 0:
+                            q_tail[q] = -1
+                            h_pkt[q] = -1
+                            nic_mask[g - n_in] &= ~(1 << c)
+                        else:
+                            p2 = e_pkt[h]
+                            h_pkt[q] = p2
+                            h_sent[q] = 0
+                            h_len[q] = p_len[p2]
+                            h_be[q] = 1 if p_msg[p2] < 0 else 0
+                            h_vt[q] = p_vt[p2]
+                            h_gen[q] = p_gen[p2]
+                            q_st[q] = _nic_stamp(p_gen[p2], 0, p_vt[p2], p_msg[p2] < 0, nic_fifo, vc.be_flat,
+                                                 vc.be_vtick)
         else:
             # 1. new messages (drawn as gaps between starts, not a coin per node per cycle)
             if t < end_measure:

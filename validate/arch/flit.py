@@ -480,6 +480,15 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     wmask = K.pow2_at_least(max(2, vc.link + vc.body_wait + vc.header_extra) + 1) - 1 if vc_on else 0
     wheel = np.zeros((wmask + 1, rdy.shape[0]), dtype=np.int64)
     out_mask = np.zeros(n_in, dtype=np.int64)      # VCs of an output holding a message
+    # An output to a node behind a multiplexed crossbar cannot queue: one flit a cycle crosses to it (B), one
+    # leaves, and a node returns no credits, so each flit leaves the cycle it is ready, 2 cycles after crossing.
+    # Its flits go through a delay line (dl: per cycle mod 4, the output VC buffer whose flit leaves), not
+    # through its VC buffers' rings, stamps and the multiplexer's choice.
+    direct = np.zeros(n_links, dtype=np.bool_)
+    if vc_on and not vc.full:
+        for g in range(n_in):
+            direct[g] = out_switch[g] == TO_NODE
+    dl = np.full((4, n_links), -1, dtype=np.int64)
     # headers that found no free output VC on their route, out of rdy until one of the route's outputs frees a VC
     # (nothing else can let them go): per (output g, input i of its switch) the VCs of i parked on g, and per
     # input the VCs parked (a header parked on several outputs is woken once)
@@ -804,16 +813,19 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             wheel[ready & wmask, gi] |= bit
                     sent = h_sent[q] + 1
                     h_sent[q] = sent
-                    slot = qin[qo] & rmask
-                    fr_t[qo, slot] = t + 2
-                    # the VC multiplexer's stamps: the scheduler's with a full crossbar, else arrival order
-                    st, aux[qo] = _stamp(vc.sched if vc.full else SCHED_FIFO, t, aux[qo], r_link[go], h_vt[q],
-                                         vc.be_flat and h_be[q], vc.be_vtick)
-                    fr_s[qo, slot] = st
-                    if qin[qo] == qout[qo]:
-                        wheel[(t + 2) & wmask, n_in + go] |= 1 << (qo - qo_base - go * m)
-                        q_st[qo] = st
-                    qin[qo] += 1
+                    if direct[go]:
+                        dl[(t + 2) & 3, go] = qo
+                    else:
+                        slot = qin[qo] & rmask
+                        fr_t[qo, slot] = t + 2
+                        # the VC multiplexer's stamps: the scheduler's with a full crossbar, else arrival order
+                        st, aux[qo] = _stamp(vc.sched if vc.full else SCHED_FIFO, t, aux[qo], r_link[go], h_vt[q],
+                                             vc.be_flat and h_be[q], vc.be_vtick)
+                        fr_s[qo, slot] = st
+                        if qin[qo] == qout[qo]:
+                            wheel[(t + 2) & wmask, n_in + go] |= 1 << (qo - qo_base - go * m)
+                            q_st[qo] = st
+                        qin[qo] += 1
                     out_load[go] += 1
                     moved += 1
                     o = go - s * k
@@ -848,75 +860,87 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 target = out_switch[g]
                 if target == UNWIRED:
                     continue
-                if g < n_in:
-                    mask = rdy[n_in + g]
-                    base = qo_base + g * m
+                if g < n_in and direct[g]:
+                    # a node's link behind a multiplexed crossbar: the flit that crossed 2 cycles ago, if one did
+                    q = dl[t & 3, g]
+                    if q < 0:
+                        continue
+                    dl[t & 3, g] = -1
+                    c = q - qo_base - g * m
+                    gi2 = -1
+                    shared = m
+                    shared_ok = 0
                 else:
-                    mask = nic_mask[g - n_in]
-                    base = nq_ring + (g - n_in) * m
-                if mask == 0:
-                    continue
-                gi2 = target * k + out_input[g] if target >= 0 else -1
-                # a NIC's best-effort queue when best effort takes any free VC (its head's downstream VC:
-                # drawn as its header goes, kept in be_vc)
-                shared = m if g < n_in or not vc.be_free else vc.m_rt
-                shared_ok = 0
-                if gi2 >= 0:
-                    # a VC whose next message has not started waits while the downstream VC is held (the
-                    # shared queue: while every best-effort VC is)
-                    held = in_mask[gi2]
-                    if shared < m and (vc.be_bits & ~held) != 0:
-                        held &= ~(1 << shared)
-                    mask &= prog[g] | ~held
+                    if g < n_in:
+                        mask = rdy[n_in + g]
+                        base = qo_base + g * m
+                    else:
+                        mask = nic_mask[g - n_in]
+                        base = nq_ring + (g - n_in) * m
                     if mask == 0:
                         continue
-                best_q = -1
-                best_s = np.inf
-                while mask:
-                    c = trailing_zeros(mask)
-                    mask &= mask - 1
-                    q = base + c
-                    if c == shared and (prog[g] >> c) & 1 == 0:
-                        # the free best-effort VCs downstream whose first slot's credit is back
-                        free = vc.be_bits & ~in_mask[gi2]
-                        shared_ok = 0
-                        while free:
-                            c2 = trailing_zeros(free)
-                            free &= free - 1
-                            q2 = gi2 * m + c2
-                            if credit_at[q2] <= t:
-                                shared_ok |= 1 << c2
-                        if shared_ok == 0:
+                    gi2 = target * k + out_input[g] if target >= 0 else -1
+                    # a NIC's best-effort queue when best effort takes any free VC (its head's downstream VC:
+                    # drawn as its header goes, kept in q_dn)
+                    shared = m if g < n_in or not vc.be_free else vc.m_rt
+                    shared_ok = 0
+                    if gi2 >= 0:
+                        # a VC whose next message has not started waits while the downstream VC is held (the
+                        # shared queue: while every best-effort VC is)
+                        held = in_mask[gi2]
+                        if shared < m and (vc.be_bits & ~held) != 0:
+                            held &= ~(1 << shared)
+                        mask &= prog[g] | ~held
+                        if mask == 0:
                             continue
-                    elif gi2 >= 0:
-                        q2 = gi2 * m + c if c != shared else q_dn[q]
-                        if credit_at[q2] > t:
+                    best_q = -1
+                    best_s = np.inf
+                    while mask:
+                        c = trailing_zeros(mask)
+                        mask &= mask - 1
+                        q = base + c
+                        if c == shared and (prog[g] >> c) & 1 == 0:
+                            # the free best-effort VCs downstream whose first slot's credit is back
+                            free = vc.be_bits & ~in_mask[gi2]
+                            shared_ok = 0
+                            while free:
+                                c2 = trailing_zeros(free)
+                                free &= free - 1
+                                q2 = gi2 * m + c2
+                                if credit_at[q2] <= t:
+                                    shared_ok |= 1 << c2
+                            if shared_ok == 0:
+                                continue
+                        elif gi2 >= 0:
+                            q2 = gi2 * m + c if c != shared else q_dn[q]
+                            if credit_at[q2] > t:
+                                continue
+                        st = q_st[q]
+                        if st >= best_s:
                             continue
-                    st = q_st[q]
-                    if st >= best_s:
+                        best_s = st
+                        best_q = q
+                    if best_q < 0:
                         continue
-                    best_s = st
-                    best_q = q
-                if best_q < 0:
-                    continue
-                q = best_q
-                c = q - base
-                pkt = h_pkt[q]
-                if vc.sched == SCHED_FGFQ:
-                    r_link[g] = best_s
-                if g < n_in:
-                    n_out = qout[q] + 1
-                    qout[q] = n_out
-                    bit = 1 << c
-                    if n_out == qin[q]:
-                        rdy[n_in + g] &= ~bit
-                    else:
-                        ready = fr_t[q, n_out & rmask]
-                        q_st[q] = fr_s[q, n_out & rmask]
-                        if ready > t + 1:
+                    q = best_q
+                    c = q - base
+                    if vc.sched == SCHED_FGFQ:
+                        r_link[g] = best_s
+                    if g < n_in:
+                        n_out = qout[q] + 1
+                        qout[q] = n_out
+                        bit = 1 << c
+                        if n_out == qin[q]:
                             rdy[n_in + g] &= ~bit
-                            wheel[ready & wmask, n_in + g] |= bit
+                        else:
+                            ready = fr_t[q, n_out & rmask]
+                            q_st[q] = fr_s[q, n_out & rmask]
+                            if ready > t + 1:
+                                rdy[n_in + g] &= ~bit
+                                wheel[ready & wmask, n_in + g] |= bit
+                if g < n_in:
                     out_load[g] -= 1
+                pkt = h_pkt[q]
                 sent = h_sent[q] + 1
                 h_sent[q] = sent
                 if g >= n_in and sent < h_len[q]:

@@ -93,7 +93,11 @@ V3. every link sends one flit: an output's VC multiplexer (C) or a node's
     a VC holds one message from header to tail). The flit enters the next
     buffer at once, ready ``link_cycles + body_stages - 2`` cycles later
     (a header ``header_stages - body_stages`` more), so a lone message takes
-    ``hops x header_stages + (hops + 1) x link_cycles + M - 1`` cycles.
+    ``hops x header_stages + (hops + 1) x link_cycles + M - 1`` cycles. An
+    output to a node behind a multiplexed crossbar never queues (one flit a
+    cycle crosses to it, one leaves, a node returns no credits): each flit
+    leaves the cycle it reaches the multiplexer, so it goes through a delay
+    line, not through the stamps and the choice of C.
 
 Best effort's VCs (``best_effort_vcs``): ``drawn``, a message's input and
 output VC are drawn when it is made and it waits for them (its NIC queue is
@@ -337,7 +341,10 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     the VC buffers whose next flit is there and ready (``rdy``, kept by a wheel of the cycles at which a
     buffer's next flit will be), not every VC holding a message; the crossbar keeps its candidates and each
     (input, output)'s smallest-stamp one as they change (``xg``, ``xt``, ``xc``, ``xs``, ``xo``), and a
-    header with no free output VC leaves ``rdy`` until an output of its route frees one (``parked``)."""
+    header with no free output VC leaves ``rdy`` until an output of its route frees one (``parked``). The
+    message a VC buffer holds is a record per buffer (``h_*``), read by each flit without going through
+    entries and packets, and a node's output behind a multiplexed crossbar is a 2-cycle delay line (``dl``).
+    None of this changes a result: counters and traces are those of the plain loop."""
     # Arrays are taken out of the tuples once: reading one from a tuple inside the loop costs Numba an atomic
     # reference-count increment and decrement each time, which dominated the run time.
     out_switch = tab.out_switch

@@ -22,7 +22,9 @@ Per cycle, in order:
 1. new messages join their node's injection queue (unbounded in the paper;
    here ``NIC_PACKETS`` packets, beyond which the run is flagged unstable);
    starts are drawn as gaps (geometric for Bernoulli, exponential for Poisson);
-2. flits sent ``link_delay`` cycles ago arrive (a ring per link); a header
+2. flits sent ``link_delay`` cycles ago arrive (a ring per link; with
+   1-cycle links a body flit is counted in its next buffer as it is sent,
+   not readable there before the next cycle); a header
    becomes eligible to leave ``bypass_cycles`` later if nothing waits ahead of
    it in its queue, at most a packet already streaming out (Fig. 5, Pipe 1),
    ``buffered_cycles`` later if it must be stored behind another packet
@@ -334,7 +336,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     arrival and one send): steps 2 and 4 walk only the links of a bitmask (the links with a flit arriving in
     this ring slot; the links with a packet or a candidate, cleared when an idle output finds none), step 4 in
     the same rotated order; an output keeps a record of what it sends (``lk``), so a flit is sent without
-    going through the entries; a pair queue's and an input buffer's storage state sit in one row each
+    going through the entries; with 1-cycle links a body flit is counted in its next buffer as it is sent
+    (``e_lt``), not through the ring; a pair queue's and an input buffer's storage state sit in one row each
     (``qst``, ``inb``); and an idle output of a pair-queue switch skips its arbitration until a header at the
     head of one of its queues can be ready (``wake``). Arbitration draws random numbers only for eligible
     headers, so none of this changes a result. For virtual-channel routers the crossbar and the links scan only
@@ -385,6 +388,9 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     e_oi = np.full(pool, -1, dtype=np.int64)       # the switch output it queues for, s * k + o (-1: none)
     e_wpos = np.zeros(pool, dtype=np.int64)        # central buffer: flits in its last chunk
     e_arr = np.zeros(pool, dtype=np.int64)         # flits arrived
+    # 1-cycle links: a body flit is counted into its entry as it is sent, and e_lt is that cycle, so a reader
+    # in the same cycle discounts it (arrived = e_arr - (e_lt == t)); only headers and flits to nodes take the ring
+    e_lt = np.full(pool, -1, dtype=np.int64)
     e_sent = np.zeros(pool, dtype=np.int64)        # flits sent on
     e_ready = np.zeros(pool, dtype=np.int64)       # cycle the header may leave
     e_claim = np.full(pool, -1, dtype=np.int64)    # output sending it
@@ -554,6 +560,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     for v in range(nodes):
         if active[v] and tr.p_msg > 0.0:
             next_at[v] = _gap(tr.p_msg, tr.poisson) - (0.0 if tr.poisson else 1.0)
+    lazy = sw.link_delay == 1
+    lazy_next = 0                  # body flits counted in at send: they move (arrive) next cycle
     for t in range(total):
         if run.batches > 1:
             K.mark_batch(stats, t, run)
@@ -1055,6 +1063,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             q_st[q] = _nic_stamp(p_gen[p2], 0, p_vt[p2], p_msg[p2] < 0, nic_fifo, vc.be_flat,
                                                  vc.be_vtick)
         else:
+            moved += lazy_next
+            lazy_next = 0
             # 1. new messages (drawn as gaps between starts, not a coin per node per cycle)
             if t < end_measure:
                 for v in range(nodes):
@@ -1176,7 +1186,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                 for gi in range(n_in):
                     q = gi * k
                     e = q_head[q]
-                    if e < 0 or e_arr[e] <= e_sent[e] or e_ready[e] > t:
+                    if e < 0 or e_arr[e] - (e_lt[e] == t) <= e_sent[e] or e_ready[e] > t:
                         continue
                     s = g_sw[gi]
                     d = e_down[e]
@@ -1368,6 +1378,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             e_gi[d] = q2 // k
                             e_oi[d] = target * k + q2 % k if org != FIFO and org != CENTRAL else -1
                             e_arr[d] = 0
+                            e_lt[d] = -1
                             e_sent[d] = 0
                             e_ready[d] = 1 << 62
                             e_claim[d] = -1
@@ -1420,7 +1431,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                         e = c
                     # --- send one flit of entry e
                     sent = lk[gb + LK_SENT]
-                    if e_arr[e] <= sent:
+                    if e_arr[e] - (e_lt[e] == t) <= sent:
                         continue
                     q = lk[gb + LK_Q]
                     gi = lk[gb + LK_GI]
@@ -1464,10 +1475,16 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             oi = lk[gb + LK_OID]
                             if oi >= 0:
                                 out_load[oi] += 1
-                        ring[out_base + g] = d
+                        if sent > 0 and lazy:
+                            e_arr[d] += 1
+                            e_lt[d] = t
+                            lazy_next += 1
+                        else:
+                            ring[out_base + g] = d
+                            sending |= 1 << (g & 63)
                     else:
                         ring[out_base + g] = lk[gb + LK_PKT]
-                    sending |= 1 << (g & 63)
+                        sending |= 1 << (g & 63)
                     sent += 1
                     lk[gb + LK_SENT] = sent
                     moved += 1

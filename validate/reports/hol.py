@@ -134,7 +134,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                 cells.append(c)
             lines.append(f"| {w} | " + " | ".join(cells) + " |")
         lines += ["", "Smallest over N: " +
-                  ", ".join(f"W={w}: {min(sims[w, n].value for n in WINDOW_PORTS):.3f}" for w in WINDOWS)
+                  ", ".join(f"W={w}: {min(sims[w, n].value for n in WINDOW_PORTS):.4f}" for w in WINDOWS)
                   + ".", ""]
         for w in WINDOWS:
             y = np.array([sims[w, n].value for n in WINDOW_PORTS])
@@ -157,9 +157,9 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     for w, floor in PAPER_001_WINDOW_FLOORS.items():
         lows = {pol: min(window_sims[pol][w, n].high for n in WINDOW_PORTS) for pol in ("random", "rounds")}
         claims.append(f"W = {w} above {floor} at every N: random rule {AGREE if lows['random'] >= floor else DISAGREE}"
-                      f" (lowest {min(window_sims['random'][w, n].value for n in WINDOW_PORTS):.3f}), rounds rule "
+                      f" (lowest {min(window_sims['random'][w, n].value for n in WINDOW_PORTS):.4f}), rounds rule "
                       f"{AGREE if lows['rounds'] >= floor else DISAGREE} (lowest "
-                      f"{min(window_sims['rounds'][w, n].value for n in WINDOW_PORTS):.3f})")
+                      f"{min(window_sims['rounds'][w, n].value for n in WINDOW_PORTS):.4f})")
     lines += ["Paper 001 §4, Fig. 1: \"with a window size of 16, the throughput is over 90% for all switch "
               "sizes, while the throughput is over 98% with a window size of 64\" (agree: every N's interval "
               "reaches the floor). "

@@ -68,10 +68,11 @@ def namd(p: Plan, out: Path, progress: bool = False, store=None) -> Section:
             m, lo, hi = confidence_interval(g)
             gain_means.append(m)
             cells += [pm(hw.completion_ns / 1e3, tuple(v / 1e3 for v in hw.completion_ns_ci95), 1),
-                      pm(sw.completion_ns / 1e3, tuple(v / 1e3 for v in sw.completion_ns_ci95), 1), pm(m, (lo, hi), 1)]
+                      pm(sw.completion_ns / 1e3, tuple(v / 1e3 for v in sw.completion_ns_ci95), 1),
+                      pm(m, (lo, hi), 2)]     # paired: its own estimate, to the difference column's places
         m, lo, hi = confidence_interval(gains[0] - gains[1])
         diffs.append((b, m, lo, hi))
-        label = f"{b // 1024} KiB" if b >= 1024 else f"{b} B"
+        label = _size(b)
         sec.lines.append(f"| {label} | " + " | ".join(cells) + f" | {pm(m, (lo, hi), 2)} |")
     significant = [(b, m) for b, m, lo, hi in diffs if lo > 0 or hi < 0]
     one_k = [(res[ports, mode][sizes.index(1024)].completion_ns / 1e3 if 1024 in sizes else math.nan)
@@ -87,10 +88,10 @@ def namd(p: Plan, out: Path, progress: bool = False, store=None) -> Section:
                   "and hardware multicast once. The paper's larger gain on the 8-port network: the paired gain "
                   "difference (last column) is " +
                   ("within its interval of zero at every size" if not significant else
-                   "nonzero only at " + ", ".join(f"{b} B ({m:+.2f} µs)" for b, m in significant) +
+                   "nonzero only at " + ", ".join(f"{_size(b)} ({m:+.2f} µs)" for b, m in significant) +
                    (", where it favours the 32-port network" if all(m < 0 for _, m in significant) else "")) +
                   f", at most {max(abs(m) for _, m, _, _ in diffs):.2f} µs against gains of "
-                  f"{min(gain_means):.1f}-{max(gain_means):.1f} µs. In our "
+                  f"{min(gain_means):.2f}-{max(gain_means):.2f} µs. In our "
                   "model the NIC overheads dominate and 16 senders load the network too little for its depth to "
                   "matter. Why the paper's 8-port network gains more we cannot tell from its text; its simulator "
                   "(POSE) may model NIC, link and switch pipelines differently, with more contention in four "
@@ -102,3 +103,8 @@ def namd(p: Plan, out: Path, progress: bool = False, store=None) -> Section:
                         f"{worst_diff[1]:+.2f} µs)", "paired interval above 0 at some size",
                         AGREE if more else DISAGREE, "NIC send overhead per destination dominates both networks"))
     return sec
+
+
+def _size(b: int) -> str:
+    """A message size as the table labels it."""
+    return f"{b // 1024} KiB" if b >= 1024 else f"{b} B"

@@ -182,7 +182,8 @@ def permutations(p: Plan, out: Path, progress: bool = False, store=None) -> Sect
                   (f"Full load is not always a steady state after a short warm-up: {drift[2]} on {drift[0]}-port "
                    f"switches with {drift[1]} buffers gives {short[drift]:.3f} after {s.warmup_slots} slots but "
                    f"{t[drift]:.3f} after {s_long.warmup_slots}" +
-                   (f", while offered loads up to {carried:g} are carried in the short runs" if carried else "") +
+                   (f", while offered loads up to {carried:g} are carried in the short runs (its latency cells at "
+                    f"loads above {t[drift]:.3f} say 'sat.' from the long run)" if carried else "") +
                    f"; every other case moves by at most {others:.3f}. The paper does not say how long its runs "
                    "were, so its full-load points may be either." if short[drift] - t[drift] > 0.01 else
                    f"Short and long runs at full load differ by at most {max(others, short[drift] - t[drift]):.3f}."),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..claims import AGREE, DISAGREE
+from ..claims import AGREE, DISAGREE, shown
 from .common import Plan, Section, save
 
 __all__ = ["spanning_trees"]
@@ -71,8 +71,9 @@ def spanning_trees(p: Plan, out: Path, progress: bool = False, store=None) -> Se
             trees = fattree.build_trees(tree, groups) if ports == 32 else built[g, f, "least-loaded"][1]
             hw = np.mean([fattree.tree_links(t) for t in trees])
             pp = np.mean([fattree.unicast_links(tree, grp[0], grp) for grp in groups])
-            ratios[ports, g, f] = pp / hw
-            sec.lines.append(f"| {ports}-port ({tree.name}) | {g} | {f} | {hw:.1f} | {pp:.1f} | {pp / hw:.2f} |")
+            ratios[ports, g, f] = shown(pp, 1) / shown(hw, 1)     # of the printed counts, as a reader divides
+            sec.lines.append(f"| {ports}-port ({tree.name}) | {g} | {f} | {hw:.1f} | {pp:.1f} | "
+                             f"{ratios[ports, g, f]:.2f} |")
     g0, f0 = p.groups[0]
     fig, ax = plt.subplots(figsize=(9, 3.8))
     width = tree8.switches_per_level

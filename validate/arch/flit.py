@@ -71,8 +71,9 @@ flits actually stored, independently, for the tests):
   ``up_share`` of them (deadlock avoidance, see :class:`~switchq.models.flit.FlitSwitch`).
 
 Virtual-channel routers (paper 004 §III, :class:`~switchq.models.wormhole.WormholeNetwork`)
-take the same loop with ``vc_on`` (their own compiled kernel): the same entries, queues, packets,
-routing tables and counters, with per cycle
+take the same loop with ``vc_on`` (their own compiled kernel): the same queues, packets, routing
+tables and counters (entries only for the messages queued at NICs: a VC buffer holds one message,
+kept as a record per buffer), with per cycle
 
 V1. messages: each stream's regulator (a heap on the cycle of its next
     message: message k of a frame at ``start + floor(k x spacing)``) and
@@ -330,7 +331,7 @@ def _precedes(stamp, c, other_stamp, other_c):
 @njit(cache=True)
 def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     """The kernel: paper-000 switches (steps 1-4 of the module docstring), or with ``vc_on`` virtual-channel
-    routers (steps V1-V3) on the same entries, queues, packets, tables and counters.
+    routers (steps V1-V3) on the same queues, packets, tables and counters.
 
     What it does per cycle for paper-000 switches is what the steps say; how, for speed (each flit-hop is one
     arrival and one send): steps 2 and 4 walk only the links of a bitmask (the links with a flit arriving in
@@ -496,7 +497,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
     # An output to a node behind a multiplexed crossbar cannot queue: one flit a cycle crosses to it (B), one
     # leaves, and a node returns no credits, so each flit leaves the cycle it is ready, 2 cycles after crossing.
     # Its flits go through a delay line (dl: per cycle mod 4, the output VC buffer whose flit leaves), not
-    # through its VC buffers' rings, stamps and the multiplexer's choice.
+    # through its VC buffers' rings, stamps and the multiplexer's choice (their qin, qout, q_st, q_rt stay 0).
     direct = np.zeros(n_links, dtype=np.bool_)
     if vc_on and not vc.full:
         for g in range(n_in):
@@ -802,7 +803,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             break
                 for x in range(nx):
                     # one flit across the crossbar: its input slot's credit goes back upstream, it reaches
-                    # the VC multiplexer (stage 5) in 2 cycles, stamped for it
+                    # the VC multiplexer (stage 5) in 2 cycles, stamped for it (a node's output behind a
+                    # multiplexed crossbar: into its delay line, unstamped)
                     q = xq[x]
                     gi = xq_gi[x]
                     qo = q_dn[q]

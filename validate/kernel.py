@@ -187,6 +187,24 @@ def rr_next(i, n):
 
 
 @njit(cache=True, inline="always")
+def rotated_word(step, start, n_words):
+    """Step ``step`` (0 .. n_words) of a round-robin walk over a set kept as ``n_words`` 64-bit words, from
+    bit ``start`` up and around: the word to read and the bits of it this step covers. Walking the set bits
+    of ``word & bits`` for each step in turn visits members in the order ``start, start + 1, ...`` mod the size.
+
+    >>> [rotated_word(s, 70, 2) for s in range(3)] == [(1, -1 << 6), (0, -1), (1, (1 << 6) - 1)]
+    True
+    """
+    w0 = start >> 6
+    if step == 0:
+        return w0, -1 << (start & 63)
+    if step < n_words:
+        w = w0 + step
+        return (w - n_words if w >= n_words else w), -1
+    return w0, (1 << (start & 63)) - 1
+
+
+@njit(cache=True, inline="always")
 def draw_destination(i, kind, perm, cdf, n_ports):
     """Output port of a new cell (or burst) from input ``i``."""
     if kind == DEST_UNIFORM:

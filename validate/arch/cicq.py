@@ -43,6 +43,9 @@ SFC, rules R1-R7 (§3.1):
 Arbitration: strict priority first; then longest queue first (``lqf``, ties
 round robin) or round robin (``rr``), at the VOQs (queue = unsent cells of a
 flow) and at the outputs (queue = cells of that priority at a crosspoint).
+The arbiters visit only the VOQs and crosspoints that may hold a cell (bitmasks
+kept as cells come and go), in the same round-robin order, so ties and results
+are those of a scan over every port.
 
 Latency is per burst, from the first cell's arrival at the line card to the
 end of the slot in which the last cell leaves the crossbar (§5); a
@@ -63,6 +66,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .. import kernel as K
 
@@ -135,6 +139,12 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
     expected = np.zeros(F, dtype=np.int64)   # next in-order seq the crosspoint accepts
     deliv_next = np.zeros(F, dtype=np.int64)  # next seq the output must see (order check)
     rr_out = np.zeros(n, dtype=np.int64)
+    # Bitmasks, 64 ports a word, so the arbiters visit only what may have a cell: per input the outputs whose
+    # flows (any priority) may have a cell unsent or due for a resend (a superset: a bit is set whenever that
+    # becomes true and cleared when a scan finds it false), per output the inputs whose crosspoint holds a cell.
+    nw = (n + 63) >> 6
+    vm = np.zeros((n, nw), dtype=np.int64)
+    cm = np.zeros((n, nw), dtype=np.int64)
     # Links: data delay line (one cell per slot) and per-row message lanes.
     L = dd + 1
     dl_flow = np.full((n, L), -1, dtype=np.int64)
@@ -193,6 +203,8 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
                     c_state[f, s & mask] = NAKED
                     if s < retx_ptr[f]:
                         retx_ptr[f] = s
+                        j = x % n
+                        vm[x // n, j >> 6] |= 1 << (j & 63)
                     block_seq[f] = s
         # 2. Cells arrive at the line cards.
         if t < end:
@@ -221,59 +233,67 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
                     c_state[f, s] = UNSENT
                     c_copy[f, s] = 0
                     tail[f] += 1
+                    vm[i, d >> 6] |= 1 << (d & 63)
         # 3. Each line card sends at most one cell: credited if it can (R1), else speculative.
         send_idx = t % L
         for i in range(n):
             best = -1
             best_key = 0
-            for m in range(n):
-                j = rr_in[i] + m
-                if j >= n:
-                    j -= n
-                x = i * n + j
-                if credits[x] < 1:
-                    continue
-                for p in range(P):
-                    f = x * P + p
-                    if tail[f] == retx_ptr[f]:
-                        continue  # nothing unsent and nothing to resend: the common case, checked first
-                    # R7: a cell due for a resend (lowest seq) before an unsent one. Due: NAKed, or
-                    # (eager) speculative and not yet acknowledged either way.
-                    while retx_ptr[f] < sent_hw[f]:
-                        state = c_state[f, retx_ptr[f] & mask]
-                        if state != CRED and (eager or state != SPEC):
-                            break
-                        retx_ptr[f] += 1
-                    backlog = tail[f] - sent_hw[f]
-                    if retx_ptr[f] < sent_hw[f]:
-                        cls = 0
-                    elif backlog > 0 and rtx_count[i] < rtx_limit:
-                        cls = 1
-                    else:
-                        continue
-                    # Strict priority, then the R7 class, then the longest VOQ (ties: round robin).
-                    key = (p * 2 + cls) * (1 << 40) - (backlog if lqf else 0)
-                    if best < 0 or key < best_key:
-                        best = f
-                        best_key = key
-            credited = best >= 0
-            if not credited and speculate:
-                for m in range(n):
-                    j = rr_in[i] + m
-                    if j >= n:
-                        j -= n
+            for step in range(nw + 1):
+                # the outputs from rr_in up, then those below it (the round-robin order of ties)
+                w, bits = K.rotated_word(step, rr_in[i], nw)
+                bits &= vm[i, w]
+                while bits:
+                    j = (w << 6) + trailing_zeros(bits)
+                    bits &= bits - 1
                     x = i * n + j
-                    if rtx_count[i] >= rtx_limit:
+                    if credits[x] < 1:
                         continue
+                    active = False
                     for p in range(P):
                         f = x * P + p
+                        if tail[f] == retx_ptr[f]:
+                            continue  # nothing unsent and nothing to resend
+                        active = True
+                        # R7: a cell due for a resend (lowest seq) before an unsent one. Due: NAKed, or
+                        # (eager) speculative and not yet acknowledged either way.
+                        while retx_ptr[f] < sent_hw[f]:
+                            state = c_state[f, retx_ptr[f] & mask]
+                            if state != CRED and (eager or state != SPEC):
+                                break
+                            retx_ptr[f] += 1
                         backlog = tail[f] - sent_hw[f]
-                        if backlog <= 0 or block_seq[f] >= 0:
+                        if retx_ptr[f] < sent_hw[f]:
+                            cls = 0
+                        elif backlog > 0 and rtx_count[i] < rtx_limit:
+                            cls = 1
+                        else:
                             continue
-                        key = p * (1 << 40) - (backlog if lqf else 0)
+                        # Strict priority, then the R7 class, then the longest VOQ (ties: round robin).
+                        key = (p * 2 + cls) * (1 << 40) - (backlog if lqf else 0)
                         if best < 0 or key < best_key:
                             best = f
                             best_key = key
+                    if not active:
+                        vm[i, w] &= ~(1 << (j & 63))
+            credited = best >= 0
+            if not credited and speculate and rtx_count[i] < rtx_limit:
+                # a flow with unsent cells has its bit in vm (unsent: tail > sent_hw >= retx_ptr)
+                for step in range(nw + 1):
+                    w, bits = K.rotated_word(step, rr_in[i], nw)
+                    bits &= vm[i, w]
+                    while bits:
+                        x = i * n + (w << 6) + trailing_zeros(bits)
+                        bits &= bits - 1
+                        for p in range(P):
+                            f = x * P + p
+                            backlog = tail[f] - sent_hw[f]
+                            if backlog <= 0 or block_seq[f] >= 0:
+                                continue
+                            key = p * (1 << 40) - (backlog if lqf else 0)
+                            if best < 0 or key < best_key:
+                                best = f
+                                best_key = key
             if best < 0:
                 continue
             f = best
@@ -356,6 +376,8 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
                     xp_len[f] += 1
                     xp_total[x] += 1
                     expected[f] = s + 1
+                    j = x - i * n
+                    cm[j, i >> 6] |= 1 << (i & 63)
                 else:
                     msg = NAK
                     stats[NAKS] += 1
@@ -371,16 +393,21 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
             chosen = -1
             for p in range(P):
                 longest = 0
-                for m in range(n):
-                    i = rr_out[j] + m
-                    if i >= n:
-                        i -= n
-                    q = xp_len[(i * n + j) * P + p]
-                    if q > longest:
-                        longest = q
-                        chosen = (i * n + j) * P + p
-                        if not lqf:
-                            break
+                for step in range(nw + 1):
+                    # the crosspoints holding a cell, from rr_out up, then those below it
+                    w, bits = K.rotated_word(step, rr_out[j], nw)
+                    bits &= cm[j, w]
+                    while bits:
+                        i = (w << 6) + trailing_zeros(bits)
+                        bits &= bits - 1
+                        q = xp_len[(i * n + j) * P + p]
+                        if q > longest:
+                            longest = q
+                            chosen = (i * n + j) * P + p
+                            if not lqf:
+                                break
+                    if chosen >= 0 and not lqf:
+                        break
                 if chosen >= 0:
                     break
             if chosen < 0:
@@ -393,6 +420,8 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
             xp_head[f] = (xp_head[f] + 1) & (qc - 1)
             xp_len[f] -= 1
             xp_total[x] -= 1
+            if xp_total[x] == 0:
+                cm[j, i >> 6] &= ~(1 << (i & 63))
             if s != deliv_next[f]:
                 stats[ORDER_ERRORS] += 1
             deliv_next[f] = s + 1

@@ -1141,20 +1141,22 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                     x = ring[in_base + g]
                     moved += 1
                     if out_switch[g] == TO_NODE:
-                        pkt = x
-                        p_rcv[pkt] += 1
+                        # a packet's flits reach its node in order over one link; its tail comes as ~packet
+                        tail = x < 0
+                        pkt = ~x if tail else x
                         received_flits += 1
                         stats[FLITS_RECEIVED] += 1
                         if measuring:
                             stats[M_FLITS_RECEIVED] += 1
                             parts[1, out_input[g]] -= 1     # the node this link delivers to: its destination
                         if trace.shape[0] > 1 and n_trace < trace.shape[0]:
+                            p_rcv[pkt] += 1
                             trace[n_trace, 0] = t
                             trace[n_trace, 1] = out_input[g]
                             trace[n_trace, 2] = pkt
                             trace[n_trace, 3] = p_rcv[pkt]
                             n_trace += 1
-                        if p_rcv[pkt] == p_len[pkt]:
+                        if tail:
                             m = p_msg[pkt]
                             if measuring:
                                 stats[M_PACKETS] += 1
@@ -1485,7 +1487,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             ring[out_base + g] = d
                             sending |= 1 << (g & 63)
                     else:
-                        ring[out_base + g] = lk[gb + LK_PKT]
+                        ring[out_base + g] = lk[gb + LK_PKT] if sent + 1 < lk[gb + LK_LEN] else ~lk[gb + LK_PKT]
                         sending |= 1 << (g & 63)
                     sent += 1
                     lk[gb + LK_SENT] = sent

@@ -3,8 +3,8 @@
 Every case below is a short run of :func:`switchq.validate.arch.flit.trace_run`; the digest covers all its
 counters and every flit delivered (cycle, node, packet, flit number, VC). The expected digests were made by
 the kernel of commit 5f6550f, before the speed changes that followed it (the per-buffer message records
-and the node outputs' delay line of the VC path, body flits counted in at send on 1-cycle links in the
-paper-000 path), and the current kernel gave the same ones. The matrix reaches each of those shortcuts and
+and the node outputs' delay line of the VC path; body flits counted in at send on 1-cycle links and a
+packet's tail marked on its way to the node in the paper-000 path), and the current kernel gives the same ones. The matrix reaches each of those shortcuts and
 the paths that must bypass them: every buffer organisation, 1-, 2- and 3-cycle links, packetisation, both
 crossbars, one matching iteration, the three schedulers, both best-effort VC rules, the fat mesh, PCS and
 3-cycle router links.

@@ -1260,7 +1260,8 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
             out_slot = (t + sw.link_delay) & ring_mask
             out_base = out_slot * n_links
             for step in range(n_w + 1):
-                # the set bits from rot up, then those below it
+                # the set bits from rot up, then those below it (kernel.rotated_word's walk, written out: the
+                # call measured 2-4 % slower in this loop)
                 if step == 0:
                     w = w0
                     bits = act[w] & (-1 << (rot & 63))

@@ -1062,8 +1062,7 @@ def _run(tab, sw, tr, run, stats, trace, vc, va, spec):
                             h_be[q] = 1 if p_msg[p2] < 0 else 0
                             h_vt[q] = p_vt[p2]
                             h_gen[q] = p_gen[p2]
-                            q_st[q] = _nic_stamp(p_gen[p2], 0, p_vt[p2], p_msg[p2] < 0, nic_fifo, vc.be_flat,
-                                                 vc.be_vtick)
+                            q_st[q] = _nic_stamp(h_gen[q], 0, h_vt[q], h_be[q], nic_fifo, vc.be_flat, vc.be_vtick)
         else:
             moved += lazy_next
             lazy_next = 0

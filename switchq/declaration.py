@@ -315,7 +315,7 @@ class Architecture:
         out.update(self.units)
         out.update(RUN_UNITS)
         for m in self.metrics:
-            out[m.name] = out[m.name + "_ci95"] = m.unit
+            out[m.name] = out[m.name + "_ci95"] = out[m.name + "_samples"] = m.unit
         for c in self.counters:
             out[c.name] = c.unit
         return {k: v for k, v in out.items() if v}

@@ -26,11 +26,21 @@ __all__ = ["Estimate", "Result"]
 
 @dataclass(frozen=True)
 class Estimate:
-    """A simulated figure: the mean over replications and its 95 % Student-t interval (NaN: none)."""
+    """A simulated figure: the mean over ``n`` replications (or batches) and its 95 % interval (NaN: none).
+
+    ``method`` says how the interval was made: ``t`` (Student-t on the samples), ``log`` or ``logit``
+    (Student-t on that scale by the delta method, for a figure that cannot be negative or leave [0, 1],
+    used where the plain interval would reach past what the figure can be), ``clipped`` (the plain
+    interval cut at that limit, where no transformation applies: the mean sits on or past it),
+    ``paired`` (the interval of per-replication differences or ratios of two configurations run with
+    common random numbers) or ``exact`` (an analytic value: no interval). ``n`` 0: not counted.
+    """
 
     value: float
     low: float
     high: float
+    n: int = 0
+    method: str = "t"
 
     @property
     def ci95(self) -> tuple:
@@ -111,8 +121,8 @@ class Result:
     def to_dict(self) -> dict:
         """Flat JSON-ready dict: inputs first (system, workload, settings), then results.
 
-        An estimate ``x`` is two fields, ``x`` and ``x_ci95`` = [low, high]; a
-        per-class estimate a list and a list of intervals.
+        An estimate ``x`` is three fields, ``x``, ``x_ci95`` = [low, high] and ``x_samples`` (its value in
+        each replication, or batch); a per-class estimate a list and a list of intervals.
         """
         out = dict(self.system.describe())
         if self.workload is not None:
@@ -125,6 +135,10 @@ class Result:
             else:
                 out[name] = m.value
                 out[name + "_ci95"] = list(m.ci95)
+                if name in self.per_replication:
+                    # Per replication (or batch): what a paired comparison with another run of the same
+                    # seeds is made from (switchq.validate.reports.claims.paired).
+                    out[name + "_samples"] = list(self.per_replication[name])
         out.update(self.labels)
         out.update(self.counters)
         if self.unstable is not None:

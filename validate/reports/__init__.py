@@ -88,8 +88,9 @@ def est(row: dict, name: str) -> Estimate:
 
     Examples
     --------
-    >>> est({"throughput": 0.5, "throughput_ci95": [0.49, 0.51]}, "throughput").half_width
-    0.010000000000000009
+    >>> e = est({"throughput": 0.5, "throughput_ci95": [0.49, 0.51], "replications": 8}, "throughput")
+    >>> e.half_width, e.n
+    (0.010000000000000009, 8)
     >>> math.isnan(est({"loss_probability": None, "loss_probability_ci95": [None, None]}, "loss_probability").value)
     True
     """
@@ -97,4 +98,7 @@ def est(row: dict, name: str) -> Estimate:
         return math.nan if v is None else float(v)
 
     low, high = row.get(name + "_ci95") or (None, None)
-    return Estimate(num(row.get(name)), num(low), num(high))
+    # The replications behind it, or the batches of one long run (what the claims engine counts).
+    reps = row.get("replications") or 0
+    n = reps if reps > 1 else row.get("batches") or reps
+    return Estimate(num(row.get(name)), num(low), num(high), n=int(n), method=row.get(name + "_ci_method", "t"))

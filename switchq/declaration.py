@@ -30,7 +30,8 @@ FAMILIES = ("switch", "network", "collective", "link")
 
 # Units of the run settings in every simulated output.
 RUN_UNITS = {"slots": "slots", "warmup_slots": "slots", "replications": "runs", "batches": "batches", "seed": "1",
-             "workers": "processes", "wall_seconds": "s", "seeds": "1", "notes": "1"}
+             "workers": "processes", "wall_seconds": "s", "seeds": "1", "notes": "1", "precision": "1",
+             "max_replications": "runs", "precision_rounds": "rounds"}
 
 # Run options of the simulate verbs: (option, setting, default, help). Short options as the CLI has them.
 RUN_PARAMS = (
@@ -46,6 +47,15 @@ RUN_PARAMS = (
     Param("workers", "workers", "int", 1, low=0, unit="processes", aliases=("-j",),
           help="Worker processes (0 = all cores); results do not depend on it."),
     Param("seed", "seed", "int", 1, low=0, unit="1", help="Root seed; fixes every replication's stream."),
+    Param("precision", "precision", "float", None, low=0.0, high=1.0, low_open=True, unit="1",
+          help="Add replications (from at least 5, in rounds, same seeds) until the 95% CI half-width of each "
+               "targeted metric is within this share of its value, e.g. 0.002."),
+    Param("half_width", "half_width", "float", None, low=0.0, low_open=True,
+          help="The same target as an absolute half-width, in the targeted metric's unit."),
+    Param("max_replications", "max_replications", "int", 200, low=2, unit="runs",
+          help="Most replications a precision target may take."),
+    Param("precision_on", "precision_metrics", "text", "",
+          help="Metrics the precision target applies to, comma-separated (default: the model's main figure)."),
 )
 
 

@@ -77,6 +77,20 @@ def _blocks(console, title: str, rows) -> None:
             console.print(text)
 
 
+def _interval(payload: dict, name: str, form: str) -> str:
+    """The interval printed after figure ``name``: none for a figure without one, and none for a run judged
+    unstable, whose figures are not steady-state ones (a latency grows with the run length): it says so
+    instead of a mean ± an interval."""
+    ci = payload.get(name + "_ci95")
+    if ci is None or not isinstance(ci, (list, tuple)):
+        return ""
+    if payload.get("unstable"):
+        return " (unstable: no steady state)"
+    if ci and isinstance(ci[0], (list, tuple)):
+        return " [" + ", ".join(form.format(fmt(a), fmt(b)).strip() for a, b in ci) + "]"
+    return form.format(fmt(ci[0]), fmt(ci[1]))
+
+
 def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=(), units: dict | None = None) -> None:
     """Print ``payload`` as JSON, or as one table of inputs and results with their units."""
     units = units or {}
@@ -94,17 +108,14 @@ def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=(), 
     table.add_column("value", overflow="fold")
     table.add_column("unit", no_wrap=True)
     for k, v in payload.items():
-        if k.endswith("_ci95") or k == "seeds":
+        if k.endswith(("_ci95", "_samples", "_ci_method")) or k == "seeds":   # in --json; notes say what a method means
             continue
         kind = "input" if k in inputs else "result"
         if isinstance(v, dict):
             for part, x in v.items():
                 table.add_row(kind, f"{k}: {part}", escape(fmt(x)), units.get(k, ""))
             continue
-        value = fmt(v)
-        ci = payload.get(k + "_ci95")
-        if ci is not None:
-            value += f"  (95% CI {fmt(ci[0])} .. {fmt(ci[1])})"
+        value = fmt(v) + _interval(payload, k, "  (95% CI {} .. {})")
         table.add_row(kind, k, escape(value), units.get(k, ""))
     console.print(table)
     for n in notes:
@@ -130,11 +141,7 @@ def show_rows(payloads: list, columns: list, title: str, as_json: bool, units: d
     for p in payloads:
         cells = []
         for col in columns:
-            text = fmt(p.get(col))
-            ci = p.get(col + "_ci95")
-            if ci is not None:
-                text += f" ({fmt(ci[0])} .. {fmt(ci[1])})"
-            cells.append(text)
+            cells.append(fmt(p.get(col)) + _interval(p, col, " ({} .. {})"))
         table.add_row(*(escape(c) for c in cells))
         rows.append(cells)
     table_or_blocks(table, title, heads, rows)

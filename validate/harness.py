@@ -70,6 +70,11 @@ __all__ = ["RunSettings", "simulate", "run", "run_replications", "replication_se
 # Batch means: batches of one long run by default, and the fewest slots a batch may have.
 DEFAULT_BATCHES = 20
 MIN_BATCH_SLOTS = 100
+# Segments every replication of a slotted kernel snapshots its counters at, for the trend test of stability
+# (switchq.validate.stability); with one long run its batches are the segments.
+SEGMENTS = 10
+# The fewest replications a precision-targeted run starts from (and that a verdict may stand on).
+MIN_REPLICATIONS = 5
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,10 @@ class RunSettings:
     seed: int = 1
     workers: int = 1
     batches: int | None = None
+    precision: float | None = None
+    half_width: float | None = None
+    max_replications: int = 200
+    precision_metrics: tuple = ()
 
     def __post_init__(self):
         object.__setattr__(self, "slots", _check.integer("slots", self.slots, 100, 10**10))
@@ -150,6 +159,26 @@ class RunSettings:
             object.__setattr__(self, "batches", _check.integer("batches", b, 2, most))
         object.__setattr__(self, "seed", _check.integer("seed", self.seed, 0, 2**63 - 1))
         object.__setattr__(self, "workers", _check.integer("workers", self.workers, 0, 1024))
+        if self.precision is not None or self.half_width is not None:
+            if self.precision is not None:
+                _check.real("precision", self.precision, 0.0, 1.0, low_open=True)
+            if self.half_width is not None:
+                _check.real("half_width", self.half_width, 0.0, None, low_open=True)
+            if r < 2:
+                raise _check.InputError("replications", r, "at least 2 with a precision target (it adds "
+                                                           "replications; one long run cannot)")
+            object.__setattr__(self, "max_replications",
+                               _check.integer("max_replications", self.max_replications, max(r, MIN_REPLICATIONS),
+                                              10**5))
+        names = self.precision_metrics
+        if isinstance(names, str):
+            names = [n.strip() for n in names.split(",") if n.strip()]
+        object.__setattr__(self, "precision_metrics", tuple(names))
+
+    @property
+    def targeted(self) -> bool:
+        """Whether replications are added until a precision target is met (:func:`run`)."""
+        return self.precision is not None or self.half_width is not None
 
 
 def replication_seeds(seed: int, replications: int) -> list[int]:
@@ -176,9 +205,32 @@ def confidence_interval(samples) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def estimate(samples) -> Estimate:
-    """The :class:`Estimate` of replication samples."""
-    return Estimate(*confidence_interval(samples))
+def estimate(samples, bounds=(None, None)) -> Estimate:
+    """The :class:`Estimate` of replication (or batch) samples of a figure that can only lie in ``bounds``.
+
+    Where the Student-t interval reaches past a bound (a share above 1, a latency below 0), it is cut
+    there, and a mean past it too, and marked ``clipped``: the true value lies inside the bounds, so
+    cutting the interval to them keeps its 95 % coverage and never widens it. (A log or logit
+    transformation by the delta method was tried and rejected: near a bound it widens the interval by
+    orders of magnitude, e.g. a carried share of 0.999992 ± 0.00008 becomes [0.845, 1].)
+
+    Examples
+    --------
+    >>> e = estimate([0.99998, 1.00001, 0.99999, 1.00002, 1.0], bounds=(0.0, 1.0))
+    >>> e.high, e.method, e.n
+    (1.0, 'clipped', 5)
+    >>> estimate([3.0, 4.0, 5.0], bounds=(0.0, None)).method
+    't'
+    """
+    x = np.asarray(samples, dtype=float)
+    n = int(np.count_nonzero(~np.isnan(x)))
+    m, low, high = confidence_interval(x)
+    lo_b = -math.inf if bounds[0] is None else bounds[0]
+    hi_b = math.inf if bounds[1] is None else bounds[1]
+    if not (np.isfinite(low) and (low < lo_b or high > hi_b)):
+        return Estimate(m, low, high, n)
+    cut = lambda v: min(max(v, lo_b), hi_b)    # noqa: E731
+    return Estimate(cut(m), cut(low), cut(high), n, "clipped")
 
 
 class Counts:
@@ -246,23 +298,110 @@ def _replicate(kernel: str, system, workload, run_args):
     return importlib.import_module(kernel).replicate(system, workload, run_args)
 
 
-def run(declaration, system, workload, settings: RunSettings = RunSettings(), progress: bool = False) -> Result:
-    """Run ``declaration``'s kernel on ``system`` and ``workload``: the one replication runner."""
+def _rows(declaration, system, workload, settings: RunSettings, seeds, progress: bool) -> np.ndarray:
+    """Counter rows of the replications with ``seeds``: a slotted kernel snapshots its counters at the
+    start of each of ``SEGMENTS`` segments of the measured slots (or of each batch of one long run)."""
     from . import kernel as K
 
+    segments = settings.batches if settings.batches > 1 else SEGMENTS if declaration.slotted else 1
+    args = [(declaration.kernel, system, workload, K.Run(settings.slots, settings.warmup_slots, 0, s, segments))
+            for s in seeds]
+    return np.array(run_replications(_replicate, args, settings.workers, progress,
+                                     declaration.label(system, workload)))
+
+
+def run(declaration, system, workload, settings: RunSettings = RunSettings(), progress: bool = False) -> Result:
+    """Run ``declaration``'s kernel on ``system`` and ``workload``: the one replication runner.
+
+    With a precision target (``settings.precision`` or ``half_width``), replications are added in rounds
+    until the 95 % interval of each targeted metric is within it (:func:`_to_precision`).
+    """
     declaration.check(system, workload)
-    seeds = replication_seeds(settings.seed, settings.replications)
     if settings.batches > 1 and not declaration.slotted:
         raise _check.InputError("replications", settings.replications,
                                 f"at least 2 for {declaration.name} (its runs are not slotted: no batch means)")
-    args = [(declaration.kernel, system, workload,
-             K.Run(settings.slots, settings.warmup_slots, 0, s, settings.batches)) for s in seeds]
-    t0 = time.perf_counter()
-    rows = np.array(run_replications(_replicate, args, settings.workers, progress,
-                                     declaration.label(system, workload)))
-    wall = time.perf_counter() - t0
     layout = importlib.import_module(declaration.kernel).LAYOUT
-    return summarise(declaration, Counts(rows, layout, system, workload, settings), wall, seeds)
+    if settings.targeted:
+        return _to_precision(declaration, system, workload, settings, progress, layout)
+    seeds = replication_seeds(settings.seed, settings.replications)
+    t0 = time.perf_counter()
+    rows = _rows(declaration, system, workload, settings, seeds, progress)
+    return summarise(declaration, Counts(rows, layout, system, workload, settings), time.perf_counter() - t0, seeds)
+
+
+def _targets(declaration, settings: RunSettings) -> tuple:
+    """The metrics a precision target applies to: those named, or the declaration's main figure."""
+    names = settings.precision_metrics or (declaration.main,)
+    known = [m.name for m in declaration.metrics if m.samples is not None]
+    for name in names:
+        _check.choice("precision_metrics", name, known)
+    return tuple(names)
+
+
+def _needed(result: Result, names, settings: RunSettings) -> float:
+    """Replications the widest targeted interval needs to meet its target (half-widths shrink as
+    1/sqrt(n)); at most ``result``'s own count when every target is met."""
+    n, need = result.settings.replications, 0.0
+    for name in names:
+        e = result.metrics.get(name)
+        for one in (e if isinstance(e, tuple) else (e,)):
+            if one is None or not np.isfinite(one.value):
+                continue
+            goal = min(x for x in (settings.half_width, None if settings.precision is None
+                                   else settings.precision * abs(one.value)) if x is not None)
+            width = one.half_width if np.isfinite(one.half_width) else math.inf
+            need = max(need, n if width <= goal else math.inf if goal == 0 else n * (width / goal) ** 2)
+    return need
+
+
+def _to_precision(declaration, system, workload, settings: RunSettings, progress: bool, layout) -> Result:
+    """Add replications until every targeted metric's 95 % half-width is within ``settings.precision`` of
+    its value (or ``half_width``), up to ``max_replications``; an unstable run stops at once (its figures
+    are not steady-state ones). Each round's size follows from the results alone and replication r always
+    has seed r of ``seed``'s SeedSequence, so the answer does not depend on the workers."""
+    from dataclasses import replace
+
+    names = _targets(declaration, settings)
+    seeds = replication_seeds(settings.seed, settings.max_replications)
+    n = max(settings.replications, MIN_REPLICATIONS)
+    t0 = time.perf_counter()
+    rows = _rows(declaration, system, workload, settings, seeds[:n], progress)
+    rounds = 1
+    while True:
+        now = replace(settings, replications=n)
+        result = summarise(declaration, Counts(rows, layout, system, workload, now), time.perf_counter() - t0,
+                           seeds[:n])
+        need = _needed(result, names, settings)
+        if need <= n or n >= settings.max_replications or result.unstable:
+            break
+        # At most four times as many a round: the first intervals' spread is itself noisy.
+        more = int(min(settings.max_replications, max(n + 1, min(4 * n, math.ceil(need)))))
+        rows = np.vstack([rows, _rows(declaration, system, workload, settings, seeds[n:more], progress)])
+        n, rounds = more, rounds + 1
+    target = {"precision": settings.precision, "half_width": settings.half_width}
+    labels = {**result.labels, **{k: v for k, v in target.items() if v is not None},
+              "precision_metrics": list(names), "precision_met": bool(need <= n), "precision_rounds": rounds}
+    units = {**result.units, "precision": "1", "precision_rounds": "rounds"}
+    if settings.half_width is not None:
+        units["half_width"] = result.units.get(names[0], "")
+    notes = result.notes
+    if need > n:
+        why = ("the run is unstable" if result.unstable else
+               f"it would take about {need:.3g} replications, over --max-replications {settings.max_replications}")
+        notes += (f"precision target not met after {n} replications: {why}.",)
+    return replace(result, labels=labels, units=units, notes=notes)
+
+
+def _segments(c: Counts) -> np.ndarray | None:
+    """Each replication's counters per segment of its measured slots, (replications, segments, counters),
+    from the snapshots the kernel took (:func:`_rows`); None without them."""
+    size = c.layout.size
+    k = c.rows.shape[1] // size - 1
+    if k < 2:
+        return None
+    blocks = c.rows.reshape(c.rows.shape[0], k + 1, size)
+    # Block j + 1 holds the counters when segment j began; block 0 the counters at the end.
+    return np.diff(np.concatenate([blocks[:, 1:], blocks[:, :1]], axis=1), axis=1)
 
 
 def _batches(c: Counts) -> tuple:
@@ -292,15 +431,13 @@ def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
     for m in declaration.metrics:
         e = metrics.get(m.name)
         for one in (e if isinstance(e, tuple) else (e,)):
-            if one is None or not np.isfinite(one.low):
-                continue
-            low, high = m.bounds
-            past = (f"below {low:g}" if low is not None and one.low < low else
-                    f"above {high:g}" if high is not None and one.high > high else "")
-            if past:
-                notes.append(f"{m.name}: the 95 % interval [{one.low:.4g}, {one.high:.4g}] reaches {past}, which "
-                             f"{m.name} cannot: {spread} vary too much for a Student-t interval this close to "
-                             f"the limit; run more replications, or one long run with batch means (-r 1).")
+            if one is not None and one.method == "clipped":
+                low, high = m.bounds
+                limits = " and ".join(f"{w} {b:g}" for w, b, end in (("at least", low, one.low),
+                                                                     ("at most", high, one.high)) if b == end)
+                notes.append(f"{m.name}: the Student-t interval reached past what {m.name} can be ({limits}) and "
+                             f"is cut there ({one.low:.6g} .. {one.high:.6g}): {spread} vary too much this close "
+                             "to the limit to say more; more replications narrow it.")
                 break
     if settings.batches > 1:
         bound = 2 / math.sqrt(settings.batches)
@@ -318,9 +455,11 @@ def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
 
 def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
     """Metrics with intervals, counter totals, labels and the stability verdict of counter rows."""
-    totals = c
+    segments = _segments(c)
     if c.settings.batches > 1:
         totals, c = _batches(c)
+    else:
+        c = totals = Counts(c.rows[:, :c.layout.size], c.layout, c.system, c.workload, c.settings)
     metrics, per_replication = {}, {}
     overflow = "overflow" in totals and bool(totals["overflow"].sum() > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -328,7 +467,7 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
             if m.derived is not None:
                 source, f = m.derived
                 e = metrics[source]
-                metrics[m.name] = Estimate(*(f(v, c) for v in (e.value, e.low, e.high)))
+                metrics[m.name] = Estimate(*(f(v, c) for v in (e.value, e.low, e.high)), e.n, e.method)
                 continue
             samples = m.samples(c)
             if samples is None:
@@ -338,9 +477,9 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
                 # An overflowing "unbounded" queue is a refusal, not a loss the user configured.
                 metrics[m.name] = Estimate.nan()
             elif samples.ndim == 2:
-                metrics[m.name] = tuple(estimate(samples[:, j]) for j in range(samples.shape[1]))
+                metrics[m.name] = tuple(estimate(samples[:, j], m.bounds) for j in range(samples.shape[1]))
             else:
-                metrics[m.name] = estimate(samples)
+                metrics[m.name] = estimate(samples, m.bounds)
                 per_replication[m.name] = samples.tolist()
     counters = {}
     for counter in declaration.counters:

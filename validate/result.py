@@ -28,12 +28,11 @@ __all__ = ["Estimate", "Result"]
 class Estimate:
     """A simulated figure: the mean over ``n`` replications (or batches) and its 95 % interval (NaN: none).
 
-    ``method`` says how the interval was made: ``t`` (Student-t on the samples), ``log`` or ``logit``
-    (Student-t on that scale by the delta method, for a figure that cannot be negative or leave [0, 1],
-    used where the plain interval would reach past what the figure can be), ``clipped`` (the plain
-    interval cut at that limit, where no transformation applies: the mean sits on or past it),
-    ``paired`` (the interval of per-replication differences or ratios of two configurations run with
-    common random numbers) or ``exact`` (an analytic value: no interval). ``n`` 0: not counted.
+    ``method`` says how the interval was made: ``t`` (Student-t on the samples), ``clipped`` (the
+    Student-t interval, and a mean past the limit, cut at what the figure can be: a share in [0, 1], a
+    latency at or above 0; see :func:`switchq.validate.harness.estimate`), ``paired`` (the interval of
+    per-replication differences or ratios of two configurations run with common random numbers) or
+    ``exact`` (no sampling error). ``n`` 0: not counted.
     """
 
     value: float
@@ -135,6 +134,8 @@ class Result:
             else:
                 out[name] = m.value
                 out[name + "_ci95"] = list(m.ci95)
+                if m.method != "t":
+                    out[name + "_ci_method"] = m.method
                 if name in self.per_replication:
                     # Per replication (or batch): what a paired comparison with another run of the same
                     # seeds is made from (switchq.validate.reports.claims.paired).

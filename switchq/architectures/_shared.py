@@ -69,7 +69,7 @@ def switch_metrics(unit: str = "cells", copies: bool = False) -> tuple:
                f"{unit} delivered per offering input per slot", bounds=(0.0, 1.0)),
         Metric("carried_share", "1", lambda c: c["m_delivered"] / c["m_offered"],
                f"{unit} delivered over {unit} offered while measuring: 1 - loss - backlog growth / offered, "
-               "1 for a stable lossless switch (free of the noise in how many arrive)"),
+               "1 for a stable lossless switch (free of the noise in how many arrive)", bounds=(0.0, 1.0)),
         Metric("output_utilization", f"{'copies' if copies else unit}/slot/output",
                lambda c: c[sent] / (c.system.n_ports * c.slots),
                f"{'copies' if copies else unit} sent per output per slot", bounds=(0.0, 1.0)),

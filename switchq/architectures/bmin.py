@@ -210,7 +210,7 @@ DECLARATION = Architecture(
              Metric("applied_load", "flits/cycle/node", _per_node("m_flits_offered"),
                     "flits offered per node per cycle while measuring", bounds=(0.0, 1.0)),
              Metric("carried_share", "1", lambda c: c["m_flits_received"] / c["m_flits_offered"],
-                    "flits received over flits offered while measuring"),
+                    "flits received over flits offered while measuring", bounds=(0.0, 1.0)),
              Metric("mean_latency", "cycles", lambda c: c["m_latency_sum"] / c["m_latency_count"],
                     "cycles from a message's creation (injection queueing included) to its last flit's arrival"),
              Metric("mean_packet_latency", "cycles", lambda c: c["m_packet_latency_sum"] / c["m_packets"],

@@ -143,10 +143,12 @@ METRICS = (
            "set-up attempts per packet sent (1 under central control and on the ideal switch)"),
     Metric("mean_delay", "us", lambda c: c["m_delay_sum_ns"] / c["m_delivered"] / 1000,
            "from when a packet became eligible (entered the window, reached its channel's head) to its last bit"),
-    Metric("server_send", "1", lambda c: _servers(c, "send"), "file servers' links busy sending (share)"),
-    Metric("server_receive", "1", lambda c: _servers(c, "receive"), "file servers' links busy receiving (share)"),
+    Metric("server_send", "1", lambda c: _servers(c, "send"), "file servers' links busy sending (share)",
+           bounds=(0.0, 1.0)),
+    Metric("server_receive", "1", lambda c: _servers(c, "receive"), "file servers' links busy receiving (share)",
+           bounds=(0.0, 1.0)),
     Metric("client_client", "1", lambda c: _servers(c, "client"),
-           "clients' links busy sending to other clients (share)"),
+           "clients' links busy sending to other clients (share)", bounds=(0.0, 1.0)),
 )
 COUNTERS = (Counter("delivered", "packets"), Counter("attempts", "attempts", counter="m_attempts"),
             Counter("bytes_delivered", "B"))

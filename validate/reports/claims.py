@@ -291,3 +291,56 @@ def listed(items, empty: str = "none") -> str:
     if not items:
         return empty
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def derived(rows, name: str, f, as_name: str = "derived") -> dict:
+    """A row holding ``f`` of metric ``name`` replication by replication over ``rows`` run with common random
+    numbers (the same seed and replications), for :func:`paired` on a figure made of several runs: a ratio
+    of two configurations' latencies, or its change with a parameter (``f`` takes one array per row).
+
+    Examples
+    --------
+    >>> a = {"x_samples": [2.0, 4.0, 3.0, 2.0, 2.0], "seed": 1, "replications": 5}
+    >>> b = {"x_samples": [1.0, 2.0, 1.0, 1.0, 2.0], "seed": 1, "replications": 5}
+    >>> d = derived([a, b], "x", lambda x, y: x / y, "cut")
+    >>> d["cut_samples"], d["replications"]
+    ([2.0, 2.0, 3.0, 2.0, 1.0], 5)
+    """
+    rows = list(rows)
+    for key in ("seed", "replications", "batches"):
+        if len({repr(r.get(key)) for r in rows}) > 1:
+            raise ClaimError(f"rows run with different {key} share no random numbers: run them with the same "
+                             "seed and replications")
+    xs = [_samples(r, name) for r in rows]
+    if len({x.shape for x in xs}) > 1:
+        raise ClaimError(f"{name}: rows with different numbers of replications cannot be combined")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.asarray(f(*xs), dtype=float)
+    return {as_name + "_samples": values.tolist(),
+            **{key: rows[0].get(key) for key in ("seed", "replications", "batches")}}
+
+
+def sampled(row: dict, f, *names: str):
+    """The estimate (95 % Student-t over replications) of ``f`` of one run's metrics ``names``, taken
+    replication by replication: a figure made of several metrics of the same run (connections dropped less
+    those established, delivered over offered), or a :func:`derived` row's values. Not for comparing two
+    configurations: that is :func:`paired`'s.
+
+    Examples
+    --------
+    >>> r = {"a_samples": [3.0, 4.0, 5.0, 4.0, 4.0], "b_samples": [1.0, 1.0, 2.0, 2.0, 1.0], "replications": 5}
+    >>> e = sampled(r, lambda a, b: a - b, "a", "b")
+    >>> round(e.value, 2), e.n, e.method
+    (2.6, 5, 't')
+    """
+    from switchq.validate.harness import confidence_interval
+    from switchq.validate.result import Estimate
+
+    xs = [_samples(row, n) for n in names]
+    if len({x.shape for x in xs}) > 1:
+        raise ClaimError(f"{listed(names)}: different numbers of replications cannot be combined")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.asarray(f(*xs), dtype=float)
+    d = d[np.isfinite(d)]
+    m, low, high = confidence_interval(d)
+    return Estimate(m, low, high, n=int(d.size), method="t")

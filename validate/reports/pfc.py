@@ -6,19 +6,19 @@ compares the terms with the figures their sources print (Gupta's bit times,
 Cisco's bytes and nanoseconds per 100 m, SONiC's static MSN2700 headroom
 table) with verdicts from :mod:`switchq.validate.reports.claims`; and runs the
 twin (``switchq simulate pfc``) at the sized headroom and one frame below it,
-with :func:`switchq.validate.compare.verdict`. Ends with InfiniBand credits.
+judged by the same engine on at least 5 replications. Ends with InfiniBand
+credits.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
 
-from switchq.validate.compare import verdict
-
-from . import est, points
-from .claims import listed, printed, tally, within
+from . import claims, est, points
+from .claims import AGREE, Exact, agreeing, by_class, listed, printed, tally, within
 
 SPEEDS = (10e9, 25e9, 40e9, 100e9, 400e9)
 CABLES = (3.0, 10.0, 100.0, 300.0)
@@ -35,6 +35,18 @@ MSN2700_XOFF = ((10000, 5, 29696), (25000, 5, 29696), (40000, 5, 29696), (50000,
                 (10000, 40, 29696), (25000, 40, 31744), (40000, 40, 32768), (50000, 40, 33792),
                 (100000, 40, 38912), (10000, 300, 36864), (25000, 300, 48128), (40000, 300, 59392),
                 (50000, 300, 66560), (100000, 300, 104448))
+# Replications of every simulated point a verdict stands on (the worst-case twin is deterministic: five
+# identical runs give a point interval).
+REPLICATIONS = 5
+LIGHT = 299_792_458.0
+
+
+def _runs(model, params, slots, seed, workers, store, progress):
+    rows = points(model, params, slots=slots, warmup=slots // 10, replications=REPLICATIONS, seed=seed,
+                  workers=workers, store=store, progress=progress)
+    for r in rows:       # what est() counts: the replications each row was run with
+        r.setdefault("replications", REPLICATIONS)
+    return rows
 
 
 def _port(rate, cable, model, **kw):
@@ -72,10 +84,10 @@ def _headroom_table(lines):
               "and the PFC frame.", ""]
 
 
-def _published(lines):
+def _published(lines, verdicts):
     from switchq.solvers.pfc import headroom, sonic
 
-    verdicts = []
+    start = len(verdicts)
     lines += ["## Against the figures the sources print", "",
               "Each verdict: `agree` when ours, rounded as the source prints it, equals the source's figure "
               "(tolerance half a unit in its last digit); SONiC's table entries are whole KB, rounded up by the "
@@ -86,38 +98,68 @@ def _published(lines):
         h = headroom(_port(rate, 100.0, "ieee"))
         ours = h.terms[term] * 8 / (2 if term == "interface" else 1)   # D-Intf is per end; ours counts both
         target, tol = printed(text)
-        v = within(ours, target, tol)
+        v = within(Exact(ours, "802.1Qbb Annex N term"), target, tol, claim=f"Gupta, {_gb(rate)} {term}")
         verdicts.append(v)
         lines.append(f"| Gupta, {_gb(rate)} {term} (bit times) | {text} | {ours:.0f} | {tol:g} | {v} |")
+    # Cisco's cable figures computed with c = 3e8 m/s (the rounded speed of light) instead of 299,792,458 m/s:
+    # the reading its numbers are made with, if they round to them.
+    cisco = []
     for medium, ns, nbytes in (("fiber", "513", "641"), ("copper", "476", "595")):
         cable = headroom(_port(10e9, 100.0, "cisco", medium=medium)).terms["cable"] / 2
         for what, text, ours in (("ns", ns, cable * 8 / 10), ("bytes at 10 Gb/s", nbytes, cable)):
             target, tol = printed(text)
-            v = within(ours, target, tol)
+            rounded_c = ours * LIGHT / 3e8
+            other = within(Exact(rounded_c, "c = 3e8 m/s"), target, tol, reading="c = 3e8 m/s",
+                           claim=f"Cisco, 100 m of {medium}, {what}", otherwise="ambiguity")
+            v = within(Exact(ours, "Cisco's cable term at c = 299,792,458 m/s"), target, tol,
+                       claim=f"Cisco, 100 m of {medium}, {what}",
+                       otherwise="ambiguity" if other == AGREE else "defect",
+                       evidence=f"with c = 3e8 m/s the figure is {rounded_c:.2f}, which rounds to {text}")
             verdicts.append(v)
+            cisco.append((v, other, f"100 m of {medium}, {what}", rounded_c, text))
             lines.append(f"| Cisco, 100 m of {medium}, {what} | {text} | {ours:.2f} | {tol:g} | {v} |")
-    lines += ["", f"{tally(verdicts)} agree. Cisco prints 476 ns for 100 m at 0.70 c, 476.5 ns "
-              "rounded down, and its bytes from it: a disagreement of under a nanosecond, which switchq keeps "
-              "(it computes from 0.70 c).", ""]
+    missed = [c for c in cisco if c[0] != AGREE]
+    others = [c[1] for c in cisco]
+    lines += ["", f"{tally(verdicts[start:])} agree."
+              + (f" Cisco's {listed(c[2] for c in missed)} ({listed(c[4] for c in missed)}) are what its "
+                 "cable term gives with the speed of light rounded to 3e8 m/s "
+                 f"({listed(f'{c[3]:.2f}' for c in missed)}): with it {agreeing(others)} of {len(others)} "
+                 "Cisco figures round to the printed ones (a reading, not counted above; switchq computes "
+                 "with c = 299,792,458 m/s)." if missed else ""), ""]
 
-    matches, rows = [], []
+    matches, plain, rows = [], [], []
     for mbps, cable, xoff in MSN2700_XOFF:
-        ours = sonic(mbps * 1e6, float(cable), MTU, "spectrum", response_bytes=3.8 * 1024).headroom_bytes
-        v = within(ours, xoff, 0)
+        h = sonic(mbps * 1e6, float(cable), MTU, "spectrum", response_bytes=3.8 * 1024)
+        ours = h.headroom_bytes
+        # The script's cable term is bytes x 1000/1024 ("/ (8 x 1024)" after a speed in Mb/s x 1e9); in plain
+        # bytes it is 1.024 times as large.
+        bytes_plain = math.ceil((ours - h.terms["round_up_1024"] + 0.024 * h.terms["cable"]) / 1024) * 1024
+        pv = within(Exact(bytes_plain, "cable term in plain bytes"), xoff, 0, reading="cable in plain bytes",
+                    claim=f"MSN2700 table, {mbps // 1000}G {cable} m", otherwise="ambiguity")
+        plain.append(pv)
+        v = within(Exact(ours, "SONiC's Mellanox script"), xoff, 0, claim=f"MSN2700 table, {mbps // 1000}G {cable} m",
+                   otherwise="ambiguity" if pv == AGREE else "defect",
+                   evidence=f"with the script's cable term in plain bytes (not x 1000/1024) xoff is {bytes_plain} B")
         matches.append(v)
-        rows.append(f"| {mbps // 1000}G | {cable} m | {xoff} | {ours} | {v} |")
+        rows.append(f"| {mbps // 1000}G | {cable} m | {xoff} | {ours} | {v} | {bytes_plain} | {pv} |")
+    verdicts += matches
     missed = [r.split("|")[1].strip() + " " + r.split("|")[2].strip() for r, v in zip(rows, matches) if v != "agree"]
     lines += ["### SONiC's static table (MSN2700, Spectrum)", "",
               "sonic-buildimage ships a fixed headroom table for the Spectrum-based MSN2700 "
               "(`pg_profile_lookup.ini`). The sonic reading with Spectrum's ASIC row (`--asic spectrum`: 96 B "
               "cells) and the ASIC table's 3.8 KB peer response time in place of the quanta table, port MTU "
-              f"{MTU} B:", "", "| speed | cable | table xoff (B) | ours (B) | verdict |", "|---|---:|---:|---:|---|",
-              *rows, "", f"{tally(matches)} entries agree to the byte; the others ({listed(missed)}) are 1 to "
-              "2 KB above ours: the table was made with constants the published script does not show (at "
-              "300 m every speed but 10G differs, so the cable's share, not a fixed term).", ""]
+              f"{MTU} B; beside it the same script with its cable term in plain bytes (the script writes "
+              "bytes x 1000/1024), a reading not counted in the headline:", "",
+              "| speed | cable | table xoff (B) | ours (B) | verdict | cable in plain bytes (B) | verdict |",
+              "|---|---:|---:|---:|---|---:|---|",
+              *rows, "", f"{tally(matches)} entries agree to the byte"
+              + (f"; the others ({listed(missed)}) are above ours, and with the cable term in plain bytes "
+                 f"{agreeing(plain)} of {len(plain)} entries agree: the table was made with the cable's bytes "
+                 "computed without the script's x 1000/1024" if missed and all(p == AGREE for p in plain) else
+                 f"; the others ({listed(missed)}) are above ours" if missed else "") + ".", ""]
 
 
-def _twin(lines, workers, seed, store, progress):
+def _twin(lines, quick, workers, seed, store, progress, verdicts):
     from switchq.solvers.pfc import headroom
 
     lines += ["## The twin: the sized headroom holds, one frame less does not", "",
@@ -129,41 +171,43 @@ def _twin(lines, workers, seed, store, progress):
               "within S's last frame.", "",
               "| speed | sized headroom (B) | headroom used (B) | verdict | lost/pause at it | verdict | "
               "lost/pause one frame short | verdict |", "|---|---:|---:|---|---:|---|---:|---|"]
-    reps = 4
-    verdicts = []
+    reps = REPLICATIONS
+    start = len(verdicts)
     for rate in SPEEDS:
         h = headroom(_port(rate, 100.0, "ieee"))
         exact = sum(h.terms.values())
         slots = int(40 * h.headroom_bytes)      # about a dozen pauses
         base = {"link_rate": rate, "cable": 100.0, "mtu": MTU * 8, "phases": "worst",
                 **({"interface_delay": ASSUMED_INTERFACE} if rate == 400e9 else {})}
-        rows = points("pfc", [base, {**base, "shortfall": (MTU + 20) * 8}], slots=slots, warmup=slots // 10,
-                      replications=reps, seed=seed, workers=workers, store=store, progress=progress)
+        rows = _runs("pfc", [base, {**base, "shortfall": (MTU + 20) * 8}], slots, seed, workers, store, progress)
         used, lost, short = est(rows[0], "headroom_used"), est(rows[0], "frames_lost_per_pause"), \
             est(rows[1], "frames_lost_per_pause")
-        v = [verdict(exact, used.value, used.ci95, reps, 2.0)[1], verdict(0, lost.value, lost.ci95, reps)[1],
-             verdict(1, short.value, short.ci95, reps)[1]]
+        at = f"twin, {_gb(rate)}, worst-case phases"
+        v = [within(used, exact, 2.0, claim=f"{at}: headroom used is the 802.1Qbb sum"),
+             within(lost, 0, 0, claim=f"{at}: no frame lost at the sized headroom"),
+             within(short, 1, 0, claim=f"{at}: one frame lost per pause one frame short")]
         verdicts += v
         lines.append(f"| {_gb(rate)}{'*' if rate == 400e9 else ''} | {h.headroom_bytes} | {used.value:.0f} | {v[0]} "
                      f"| {lost.value:g} | {v[1]} | {short.value:g} | {v[2]} |")
-    lines += ["", f"{tally(verdicts)} agree ({reps} replications each, seed {seed}, 40 x the headroom in "
-              "slots; the worst case is deterministic, so every interval is a point).", ""]
-    slots = 30_000_000
+    lines += ["", f"{tally(verdicts[start:])} agree ({reps} replications each, seed {seed}, 40 x the headroom "
+              "in slots; the worst case is deterministic, so every interval is a point).", ""]
+    slots = 3_000_000 if quick else 30_000_000
     base = {"link_rate": 100e9, "cable": 100.0, "mtu": MTU * 8, "phases": "random"}
-    at, short = points("pfc", [base, {**base, "shortfall": (MTU + 20) * 8}], slots=slots, warmup=slots // 10,
-                       replications=reps, seed=seed, workers=workers, store=store, progress=progress)
+    at, short = _runs("pfc", [base, {**base, "shortfall": (MTU + 20) * 8}], slots, seed, workers, store, progress)
     loss = est(at, "loss_probability")
     lost = est(short, "frames_lost_per_pause")
+    held = within(loss, 0.0, 0.0, claim="twin, 100G, random phases: no loss at the sized headroom")
+    verdicts.append(held)
     lines += ["With `--phases random` (R's frame in progress, the sender's reaction and its restart drawn within "
               f"their bounds), 100G, {reps} runs of {slots:,} byte times: at the sized headroom the loss is "
               f"{loss.value:g} (95 % CI {loss.low:g} .. {loss.high:g}; "
-              f"{verdict(0.0, loss.value, loss.ci95, reps)[1]} with 0, the bound holds for every phase); one frame "
+              f"{held} with 0, the bound holds for every phase); one frame "
               f"short, {lost.value:.3f} frames are lost per pause (95 % CI {lost.low:.3f} .. {lost.high:.3f}) over "
               f"{int(short.get('pauses', 0))} pauses"
               + (": the worst case is rare, not absent." if 0 < lost.low and lost.high < 1 else "."), ""]
 
 
-def _infiniband(lines, workers, seed, store, progress):
+def _infiniband(lines, workers, seed, store, progress, verdicts):
     from switchq.models.pfc import InfinibandLink
     from switchq.solvers.pfc import IB_SPEEDS, credit_throughput, infiniband
 
@@ -177,30 +221,30 @@ def _infiniband(lines, workers, seed, store, progress):
         cells = [infiniband(InfinibandLink(None, c, 4096, name, 4)) for c in (3.0, 10.0, 100.0)]
         lines.append(f"| {name} | {encoding} | {cells[0].link_rate_bps / 1e9:.4g} Gb/s | "
                      + " | ".join(f"{b.credits} ({b.buffer_bytes} B)" for b in cells) + " |")
-    reps, packet = 2, 4096 + 26
+    reps, packet = REPLICATIONS, 4096 + 26
     lines += ["", "### The twin: full rate at the credits, the recursion's rate below", "",
               "`switchq simulate infiniband` byte by byte against `switchq size infiniband --buffer` (the "
               "max-plus recursion's exact cycle). The window cuts a cycle at each end, so the tolerance is a "
               f"packet's bytes over the measured slots; {reps} replications, seed {seed} (the twin is "
               "deterministic).", "", "| link | buffer | recursion | twin | tolerance | verdict |",
               "|---|---|---:|---:|---:|---|"]
-    verdicts = []
+    start = len(verdicts)
     for name, cable in (("HDR", 30.0), ("NDR", 100.0)):
         b = infiniband(InfinibandLink(None, cable, 4096, name, 4))
         slots = 40 * (b.round_trip_bytes + packet)
         shorts = (0, 64, 4096)
-        rows = points("infiniband", [{"speed": name, "width": "4x", "cable": cable, "shortfall": 8 * x}
-                                     for x in shorts], slots=slots, warmup=slots // 10, replications=reps,
-                      seed=seed, workers=workers, store=store, progress=progress)
+        rows = _runs("infiniband", [{"speed": name, "width": "4x", "cable": cable, "shortfall": 8 * x}
+                                    for x in shorts], slots, seed, workers, store, progress)
         for short, row in zip(shorts, rows):
             exact, _ = credit_throughput((b.buffer_bytes - short) // 64, packet, b.round_trip_bytes)
             e = est(row, "throughput")
-            v = verdict(exact, e.value, e.ci95, reps, packet / slots)[1]
-            verdicts.append(v)
             what = "as sized" if not short else f"{short} B short"
+            v = within(e, exact, packet / slots, claim=f"InfiniBand twin, 4x {name} {cable:g} m, {what}: the "
+                       "recursion's rate")
+            verdicts.append(v)
             lines.append(f"| 4x {name}, {cable:g} m | {b.buffer_bytes - short} B ({what}) | {exact:.5f} | "
                          f"{e.value:.5f} | {packet / slots:.2g} | {v} |")
-    lines += ["", f"{tally(verdicts)} agree.", ""]
+    lines += ["", f"{tally(verdicts[start:])} agree.", ""]
 
 
 def _plot(out):
@@ -228,19 +272,24 @@ def _plot(out):
 
 
 def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store=None) -> list[Path]:
+    claims.reporting("pfc")
     started = time.time()
+    body, verdicts = [], []
+    _headroom_table(body)
+    plot = _plot(out)
+    body += [f"![headroom against cable]({plot.name})", ""]
+    _published(body, verdicts)
+    _twin(body, quick, workers, seed, store, sys.stderr.isatty(), verdicts)
+    _infiniband(body, workers, seed, store, sys.stderr.isatty(), verdicts)
     lines = ["# PFC headroom and InfiniBand credits: four formulas, their sources, and the twin", "",
              "Generated by `switchq report pfc`" + (" --quick" if quick else "") + f" (seed {seed}). Paper 002's "
              "grant (on/off) flow control needs the buffer above its stop threshold to hold what arrives while "
              "the stop travels and takes effect; PFC (IEEE 802.1Qbb) is that protocol with real delays. "
-             "`--quick` changes nothing here: the analytic figures are exact and the runs take seconds.", ""]
-    _headroom_table(lines)
-    plot = _plot(out)
-    lines += [f"![headroom against cable]({plot.name})", ""]
-    _published(lines)
-    _twin(lines, workers, seed, store, sys.stderr.isatty())
-    _infiniband(lines, workers, seed, store, sys.stderr.isatty())
-    lines += [f"_Built in {time.time() - started:.0f} s._", ""]
+             "`--quick` only shortens the random-phase run: the analytic figures are exact and the worst-case "
+             "twin is deterministic. No verdict stands on fewer than 5 replications or on point values (a "
+             "formula's figure is judged as exact, a simulated one by its 95 % interval); comparisons are "
+             "paired.", "", f"**Verdicts** (default reading): {by_class(verdicts)}.", ""]
+    lines += body + [f"_Built in {time.time() - started:.0f} s._", ""]
     path = out / "pfc.md"
     path.write_text("\n".join(lines))
     return [path, plot]

@@ -17,7 +17,9 @@ import time
 from pathlib import Path
 
 from .bursty import bursty
-from .common import DEFAULT_READING, Plan, Section
+from .. import claims
+from ..claims import by_class
+from .common import DEFAULT_READING, RULE, Plan, Section
 from .priorities import priorities
 from .sizing import sizing
 from .unbalanced import unbalanced
@@ -32,6 +34,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
 
     matplotlib.use("Agg")
 
+    claims.reporting("sfc")
     out = Path(out)
     p = Plan(quick, seed, workers, store, sys.stderr.isatty())
     started = time.time()
@@ -41,15 +44,17 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
              "burst, from the first cell's arrival to the last cell's departure, in slots, over the bursts that "
              "end in the measured window. Crosspoints hold Q_R = floor(tau/N) + 2 cells and SFC's "
              "retransmission buffer Q_RTX = max(tau, Q_R N) cells, as in the paper; arbitration is longest "
-             f"queue first at VOQs and outputs; SFC resends as `{DEFAULT_READING}` unless a table says otherwise.",
-             ""]
+             f"queue first at VOQs and outputs; SFC resends as `{DEFAULT_READING}` unless a table says otherwise "
+             "(the default reading; the other is a reading of its own, not counted in the headline). " + RULE, ""]
     if quick:
-        lines += ["> **Quick build**: runs a tenth as long, for tests; intervals are wide and verdicts unreliable.",
+        lines += ["> **Quick build**: runs a tenth as long and some grids are thinner, for tests; intervals are wide.",
                   ""]
-    files = []
+    files, body, verdicts = [], [], []
     for section in (sizing(), uniform(p, out), bursty(p, out), unbalanced(p, out), priorities(p, out)):
-        lines += section.lines
+        body += section.lines
         files += section.files
+        verdicts += section.verdicts
+    lines += [f"**Verdicts** (default reading): {by_class(verdicts)}.", "", *body]
     lines += [f"_Built in {time.time() - started:.0f} s._", ""]
     path = out / "sfc.md"
     path.write_text("\n".join(lines))

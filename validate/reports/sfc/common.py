@@ -12,9 +12,8 @@ from switchq.models.flow_control import RESENDS
 
 from .. import est, points
 
-__all__ = ["Plan", "Section", "RTTS", "READINGS", "DEFAULT_READING", "DELAY_PRECISION", "THROUGHPUT_PRECISION", "q_r",
-           "switch", "pm",
-           "ratio", "save"]
+__all__ = ["Plan", "Section", "RTTS", "READINGS", "DEFAULT_READING", "DELAY_PRECISION", "THROUGHPUT_PRECISION",
+           "REPLICATIONS", "RULE", "q_r", "switch", "pm", "cell", "ratio", "save"]
 
 RTTS = (8, 16, 32, 64)
 # The two readings of when a sent SFC cell goes again (models.flow_control); the first is the default.
@@ -24,6 +23,11 @@ DEFAULT_READING = RESENDS[0]
 # delay is not observable in its figures.
 DELAY_PRECISION = 0.05
 THROUGHPUT_PRECISION = 0.004
+# Replications behind every simulated point a verdict stands on (claims.MIN_SAMPLES or more).
+REPLICATIONS = 5
+RULE = ("No verdict stands on fewer than 5 replications or on point values; comparisons are paired: both "
+        "configurations run with the same seeds (replication r of each draws its traffic from the same stream), "
+        "judged on the interval of their per-replication ratio or difference.")
 
 
 @dataclass(frozen=True)
@@ -39,19 +43,25 @@ class Plan:
     def slots(self, full: int) -> int:
         return max(1000, int(full * (0.1 if self.quick else 1.0)))
 
-    def run(self, params: list, slots: int, reps: int = 4, warmup: int | None = None) -> list:
-        """Rows of ``cicq`` at ``params``: ``slots`` (scaled when quick) measured slots each."""
-        return points("cicq", params, slots=self.slots(slots), warmup=None if warmup is None else self.slots(warmup),
-                      replications=reps, seed=self.seed, workers=self.workers, store=self.store,
-                      progress=self.progress)
+    def run(self, params: list, slots: int, reps: int = REPLICATIONS, warmup: int | None = None,
+            seed: int | None = None) -> list:
+        """Rows of ``cicq`` at ``params``: ``slots`` (scaled when quick) measured slots each, every one run with
+        the plan's seed (or ``seed``), so that any two are paired."""
+        rows = points("cicq", params, slots=self.slots(slots), warmup=None if warmup is None else self.slots(warmup),
+                      replications=reps, seed=self.seed if seed is None else seed, workers=self.workers,
+                      store=self.store, progress=self.progress)
+        for r in rows:       # what est() and paired() count: the replications each row was run with
+            r.setdefault("replications", reps)
+        return rows
 
 
 @dataclass
 class Section:
-    """Markdown lines of one section and the files it wrote."""
+    """Markdown lines of one section, the files it wrote and its verdicts (the headline counts them)."""
 
     lines: list = field(default_factory=list)
     files: list = field(default_factory=list)
+    verdicts: list = field(default_factory=list)
 
 
 def q_r(n: int, tau: int) -> int:
@@ -73,15 +83,20 @@ def pm(e, digits: int = 1) -> str:
         f"{e.value:.{digits}f}"
 
 
-def ratio(a_row, b_row, name: str = "mean_latency"):
-    """The ratio a / b of two rows' means, with an approximate 95 % interval (relative half-widths added
-    in quadrature), as an :class:`~switchq.validate.result.Estimate`."""
-    from switchq.validate.result import Estimate
+def cell(row, name: str = "mean_latency", digits: int = 1) -> str:
+    """``value ± half-width`` of a row's latency, or ``unstable`` with its backlog growth (a queue that grows
+    has no mean latency)."""
+    if row.get("unstable"):
+        return f"unstable (backlog +{row.get('backlog_growth', math.nan):.0f})"
+    return pm(est(row, name), digits)
 
-    a, b = est(a_row, name), est(b_row, name)
-    r = a.value / b.value
-    rel = math.hypot(a.half_width / a.value, b.half_width / b.value)
-    return Estimate(r, r * (1 - rel), r * (1 + rel))
+
+def ratio(a_row, b_row, name: str = "mean_latency"):
+    """The ratio a / b of metric ``name`` of two rows run with the same seeds, replication by replication,
+    with the Student-t interval of those ratios (:func:`~switchq.validate.reports.claims.paired`)."""
+    from ..claims import paired
+
+    return paired(a_row, b_row, name, ratio=True)
 
 
 def save(fig, path, title: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..claims import AGREE, DISAGREE, tally
+from ..claims import Exact, tally, within
 from .common import RTTS, Section
 
 
@@ -23,9 +23,11 @@ def sizing() -> Section:
         for tau in RTTS:
             ideal = crossbar_memory.sfc_cicq(n, tau, rule="ideal")
             paper = crossbar_memory.sfc_cicq(n, tau, rule="paper")
-            halves.append(AGREE if abs(ideal.reduction_factor - n / 2) < 1e-9 else DISAGREE)
+            halves.append(within(Exact(ideal.reduction_factor, "switchq.solvers.crossbar_memory"), n / 2, 1e-9,
+                                 claim=f"§4.2: SFC saves a factor N/2, N = {n}, tau = {tau}"))
             sec.lines.append(f"| {n} | {tau} | {ideal.credit_total_cells} | {ideal.q_r:g}, {ideal.q_rtx:g}, "
                              f"{ideal.total_cells:g} | {ideal.reduction_factor:.1f} | {n // 2} | {paper.q_r}, "
                              f"{paper.q_rtx}, {paper.total_cells} | {paper.reduction_factor:.2f} |")
+    sec.verdicts += halves
     sec.lines += ["", f"The ideal saving is N/2 in {tally(halves)} rows.", ""]
     return sec

@@ -179,6 +179,12 @@ class Case:
     warmup_share: float | None = None
     unit: str = ""
 
+    def __post_init__(self):
+        # A verdict from fewer replications decides nothing (a Student-t interval from two is 12.7 standard
+        # errors wide): the rule every report and validate row follows.
+        if self.replications < 5:
+            raise ValueError(f"validation case {self.label!r}: {self.replications} replications; at least 5")
+
 
 @dataclass(frozen=True)
 class BenchCase:

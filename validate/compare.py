@@ -90,7 +90,11 @@ def compare(suite: str, case: str, quantity: str, unit: str, analytic: float, an
     >>> compare("s", "c", "throughput", "1", 0.75, "exact", Estimate(0.751, 0.749, 0.753), RunSettings()).verdict
     'agree'
     """
-    z, word = verdict(float(analytic), float(estimate.value), estimate.ci95, settings.replications, tolerance)
+    # The samples behind the interval: the replications, or the batches of one long run.
+    samples = settings.replications if settings.replications > 1 else settings.batches
+    if samples < 5:
+        raise ValueError(f"{suite}: {case}: {samples} replications or batches; a verdict needs at least 5")
+    z, word = verdict(float(analytic), float(estimate.value), estimate.ci95, samples, tolerance)
     return Comparison(suite, case, quantity, unit, float(analytic), float(estimate.value), estimate.ci95, tolerance,
                       z, word, analytic_method, settings.seed, settings.slots if slotted else 0,
-                      settings.warmup_slots if slotted else 0, settings.replications)
+                      settings.warmup_slots if slotted else 0, samples)

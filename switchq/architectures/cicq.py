@@ -86,7 +86,7 @@ def _permutation_case(protocol):
         return cicq.permutation_throughput(protocol, _Q_R, _TAU), "min(Q_R/tau, 1) with credits; 1 with SFC"
     return Case("sfc", f"{protocol}, w=1, N={_N}, tau={_TAU}, Q_R={_Q_R}",
                 {"ports": _N, "rtt_slots": _TAU, "crosspoint_cells": _Q_R, "protocol": protocol, "load": 1.0,
-                 "unbalanced": 1.0}, "throughput", analytic, slots=15_000, replications=4, tolerance_slots=2,
+                 "unbalanced": 1.0}, "throughput", analytic, slots=12_000, replications=5, tolerance_slots=2,
                 unit="cells/slot/output",
                 why="The saturated credit loop is deterministic: the measured window can only catch one cell more "
                     "or less per output at its edges, hence a tolerance of 2 cells over the window.")

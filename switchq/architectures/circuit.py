@@ -186,10 +186,10 @@ CASES = (
           tolerance=0.001),
     _case("N=32, FIFO, overhead 2 + 5 us, fixed 2000 B: the approximation", {"ports": 32, "size": 16000},
           "The approximation neglects retry gaps and reads high; its stated error OVERHEAD_ERROR (0.05) is the "
-          "worst gap measured over the report's grid.", tolerance=0.05, seconds=0.2, replications=4),
+          "worst gap measured over the report's grid.", tolerance=0.05, seconds=0.16, replications=5),
     _case("N=64, ideal FIFO, uniform [0, 32000] B: the N -> infinity limit", {"ports": 64, "ideal": True,
           "sizes": "uniform"}, "The limit is for N -> infinity; finite N reads higher (FIFO_LIMIT_ERROR, "
-          "measured).", tolerance=0.03, seconds=0.5, replications=4),
+          "measured).", tolerance=0.03, seconds=0.4, replications=5),
 )
 
 DECLARATION = Architecture(

@@ -188,7 +188,7 @@ def _lost(headroom_bytes):
 
 
 def _case(label, params, quantity, analytic, **kw):
-    return Case("pfc", label, {**_PORT, **params}, quantity, analytic, slots=3_000_000, replications=4,
+    return Case("pfc", label, {**_PORT, **params}, quantity, analytic, slots=2_400_000, replications=5,
                 warmup_share=0.1, **kw)
 
 

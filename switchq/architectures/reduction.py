@@ -118,7 +118,7 @@ def _case(ports, units, size):
         return a.completion_time_ns, "max-plus recursion over the buildTree spanning tree (solvers.reduction)"
     return Case("reduction", f"256 nodes, {ports}-port, {units} combine unit(s), {size} B, no skew",
                 {"ports": ports, "nodes": 256, "combine_units": units, "message": 8 * size}, "completion_time",
-                analytic, replications=2,
+                analytic, replications=5,
                 why="With every member starting together the event-driven twin must equal the recursion exactly.")
 
 

@@ -6,7 +6,8 @@ the throughput at w = 1 is min(Q_R/tau, 1); "SFC enables full throughput
 under unbalanced traffic". The last part of the section takes the
 configuration where SFC carries least and varies one thing at a time
 (retransmission buffer, arbitration, crosspoint size, reading) to find what
-limits it, with the protocol's counters as evidence.
+limits it, with the protocol's counters as evidence. Comparisons of two
+configurations are paired (same seeds, per-replication differences).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from __future__ import annotations
 from switchq.validate.harness import RunSettings
 
 from .. import est
-from ..claims import AGREE, DISAGREE, listed, shown, tally, within
-from .common import READINGS, RTTS, THROUGHPUT_PRECISION, Plan, Section, q_r, save, switch
+from ..claims import agreeing, at_least, listed, paired, shown, within
+from .common import DEFAULT_READING, READINGS, REPLICATIONS, RTTS, THROUGHPUT_PRECISION, Plan, Section, q_r, save, \
+    switch
 
 WS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
 # A throughput curve on a 0..1 axis cannot be read closer than this: the tolerance of "full throughput".
@@ -37,11 +39,11 @@ def unbalanced(p: Plan, out) -> Section:
         for tau in RTTS:
             for proto, reading in (("credit", None), *(("sfc", r) for r in READINGS)):
                 res[n, tau, reading or proto] = p.run(
-                    [{**switch(n, tau, proto, reading), "load": 1.0, "unbalanced": w} for w in WS], _slots(n), reps=3)
+                    [{**switch(n, tau, proto, reading), "load": 1.0, "unbalanced": w} for w in WS], _slots(n))
         for q in sorted({q_r(n, tau) for tau in RTTS}):
             # The same crossbar with no round trip to speak of: a credit is back the slot after it left.
             alone[n, q] = p.run([{"ports": n, "rtt_slots": 1, "crosspoint_cells": q, "load": 1.0, "unbalanced": w}
-                                 for w in WS], _slots(n), reps=3)
+                                 for w in WS], _slots(n))
     variants = " / ".join(("credit", *READINGS))
     sec.lines += ["## Throughput against unbalanced-traffic w (Fig. 4 e, f)", "",
                   f"Saturated Bernoulli inputs (load 1); each cell is {variants} throughput (cells/slot/output). "
@@ -60,25 +62,39 @@ def unbalanced(p: Plan, out) -> Section:
             cells = [" / ".join(f"{r[i]['throughput']:.3f}" for r in rows) for i in range(len(WS))]
             bound = cicq.permutation_throughput("credit", q, tau)
             sec.lines.append(f"| {n} | {tau} | {q} | {bound:.3f} | " + " | ".join(cells) + " |")
-            w1_credit.append(within(est(rows[0][-1], "throughput"), bound, THROUGHPUT_PRECISION))
+            at = f"N = {n}, tau = {tau}"
+            w1_credit.append(within(est(rows[0][-1], "throughput"), bound, THROUGHPUT_PRECISION,
+                                    claim=f"Fig. 4 e, f: without SFC the throughput at w = 1 is min(Q_R/tau, 1), {at}"))
             for reading, r in zip(READINGS, rows[1:]):
-                w1_sfc.append(within(est(r[-1], "throughput"), 1.0, THROUGHPUT_PRECISION))
+                w1_sfc.append(within(est(r[-1], "throughput"), 1.0, THROUGHPUT_PRECISION, reading=reading,
+                                     otherwise="defect" if reading == DEFAULT_READING else "ambiguity",
+                                     claim=f"Fig. 4 e, f: SFC carries 1 at w = 1, {at}"))
+                # The configuration's lowest point (the w it carries least at) is where "full throughput at every
+                # w" is hardest: judged there.
                 low = min(range(len(WS)), key=lambda i: r[i]["throughput"])
                 t = r[low]["throughput"]
                 ref = alone[n, q][low]["throughput"]
-                full.append(AGREE if t >= 1 - READ_TOLERANCE else DISAGREE)
-                relative.append(AGREE if t >= ref - READ_TOLERANCE else DISAGREE)
+                full.append(at_least(est(r[low], "throughput"), 1 - READ_TOLERANCE, reading=reading,
+                                     otherwise="defect" if reading == DEFAULT_READING else "ambiguity",
+                                     claim=f"Fig. 4 e, f: SFC enables full throughput at every w, {at} (w = {WS[low]})"))
+                relative.append(at_least(paired(r[low], alone[n, q][low], "throughput"), -READ_TOLERANCE,
+                                         compares=True, reading=reading,
+                                         otherwise="defect" if reading == DEFAULT_READING else "ambiguity",
+                                         claim=f"Fig. 4 e, f: SFC carries what the crossbar with no round trip "
+                                               f"carries, {at} (w = {WS[low]})"))
                 lows.append((t, n, tau, reading, WS[low], ref))
+    sec.verdicts += w1_credit + w1_sfc + full + relative
     worst = min(lows, key=lambda x: x[0])
     t, n, tau, reading, w, ref = worst
     # others equal to it as printed: a reader sees a tie, so it is said
     ties = [f"N = {x[1]}, tau = {x[2]}, `{x[3]}`" for x in lows if x is not worst and shown(x[0]) == shown(t)]
     sec.lines += ["", f"- At w = 1 credits carry min(Q_R/tau, 1) within the paper's {THROUGHPUT_PRECISION:.1%} "
-                  f"throughput precision in {tally(w1_credit)} configurations, and SFC carries 1 in "
-                  f"{tally(w1_sfc)} (configuration x reading).",
-                  f"- \"Full throughput\" at every w (each configuration's lowest point at least "
-                  f"{1 - READ_TOLERANCE:.2f}, what a 0..1 plot can show): {tally(full)} configuration x reading. "
-                  f"Within {READ_TOLERANCE} of the crossbar with no round trip at the same w: {tally(relative)}. "
+                  f"throughput precision in {_count(w1_credit)} configurations, and SFC carries 1 in "
+                  f"{_count(w1_sfc)} (configuration x reading).",
+                  f"- \"Full throughput\" at every w (each configuration's lowest point: its interval reaches "
+                  f"{1 - READ_TOLERANCE:.2f} or above, what a 0..1 plot can show): {_count(full)} configuration x "
+                  f"reading. Within {READ_TOLERANCE} of the crossbar with no round trip at the same w (the paired "
+                  f"difference of the two runs): {_count(relative)}. "
                   f"The lowest is N = {n}, tau = {tau}, `{reading}`: {t:.3f} at w = {w}, where the crossbar with no "
                   f"round trip carries {ref:.3f}" + (f" (as printed, tied by {listed(ties)})" if ties else "")
                   + ".", ""]
@@ -101,6 +117,11 @@ def unbalanced(p: Plan, out) -> Section:
     return sec
 
 
+def _count(verdicts) -> str:
+    """``k of n`` over every reading's verdicts (the headline counts the default reading's only)."""
+    return f"{agreeing(verdicts)} of {len(verdicts)}"
+
+
 def _what_limits(p: Plan, n: int, tau: int, w: float, reading: str) -> list:
     """One thing varied at a time at the configuration where SFC carries least, with the counters."""
     q = q_r(n, tau)
@@ -114,7 +135,7 @@ def _what_limits(p: Plan, n: int, tau: int, w: float, reading: str) -> list:
                 ("SFC, 8 x Q_RTX", {**base, "retransmission_cells": 8 * max(tau, q * n)}),
                 (f"SFC, Q_R = {q + 1}", {**base, "crosspoint_cells": q + 1}),
                 (f"SFC, Q_R = {q + 2}", {**base, "crosspoint_cells": q + 2}))
-    slots, reps = p.slots(_slots(n)), 3
+    slots, reps = p.slots(_slots(n)), REPLICATIONS
     # Counters are totals over the replications, warm-up included.
     all_slots = reps * (slots + RunSettings(slots=slots).warmup_slots)
     rows = p.run([{**v, "load": 1.0, "unbalanced": w} for _, v in variants], _slots(n), reps=reps)
@@ -124,8 +145,9 @@ def _what_limits(p: Plan, n: int, tau: int, w: float, reading: str) -> list:
              "resends; link busy: the share of slots a line card sends a cell.", "",
              "| variant | throughput | link busy | full-buffer NAKs | out-of-order NAKs | duplicates | resends |",
              "|---|---:|---:|---:|---:|---:|---:|"]
-    stats = {}
+    stats, row_of = {}, {}
     for (label, _), r in zip(variants, rows):
+        row_of[label] = r
         per = 1000 / max(r["delivered"], 1)
         full = r["naks"] - r["out_of_order_drops"] - r["replacements"]
         busy = r["transmissions"] / (n * all_slots) if r["transmissions"] else float("nan")
@@ -139,16 +161,21 @@ def _what_limits(p: Plan, n: int, tau: int, w: float, reading: str) -> list:
     rr = stats["SFC, round-robin arbitration"]
     bigger = stats[f"SFC, Q_R = {q + 1}"]
     alone = stats["credit, no round trip (tau = 1)"]
-    same_rtx = abs(rtx[0].value - b[0].value) <= b[0].half_width + rtx[0].half_width
+    # Paired differences with the base configuration (same seeds): what one change does, with its interval.
+    d_rtx = paired(row_of["SFC, 8 x Q_RTX"], row_of[f"SFC `{reading}`"], "throughput")
+    d_rr = paired(row_of["SFC, round-robin arbitration"], row_of[f"SFC `{reading}`"], "throughput")
+    same_rtx = d_rtx.low <= 0 <= d_rtx.high
     # from the table's per-1000 cells as printed, so the quoted length is what a reader divides out
     train = shown(b[3], 1) / shown(b[2], 1) if shown(b[2], 1) else float("nan")
     lines += ["",
-              f"- Retransmission buffer: eight times Q_RTX carries {rtx[0].value:.3f} against {b[0].value:.3f}, "
-              + ("the same within the intervals: it is not the limit." if same_rtx else
-                 "a different throughput: it is part of the limit."),
-              f"- Arbitration: round robin carries {rr[0].value:.3f}, "
-              + ("less than" if rr[0].value < b[0].value else "at least as much as")
-              + f" longest queue first ({b[0].value:.3f}).",
+              f"- Retransmission buffer: eight times Q_RTX carries {rtx[0].value:.3f} against {b[0].value:.3f} "
+              f"(paired difference {_diff(d_rtx)}), "
+              + ("an interval around 0: it is not the limit." if same_rtx else
+                 "an interval clear of 0: it is part of the limit."),
+              f"- Arbitration: round robin carries {rr[0].value:.3f} against longest queue first's "
+              f"{b[0].value:.3f}, a paired difference of {_diff(d_rr)}"
+              + (": less" if d_rr.high < 0 else ": more" if d_rr.low > 0 else ": no difference the runs can tell")
+              + ".",
               f"- R1 (\"speculate only when no cell is eligible for credited transmission\") only chooses among "
               f"cells that may go. The line cards send nothing in {1 - b[1]:.0%} of slots, against a throughput "
               f"short of 1 by {1 - b[0].value:.0%}: what limits SFC here is cells that may not go at all.",
@@ -159,3 +186,7 @@ def _what_limits(p: Plan, n: int, tau: int, w: float, reading: str) -> list:
               f"fall to {bigger[2]:.1f} per 1000 and the throughput rises to {bigger[0].value:.3f}; the crossbar "
               f"with no round trip carries {alone[0].value:.3f}.", ""]
     return lines
+
+
+def _diff(e) -> str:
+    return f"{e.value:+.3f} (95 % CI {e.low:+.3f} .. {e.high:+.3f})"

@@ -94,8 +94,13 @@ def validate(suite, full, workers, seed, as_json):
               help="Result store the report's simulated points are kept in and reused from, as a sweep's "
                    "[default: $SWITCHQ_STORE or ./switchq-results.sqlite]: a report stopped half-way resumes.")
 @click.option("--no-store", is_flag=True, help="Keep nothing: simulate every point.")
+@click.option("--precision", type=float, default=None,
+              help="Run every simulated point of the report until the 95%% CI half-width of its main figure is "
+                   "within this share of its value (from the report's replications, at least 5).")
+@click.option("--max-replications", "max_replications", type=int, default=None,
+              help="Most replications a point may take with --precision [default: 200].")
 @json_option
-def report(name, out, quick, workers, seed, store, no_store, as_json):
+def report(name, out, quick, workers, seed, store, no_store, precision, max_replications, as_json):
     """Regenerate the reports that reproduce the papers' results (markdown + PNG).
 
     \b
@@ -110,8 +115,11 @@ def report(name, out, quick, workers, seed, store, no_store, as_json):
 
     if store is not None and no_store:
         raise InputError("--no-store", True, "either --store FILE or --no-store, not both")
+    target = {"precision": precision, "max_replications": max_replications} if precision is not None else None
+    if max_replications is not None and precision is None:
+        raise InputError("--max-replications", max_replications, "only with --precision")
     written = build_report(name, out, quick=quick, workers=workers, seed=seed,
-                           store=None if no_store else (store or default_path()))
+                           store=None if no_store else (store or default_path()), target=target)
     if as_json:
         sys.stdout.write(json.dumps({"report": name, "written": [str(p) for p in written]}) + "\n")
     else:

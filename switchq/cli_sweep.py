@@ -176,6 +176,8 @@ def _run_model(model: Model, kw: dict) -> None:
     store, no_store, lock_timeout = kw.pop("store"), kw.pop("no_store"), kw.pop("lock_timeout")
     simulate = kw.pop("simulate", False)
     run_kw = {k: kw.pop(k, None) for k in ("slots", "warmup", "replications", "seed", "scheduler")}
+    run_kw["target"] = {k: kw.pop(k, None) for k in ("precision", "half_width", "max_replications",
+                                                     "precision_metrics")}
     workers = kw.pop("workers", 0)
     if csv_path == "-" and as_json:
         raise InputError("--csv", "-", "a file when --json prints to standard output")
@@ -233,6 +235,15 @@ def _model_command(model: Model) -> click.Command:
                          help="Replications per point (>= 2) [default: 8]."),
             click.option("--seed", type=int, default=None,
                          help="Root seed; each point's seed derives from it and the point [default: 1]."),
+            click.option("--precision", type=float, default=None,
+                         help="Add replications to each point until the 95%% CI half-width of its targeted "
+                              "metrics is within this share of their value (from at least 5, same seeds)."),
+            click.option("--half-width", "half_width", type=float, default=None,
+                         help="The same target as an absolute half-width, in the metric's unit."),
+            click.option("--max-replications", "max_replications", type=int, default=None,
+                         help="Most replications a precision target may take [default: 200]."),
+            click.option("--precision-on", "precision_metrics", default=None, metavar="METRICS",
+                         help="Metrics the target applies to, comma-separated [default: the main figure]."),
             click.option("--workers", "-j", type=int, default=0, show_default=True,
                          help="Local processes (0 = all cores, 1 = this process); results do not depend on it."),
             click.option("--scheduler", metavar="ADDRESS", default=None,

@@ -435,9 +435,9 @@ def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
                 low, high = m.bounds
                 limits = " and ".join(f"{w} {b:g}" for w, b, end in (("at least", low, one.low),
                                                                      ("at most", high, one.high)) if b == end)
-                notes.append(f"{m.name}: the Student-t interval reached past what {m.name} can be ({limits}) and "
-                             f"is cut there ({one.low:.6g} .. {one.high:.6g}): {spread} vary too much this close "
-                             "to the limit to say more; more replications narrow it.")
+                notes.append(f"{m.name}: the Student-t interval over {spread} reached past what {m.name} can be "
+                             f"({limits}) and is cut there ({one.low:.6g} .. {one.high:.6g}): the figure lies at "
+                             "or within a half-width of that limit.")
                 break
     if settings.batches > 1:
         bound = 2 / math.sqrt(settings.batches)

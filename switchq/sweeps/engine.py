@@ -37,7 +37,8 @@ class SweepInterrupted(KeyboardInterrupt):
 
 
 def _sim_results(r) -> dict:
-    inputs = set(r.inputs())
+    # The replications and batches stay: a precision target decides them, and a verdict counts them.
+    inputs = set(r.inputs()) - {"replications", "batches"}
     return {k: v for k, v in r.to_dict().items() if k not in inputs and k not in ("wall_seconds", "seeds")}
 
 
@@ -106,29 +107,30 @@ def run_sweep(model: str, vary=None, fixed: dict | None = None, *, simulate: boo
               scheduler: str | None = None, slots: int | None = None, warmup: int | None = None,
               replications: int | None = None, seed: int | None = None, workers: int = 0,
               progress: bool = False, lock_timeout: float = DEFAULT_TIMEOUT,
-              connect_timeout: float = 10.0) -> SweepRun:
+              connect_timeout: float = 10.0, target: dict | None = None) -> SweepRun:
     """Plan (checking everything), reuse stored points, run the rest, commit each as it finishes.
 
     ``store``: a path, None for no store, or the default (``$SWITCHQ_STORE`` or
     ``switchq-results.sqlite`` here). ``workers``: local processes for simulated
     points (0 = all cores, 1 = this process). ``scheduler``: a Dask scheduler
-    address (simulated points then run there; ``connect_timeout`` seconds to reach it).
+    address (simulated points then run there; ``connect_timeout`` seconds to reach it). ``target``: a
+    precision target for simulated points (:func:`~switchq.sweeps.plan.plan_sweep`).
     """
     t0 = time.perf_counter()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
         raise InputError("--workers", workers, "an integer >= 0 (0 = all cores)")
-    plan = plan_sweep(model, vary, fixed, simulate, slots, warmup, replications, seed, check=False)
+    plan = plan_sweep(model, vary, fixed, simulate, slots, warmup, replications, seed, check=False, target=target)
     return run_plan(plan, store=store, scheduler=scheduler, workers=workers, progress=progress,
                     lock_timeout=lock_timeout, connect_timeout=connect_timeout, started=t0)
 
 
 def run_points(model: str, points: list, *, simulate: bool = True, store=None, slots: int | None = None,
                warmup: int | None = None, replications: int | None = None, seed: int = 1, workers: int = 0,
-               progress: bool = False, lock_timeout: float = DEFAULT_TIMEOUT) -> list:
+               progress: bool = False, lock_timeout: float = DEFAULT_TIMEOUT, target: dict | None = None) -> list:
     """Rows of given points (see :func:`~switchq.sweeps.plan.plan_points`), in order: stored ones reused,
-    the rest computed and stored. Each point runs with ``seed`` itself."""
+    the rest computed and stored. Each point runs with ``seed`` itself (and ``target``, a precision target)."""
     t0 = time.perf_counter()
-    plan = plan_points(model, points, simulate, slots, warmup, replications, seed, check=False)
+    plan = plan_points(model, points, simulate, slots, warmup, replications, seed, check=False, target=target)
     return run_plan(plan, store=store, workers=workers, progress=progress, lock_timeout=lock_timeout,
                     started=t0).rows()
 
@@ -223,7 +225,7 @@ def _execute(plan: Plan, todo: list, records: list, db, scheduler, workers, prog
 def sweep(model: str, vary=None, *, simulate: bool = False, store=_DEFAULT, scheduler: str | None = None,
           slots: int | None = None, warmup: int | None = None, replications: int | None = None,
           seed: int | None = None, workers: int = 0, progress: bool = False,
-          lock_timeout: float = DEFAULT_TIMEOUT, fixed: dict | None = None, **params):
+          lock_timeout: float = DEFAULT_TIMEOUT, fixed: dict | None = None, target: dict | None = None, **params):
     """Sweep ``model`` over a grid; return a pandas DataFrame, one row per point (grid order).
 
     The same engine, seeds and store as ``switchq sweep``: ``vary`` maps parameter names to
@@ -241,7 +243,7 @@ def sweep(model: str, vary=None, *, simulate: bool = False, store=_DEFAULT, sche
     """
     run = run_sweep(model, vary, {**(fixed or {}), **params}, simulate=simulate, store=store, scheduler=scheduler,
                     slots=slots, warmup=warmup, replications=replications, seed=seed, workers=workers,
-                    progress=progress, lock_timeout=lock_timeout)
+                    progress=progress, lock_timeout=lock_timeout, target=target)
     df = to_frame(run.rows())
     df.attrs["sweep"] = {"model": run.plan.model.name, "mode": run.plan.mode, "points": len(run.records),
                          "computed": run.computed, "reused": run.reused,

@@ -29,9 +29,11 @@ def n_jobs(workers: int) -> int:
 
 
 def _settings(plan, pt, workers: int) -> dict:
+    from .plan import TARGET
+
     s = plan.settings
     return {"slots": s["slots"], "warmup_slots": s["warmup_slots"], "replications": s["replications"],
-            "seed": pt.seed, "workers": workers}
+            "seed": pt.seed, "workers": workers, **{k: s[k] for k in TARGET if k in s}}
 
 
 def _completed(futures, as_completed, timing, **kw):

@@ -1,6 +1,7 @@
 """Sweep output: flat rows for CSV, Parquet and DataFrames, and the plot.
 
-CIs ``x_ci95`` become columns ``x_low`` and ``x_high``; lists ``x_0``, ``x_1``...
+CIs ``x_ci95`` become columns ``x_low`` and ``x_high``; lists ``x_0``, ``x_1``...; per-replication
+values (``x_samples``) stay in the JSON rows.
 The plot puts the first varied parameter on x, one line per value of the
 others, with 95 % CI bands where there are any.
 """
@@ -35,6 +36,8 @@ def flatten(row: dict) -> dict:
     """
     out = {}
     for k, v in row.items():
+        if k.endswith("_samples"):
+            continue        # per-replication values: in --json and the store, for paired comparisons
         if isinstance(v, dict):
             for k2, v2 in flatten({f"{k}_{kk}": vv for kk, vv in v.items()}).items():
                 out[k2] = v2

@@ -118,13 +118,15 @@ def _as_pairs(vary) -> list:
 
 def plan_sweep(model_name: str, vary=None, fixed: dict | None = None, simulate: bool = False,
                slots: int | None = None, warmup: int | None = None, replications: int | None = None,
-               seed: int | None = None, check: bool = True) -> Plan:
+               seed: int | None = None, check: bool = True, target: dict | None = None) -> Plan:
     """Parse and check a whole sweep; raise InputError (one line) before any work if anything is wrong.
 
     ``vary``: ``{"ports": "4,8,16", "load": [0.5, 0.8]}`` or ``["ports=4,8,16", ...]``; ``fixed``:
     ``{"buffer": 4}`` (values or their text). Simulation settings left None take ``switchq simulate``'s
     defaults; given without ``simulate`` they are an error. ``check=False`` leaves the model-level
-    check of each point to :func:`check_points` (values are always checked).
+    check of each point to :func:`check_points` (values are always checked). ``target``: a precision
+    target (``precision``, ``half_width``, ``max_replications``, ``precision_metrics``, as
+    :class:`~switchq.validate.harness.RunSettings` takes them).
     """
     model = get_model(model_name)
     if simulate and model.build is None:
@@ -167,7 +169,7 @@ def plan_sweep(model_name: str, vary=None, fixed: dict | None = None, simulate: 
     if total > MAX_POINTS:
         raise InputError("--vary", " ".join(f"{p.name}=<{len(v)} values>" for p, v in axes),
                          f"at most {MAX_POINTS:,} points in all (this grid has {total:,})")
-    settings = _run_settings(mode, slots, warmup, replications, seed)
+    settings = _run_settings(mode, slots, warmup, replications, seed, target)
     order = [p.name for p in model.params_for(mode)]
     names = [p.name for p, _ in axes]
     points = []
@@ -183,7 +185,7 @@ def plan_sweep(model_name: str, vary=None, fixed: dict | None = None, simulate: 
 
 def plan_points(model_name: str, points: list, simulate: bool = True, slots: int | None = None,
                 warmup: int | None = None, replications: int | None = None, seed: int = 1,
-                check: bool = True) -> Plan:
+                check: bool = True, target: dict | None = None) -> Plan:
     """A plan of given points, each run with ``seed`` itself, as ``switchq simulate --seed SEED`` runs it.
 
     ``points``: dicts of parameter values by name (text or Python values; the rest take their
@@ -200,7 +202,7 @@ def plan_points(model_name: str, points: list, simulate: bool = True, slots: int
     mode = "simulated" if (simulate or model.analytic is None) else "analytic"
     if mode == "simulated" and model.build is None:
         raise InputError("--simulate", True, f"a model with a simulated twin ({model.name} is analytic only)")
-    settings = _run_settings(mode, slots, warmup, replications, seed)
+    settings = _run_settings(mode, slots, warmup, replications, seed, target)
     defaults = {p.name: p.default for p in model.params_for(mode)}
     planned = []
     for given in points:
@@ -218,17 +220,31 @@ def plan_points(model_name: str, points: list, simulate: bool = True, slots: int
     return plan
 
 
-def _run_settings(mode: str, slots, warmup, replications, seed) -> dict:
+# A precision target's settings (switchq.validate.harness.RunSettings), kept in a plan only when given.
+TARGET = ("precision", "half_width", "max_replications", "precision_metrics")
+
+
+def _run_settings(mode: str, slots, warmup, replications, seed, target=None) -> dict:
     if mode != "simulated":
+        if target:
+            raise InputError("--precision", target, "only with --simulate (analytic points are exact)")
         return {}
     from switchq.validate.harness import RunSettings
 
+    target = {k: v for k, v in (target or {}).items() if v not in (None, "", ())}
+    for k in target:
+        if k not in TARGET:
+            raise InputError("target", k, "one of " + ", ".join(TARGET))
     s = RunSettings(slots=50_000 if slots is None else slots, warmup_slots=warmup,
-                    replications=8 if replications is None else replications, seed=1 if seed is None else seed)
+                    replications=8 if replications is None else replications, seed=1 if seed is None else seed,
+                    **target)
     from switchq.validate import simulator_version
 
-    return {"slots": s.slots, "warmup_slots": s.warmup_slots, "replications": s.replications, "root_seed": s.seed,
-            "simulator": simulator_version()}
+    out = {"slots": s.slots, "warmup_slots": s.warmup_slots, "replications": s.replications, "root_seed": s.seed,
+           "simulator": simulator_version()}
+    if s.targeted:
+        out.update({k: list(getattr(s, k)) if k == "precision_metrics" else getattr(s, k) for k in TARGET})
+    return out
 
 
 def _point(model: Model, mode: str, params: dict, settings: dict, derived: bool) -> Point:

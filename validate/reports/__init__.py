@@ -27,11 +27,16 @@ def report_names() -> tuple:
     return tuple(reports())
 
 
+# A precision target every point() of the report being built runs to (build_report's ``target``).
+_target = {"target": None}
+
+
 def build_report(name: str, out: Path, quick: bool = False, workers: int = 0, seed: int = 1,
-                 store=None) -> list[Path]:
+                 store=None, target: dict | None = None) -> list[Path]:
     """Write report ``name`` (or all of them) into ``out``; return the files written.
 
-    ``store``: the result store its points are kept in and reused from (None: keep nothing).
+    ``store``: the result store its points are kept in and reused from (None: keep nothing). ``target``:
+    a precision target (``precision``, ``max_replications``) every simulated point is run to.
     """
     from switchq.registry import reports
 
@@ -40,9 +45,13 @@ def build_report(name: str, out: Path, quick: bool = False, workers: int = 0, se
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for n in (modules if name == "all" else (name,)):
-        builder = importlib.import_module(modules[n])
-        written += builder.build(out, quick=quick, workers=workers, seed=seed, store=store)
+    _target["target"] = target
+    try:
+        for n in (modules if name == "all" else (name,)):
+            builder = importlib.import_module(modules[n])
+            written += builder.build(out, quick=quick, workers=workers, seed=seed, store=store)
+    finally:
+        _target["target"] = None
     return written
 
 
@@ -57,7 +66,8 @@ def points(model: str, params: list, *, slots: int | None = None, warmup: int | 
     from switchq.sweeps import run_points
 
     return [Row(r) for r in run_points(model, params, simulate=True, store=store, slots=slots, warmup=warmup,
-                                       replications=replications, seed=seed, workers=workers, progress=progress)]
+                                       replications=replications, seed=seed, workers=workers, progress=progress,
+                                       target=_target["target"])]
 
 
 class Row(dict):

@@ -453,6 +453,22 @@ def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
     return notes
 
 
+def _trend(c: Counts, segments, declaration):
+    """The trend test of the mean latency across the run (:func:`switchq.validate.stability.trend`) on the
+    segments every replication snapshots, or on the batches of one long run; None where there are none."""
+    from .kernel import batch_slots
+    from .stability import trend
+
+    if not declaration.slotted:
+        return None
+    s = c.settings
+    if s.batches > 1:
+        segments = c.rows[None]           # the batches of the one run: (1, batches, counters)
+    if segments is None:
+        return None
+    return trend(segments, c.layout, batch_slots(s.slots, segments.shape[1]), s.warmup_slots)
+
+
 def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
     """Metrics with intervals, counter totals, labels and the stability verdict of counter rows."""
     segments = _segments(c)
@@ -511,6 +527,14 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
             if pg > pa:
                 why.append(f"the backlog of {part} grew")
             shown.update(part_backlog_growth=pg, part_backlog_growth_allowed=pa, worst_part=part)
+        # A critically loaded (null-recurrent) queue grows by too little for the rules above: its latency
+        # grows like the square root of the time since the start (switchq.validate.stability).
+        trend = _trend(c, segments, declaration)
+        if trend is not None:
+            if trend.flagged:
+                why.append(trend.why)
+            shown.update(latency_trend_exponent=trend.exponent, latency_trend_threshold=trend.threshold)
+            units = {**units, "latency_trend_exponent": "1", "latency_trend_threshold": "1"}
         unstable = bool(why)
         if why:
             shown["unstable_because"] = "; ".join(why)

@@ -225,13 +225,13 @@ TARGET = ("precision", "half_width", "max_replications", "precision_metrics")
 
 
 def _run_settings(mode: str, slots, warmup, replications, seed, target=None) -> dict:
+    target = {k: v for k, v in (target or {}).items() if v not in (None, "", ())}
     if mode != "simulated":
-        if target:
-            raise InputError("--precision", target, "only with --simulate (analytic points are exact)")
+        for k, v in target.items():
+            raise InputError("--" + k.replace("_", "-"), v, "only with --simulate (analytic points are exact)")
         return {}
     from switchq.validate.harness import RunSettings
 
-    target = {k: v for k, v in (target or {}).items() if v not in (None, "", ())}
     for k in target:
         if k not in TARGET:
             raise InputError("target", k, "one of " + ", ".join(TARGET))

@@ -251,6 +251,11 @@ class Architecture:
     sample : dict
         A small point (parameters by name, the rest at their defaults) that simulates in a moment: the
         conformance tests run it.
+    timeline : callable or None
+        ``timeline(system, workload) -> (warm-up, measured)`` in the kernel's time steps, for a kernel whose
+        run length is set by its workload (simulated seconds) rather than by slots: its replications then
+        snapshot their counters at segments too, for the stability trend test (a slotted kernel's come from
+        the run settings).
     """
 
     name: str
@@ -282,6 +287,7 @@ class Architecture:
     table: tuple = ("throughput", "mean_latency", "loss_probability", "unstable")
     vary_example: str = ""
     sample: dict = field(default_factory=dict)
+    timeline: Callable | None = None
 
     @property
     def simulated(self) -> bool:

@@ -303,7 +303,8 @@ def _rows(declaration, system, workload, settings: RunSettings, seeds, progress:
     start of each of ``SEGMENTS`` segments of the measured slots (or of each batch of one long run)."""
     from . import kernel as K
 
-    segments = settings.batches if settings.batches > 1 else SEGMENTS if declaration.slotted else 1
+    timed = declaration.slotted or declaration.timeline is not None
+    segments = settings.batches if settings.batches > 1 else SEGMENTS if timed else 1
     args = [(declaration.kernel, system, workload, K.Run(settings.slots, settings.warmup_slots, 0, s, segments))
             for s in seeds]
     return np.array(run_replications(_replicate, args, settings.workers, progress,
@@ -459,14 +460,18 @@ def _trend(c: Counts, segments, declaration):
     from .kernel import batch_slots
     from .stability import trend
 
-    if not declaration.slotted:
-        return None
     s = c.settings
+    if declaration.slotted:
+        warmup, measured = s.warmup_slots, s.slots
+    elif declaration.timeline is not None:
+        warmup, measured = declaration.timeline(c.system, c.workload)
+    else:
+        return None
     if s.batches > 1:
         segments = c.rows[None]           # the batches of the one run: (1, batches, counters)
     if segments is None:
         return None
-    return trend(segments, c.layout, batch_slots(s.slots, segments.shape[1]), s.warmup_slots)
+    return trend(segments, c.layout, batch_slots(measured, segments.shape[1]), warmup)
 
 
 def summarise(declaration, c: Counts, wall: float, seeds) -> Result:

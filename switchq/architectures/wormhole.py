@@ -120,6 +120,12 @@ def _measured_cycles(c) -> float:
     return max(1, int(round(c.workload.seconds * c.system.router.cycles_per_second)))
 
 
+def _timeline(net, traffic) -> tuple:
+    """Warm-up and measured cycles, as the kernel rounds them from the workload's seconds."""
+    cps = net.router.cycles_per_second
+    return int(round(traffic.warmup * cps)), max(1, int(round(traffic.seconds * cps)))
+
+
 def _interval_mean(c):
     n = c["m_frames"]
     return (c["interval_base"] + c["m_interval_dev_sum"] / n) * _cycle(c) * 1e3
@@ -263,6 +269,7 @@ DECLARATION = Architecture(
     sample=SAMPLE, config=(WormholeNetwork,), accepts=(WormholeTraffic,), params=PARAMS[:9] + SIM_PARAMS,
     workload=PARAMS[9:] + RUN, build=build, kernel="switchq.validate.arch.flit", metrics=METRICS,
     counters=COUNTERS, units=UNITS, stability=_stability, settings_shown=("replications", "seed"),
+    timeline=_timeline,
     table=("frame_interval_mean_ms", "frame_interval_sd_ms", "best_effort_latency_us", "unstable"),
     cases=(_zero_load_case(), _lone_stream_case("frame_interval_mean_ms", 1000 / 30, "d-bar"),
            _lone_stream_case("frame_interval_sd_ms", 0.0, "sigma_d"), _pcs_case(), _best_effort_case()),

@@ -1671,7 +1671,7 @@ def _frame_counters(stats, va, warm: int, end: int, period: float, pcs) -> None:
 
 def _vc_replicate(net, traffic, run, trace):
     tab, sw, tr, vc, va, warm, measure, period, pcs = _vc_arguments(net, traffic, run.seed)
-    run = K.Run(measure, warm, 0, run.seed, 1)
+    run = K.Run(measure, warm, 0, run.seed, run.batches)      # batches: the harness's trend segments
     stats = LAYOUT.zeros(run)
     n = _run(tab, sw, tr, run, stats, trace, vc, va, _spec(sw))
     _frame_counters(stats, va, warm, warm + measure, period, pcs)

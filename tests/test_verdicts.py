@@ -71,6 +71,22 @@ def test_a_precision_target_adds_replications_until_met():
     assert r.to_dict()["replications"] == r.settings.replications == len(r.per_replication["throughput"])
 
 
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(d=st.sampled_from(SIMULATED), seed=st.integers(0, 2**31), precision=st.sampled_from([0.5, 0.05, 1e-4]))
+def test_a_precision_target_is_met_or_the_result_says_it_was_not(d, seed, precision):
+    system, workload = d.build(_sample(d))
+    kw = dict(slots=400, warmup_slots=50) if d.slotted else {}
+    r = run(d, system, workload, RunSettings(replications=5, seed=seed, precision=precision, max_replications=9,
+                                             **kw))
+    e = r.metrics[d.main]
+    if r.labels["precision_met"]:
+        for one in (e if isinstance(e, tuple) else (e,)):
+            assert not math.isfinite(one.value) or one.half_width <= precision * abs(one.value) + 1e-12
+    else:
+        assert any(n.startswith("precision target not met") for n in r.notes)
+        assert r.settings.replications == 9 or r.unstable
+
+
 def test_a_precision_target_out_of_reach_says_so():
     r = simulate(Switch(n_ports=8, architecture="oq"), Traffic(load=0.5),
                  RunSettings(slots=500, replications=5, seed=2, precision=1e-6, max_replications=12))

@@ -76,8 +76,8 @@ def test_a_printed_number_agrees_only_when_ours_rounds_to_it():
     from switchq.validate.result import Estimate
 
     assert printed("0.22") == (0.22, 0.005)
-    assert within(Estimate(0.2259, 0.2255, 0.2263), *printed("0.22")) == "DISAGREE"
-    assert within(Estimate(0.6528, 0.6513, 0.6543), *printed("0.65")) == "agree"
+    assert within(Estimate(0.2259, 0.2255, 0.2263, n=8), *printed("0.22")) == "DISAGREE"
+    assert within(Estimate(0.6528, 0.6513, 0.6543, n=8), *printed("0.65")) == "agree"
 
 
 def test_the_multicast_fat_tree_bound_is_one_over_the_mean_set_size():

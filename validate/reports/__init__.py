@@ -17,6 +17,7 @@ from pathlib import Path
 from switchq.models import _check
 
 from ..result import Estimate
+from . import claims
 
 __all__ = ["build_report", "report_names", "points", "est", "Row"]
 
@@ -49,6 +50,7 @@ def build_report(name: str, out: Path, quick: bool = False, workers: int = 0, se
     try:
         for n in (modules if name == "all" else (name,)):
             builder = importlib.import_module(modules[n])
+            claims.reporting(n)      # every verdict the builder makes is recorded under its report's name
             written += builder.build(out, quick=quick, workers=workers, seed=seed, store=store)
     finally:
         _target["target"] = None

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from switchq.validate.reports import points
 
-__all__ = ["Plan", "Section", "plan", "simulated", "pm", "err", "carried_its_load", "how", "save", "curve", "ARCHS",
-           "CONFIGS", "PATTERNS", "PAPER_OQ", "PAPER_WBA", "PAPER_32_Q4"]
+__all__ = ["Plan", "Section", "plan", "simulated", "pm", "err", "carried_its_load", "latency", "how", "save", "curve",
+           "ARCHS", "CONFIGS", "PATTERNS", "PAPER_OQ", "PAPER_WBA", "PAPER_32_Q4"]
 
 # Paper 003 §3.1 and §3: the numbers its text states (the figures are curves without tables).
 # As printed (strings): the digits fix the tolerance a comparison allows (claims.printed).
@@ -73,17 +73,20 @@ def plan(quick: bool = False, workers: int = 0, seed: int = 1) -> Plan:
 
     Examples
     --------
-    >>> plan(quick=True).perm_loads, plan().net_reps
-    ((0.5, 1.0), 4)
+    >>> plan(quick=True).perm_loads, plan().net_reps, plan(quick=True).switch_reps
+    ((0.5, 1.0), 5, 5)
+
+    Every simulated point a verdict stands on has at least 5 replications (claims.MIN_SAMPLES), quick or
+    not: the quick plan has fewer points and shorter runs instead.
     """
     if quick:
-        return Plan(quick=True, seed=seed, workers=workers, switch_slots=3_000, switch_reps=2, table_slots=5_000,
-                    net_slots=200, net_warmup=100, net_reps=2, sat_slots=200, sat_warmup=300,
+        return Plan(quick=True, seed=seed, workers=workers, switch_slots=3_000, switch_reps=5, table_slots=5_000,
+                    net_slots=200, net_warmup=100, net_reps=5, sat_slots=200, sat_warmup=300,
                     loads_8x8=(0.05, 0.15, 0.3), loads_2x8=(0.2, 0.6, 1.0), perm_loads=(0.5, 1.0),
-                    route_loads=(0.5, 1.0), mc_loads=(0.04, 0.08, 0.13), namd_sizes=(256, 4096), namd_reps=3,
-                    groups=((64, 8),), reduction_sizes=(8, 256, 4096), reduction_reps=2, reduction_skew_ns=1000.0)
-    return Plan(quick=False, seed=seed, workers=workers, switch_slots=20_000, switch_reps=4, table_slots=50_000,
-                net_slots=1_200, net_warmup=400, net_reps=4, sat_slots=1_000, sat_warmup=6_000,
+                    route_loads=(0.5, 1.0), mc_loads=(0.04, 0.08, 0.13), namd_sizes=(256, 4096), namd_reps=5,
+                    groups=((64, 8),), reduction_sizes=(8, 256, 4096), reduction_reps=5, reduction_skew_ns=1000.0)
+    return Plan(quick=False, seed=seed, workers=workers, switch_slots=20_000, switch_reps=5, table_slots=50_000,
+                net_slots=1_200, net_warmup=400, net_reps=5, sat_slots=1_000, sat_warmup=6_000,
                 loads_8x8=(0.02, 0.05, 0.08, 0.11, 0.14, 0.17, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3),
                 loads_2x8=tuple(round(0.1 * i, 1) for i in range(1, 11)),
                 perm_loads=(0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0), route_loads=(0.8, 1.0),
@@ -95,7 +98,8 @@ def plan(quick: bool = False, workers: int = 0, seed: int = 1) -> Plan:
 
 @dataclass
 class Section:
-    """Markdown lines of one report section, the files it wrote and its rows of the summary table.
+    """Markdown lines of one report section, the files it wrote, its rows of the summary table and every
+    verdict it made (the headline counts the default reading's).
 
     A summary row is ``(paper figure, claim, paper's figure, ours, tolerance, verdict, notes)``; the
     verdict is computed (:mod:`switchq.validate.reports.claims`), never written by hand.
@@ -104,6 +108,15 @@ class Section:
     lines: list = field(default_factory=list)
     files: list = field(default_factory=list)
     summary: list = field(default_factory=list)
+    verdicts: list = field(default_factory=list)
+
+    def claim(self, where, what, figure, ours, tolerance, verdict, notes=""):
+        """A summary row for ``verdict``, which is also counted (once) among the section's verdicts."""
+        from ..claims import Verdict
+
+        self.summary.append((where, what, figure, ours, tolerance, verdict, notes))
+        if isinstance(verdict, Verdict) and not any(v is verdict for v in self.verdicts):
+            self.verdicts.append(verdict)
 
 
 
@@ -111,8 +124,11 @@ def simulated(p: Plan, kind: str, model: str, params: list, progress: bool = Fal
     """Rows of ``model`` at ``params`` with the run settings ``p.settings(kind)``, through the sweep engine
     and its store (each point run with the report's seed)."""
     s = p.settings(kind)
-    return points(model, params, slots=s.slots, warmup=s.warmup_slots, replications=s.replications, seed=s.seed,
+    rows = points(model, params, slots=s.slots, warmup=s.warmup_slots, replications=s.replications, seed=s.seed,
                   workers=s.workers, store=store, progress=progress)
+    for r in rows:       # what est() and paired() count: the replications each row was run with
+        r.setdefault("replications", s.replications)
+    return rows
 
 
 def pm(v, ci, digits=4):
@@ -135,6 +151,16 @@ def carried_its_load(r, load):
     """
     high = r.throughput_ci95[1] if math.isfinite(r.throughput_ci95[1]) else r.throughput
     return load < 1.0 and not r.unstable and max(r.throughput, high) >= 0.98 * load
+
+
+def latency(r, load, digits=2, name="mean_latency", scale=1.0):
+    """A latency cell: ``unstable`` with its backlog growth where the stability test flags the run, "sat."
+    where it did not carry its load, else mean ± half-width (times ``scale``)."""
+    if r.get("unstable"):
+        return f"unstable (backlog +{r.get('backlog_growth', math.nan):.0f})"
+    if not carried_its_load(r, load):
+        return "sat."
+    return pm(getattr(r, name) * scale, tuple(v * scale for v in getattr(r, name + "_ci95")), digits)
 
 
 def how(p: Plan, kind="switch", label="Simulation") -> str:

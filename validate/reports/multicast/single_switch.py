@@ -11,9 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import est
-from ..claims import AGREE, DISAGREE, listed, printed, within
-from .common import (ARCHS, PAPER_OQ, PAPER_WBA, Plan, Section, carried_its_load, curve, how, pm, save,
-                     simulated)
+from ..claims import AGREE, agreeing, at_least, listed, paired, printed, within
+from .common import (ARCHS, PAPER_OQ, PAPER_WBA, Plan, Section, curve, how, latency, pm, save, simulated)
+
+# The simulator against an exact chain (not a paper's claim): agree when the interval reaches it within this
+# (packets/slot/input), so that a 95 % interval's one miss in twenty is not read as a defect.
+CHAIN_TOL = 0.001
+# "Close to 0.25" (Fig. 13) read as within this share of the admissible bound: a reading, not the default.
+CLOSE_TO = 0.05
 
 __all__ = ["single_switch"]
 
@@ -94,7 +99,7 @@ def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Sec
         rows = zip(p.loads_8x8 if m == 8 else p.loads_2x8, curves[m, "oq-crosspoint", 4, "poisson"],
                    curves[m, "oq-crosspoint", 4, "bernoulli"], curves[m, "iq-wba", 4, "poisson"])
         for x, r, b, w in rows:
-            lat = [pm(v.mean_latency, v.mean_latency_ci95, 2) if carried_its_load(v, x) else "sat." for v in (r, b, w)]
+            lat = [latency(v, x) for v in (r, b, w)]
             sec.lines.append(f"| {m} x 8 (Fig. {13 if m == 8 else 14}) | {x:g} | "
                              f"{pm(r.throughput, r.throughput_ci95)} | " + " | ".join(lat) + " |")
 
@@ -121,7 +126,10 @@ def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Sec
                 a = multicast.saturation_load(arch, 8, m, 4, law, crosspoint_cells=q)
                 if a.exact:
                     r = r_u if law == "uniform" else r_f
-                    checks.append((abs(r.throughput - a.saturation_load), (r.throughput_ci95[1] - r.throughput_ci95[0]) / 2))
+                    checks.append((abs(r.throughput - a.saturation_load),
+                                   within(est(r, "throughput"), a.saturation_load, CHAIN_TOL,
+                                          claim=f"{m} x 8 {arch} Q = {q}, {law} fanout: simulated against the "
+                                                "exact chain")))
                 an.append("—" if a.saturation_load is None else
                           f"{a.saturation_load:.4f} ({'exact' if a.exact else 'approx.'})")
             paper = (PAPER_WBA[m] if arch == "iq-wba" else PAPER_OQ[m] if (arch, q) == ("oq-crosspoint", 4) else None)
@@ -135,62 +143,96 @@ def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Sec
     # How the 2 x 8 figure depends on the crosspoint size.
     qs = (1, 2, 3, 4, 8)
     by_q = dict(zip(qs, (sim("oq-crosspoint", q, 1.0, 2, "uniform", "bernoulli", True) for q in qs)))
-    o2, o8 = sat[2, "oq-crosspoint", 4].throughput, sat[8, "oq-crosspoint", 4].throughput
+    o2, o8 = sat_p[2, "oq-crosspoint", 4].throughput, sat_p[8, "oq-crosspoint", 4].throughput
     knee = [(x, r) for x, r in zip(p.loads_2x8, curves[2, "oq-crosspoint", 4, "poisson"]) if x in (0.8, 0.9)]
-    wba = {m: sat[m, "iq-wba", 4].throughput for m in (2, 8)}
-    iq_best = {m: max(sat[m, a, 4].throughput for a in ("iq-split", "iq-nosplit", "iq-wba")) for m in (2, 8)}
-    claims = {m: within(est(sat[m, "oq-crosspoint", 4], "throughput"), *printed(PAPER_OQ[m])) for m in (2, 8)}
-    wba_v = {m: within(est(sat[m, "iq-wba", 4], "throughput"), *printed(PAPER_WBA[m])) for m in (2, 8)}
-    beats = {m: sat[m, "oq-crosspoint", 4].throughput_ci95[0] > sat[m, "iq-wba", 4].throughput_ci95[1] for m in (2, 8)}
+    wba = {m: sat_p[m, "iq-wba", 4].throughput for m in (2, 8)}
+    iq_best = {m: max(sat_p[m, a, 4].throughput for a in ("iq-split", "iq-nosplit", "iq-wba")) for m in (2, 8)}
+    # The paper's arrivals are Poisson (§3.1): the default reading; Bernoulli arrivals are a reading of their own.
+    bound8 = multicast.admissible_load(8, 8, 4)
+    other = {2: within(est(by_q[2], "throughput"), *printed(PAPER_OQ[2]), reading="Q = 2 (Bernoulli)",
+                       claim="Fig. 14: 2 x 8 oq-crosspoint saturates at 0.8, 2 packets per crosspoint",
+                       otherwise="ambiguity"),
+             8: within(est(sat_p[8, "oq-crosspoint", 4], "throughput"), bound8, CLOSE_TO * bound8,
+                       reading=f"close to: within {CLOSE_TO:.0%}",
+                       claim="Fig. 13: 8 x 8 oq-crosspoint saturates close to 0.25", otherwise="ambiguity")}
+    why = {2: f"§3.1 does not say how many packets its single switch holds per crosspoint (its networks use 2 or 4); "
+              f"with 2 it is {by_q[2].throughput:.3f}: {other[2]}",
+           8: f"the paper says \"close to 0.25\", the admissible bound {bound8:g}, which a finite switch stays "
+              f"under; read as within {CLOSE_TO:.0%} of it: {other[8]}"}
+    claims = {m: within(est(sat_p[m, "oq-crosspoint", 4], "throughput"), *printed(PAPER_OQ[m]),
+                        claim=f"Fig. {14 if m == 2 else 13}: {m} x 8 oq-crosspoint saturates at {PAPER_OQ[m]}",
+                        otherwise="ambiguity" if other[m] == AGREE else "defect", evidence=why[m]) for m in (2, 8)}
+    bernoulli = {m: within(est(sat[m, "oq-crosspoint", 4], "throughput"), *printed(PAPER_OQ[m]),
+                           reading="Bernoulli arrivals", otherwise="ambiguity",
+                           claim=f"Fig. {14 if m == 2 else 13}: {m} x 8 oq-crosspoint saturates at {PAPER_OQ[m]}")
+                 for m in (2, 8)}
+    quoted = ("§3.1 quotes this figure from ref. [19], whose virtual output-queued routers are another paper's "
+              "model; our iq-wba is our reading of [19]'s weights")
+    wba_v = {m: within(est(sat_p[m, "iq-wba", 4], "throughput"), *printed(PAPER_WBA[m]), otherwise="not a claim",
+                       evidence=quoted, claim=f"§3.1: WBA ([19]) saturates at {PAPER_WBA[m]}, {m} x 8") for m in (2, 8)}
+    wba_b = {m: within(est(sat[m, "iq-wba", 4], "throughput"), *printed(PAPER_WBA[m]), otherwise="not a claim",
+                       evidence=quoted, reading="Bernoulli arrivals",
+                       claim=f"§3.1: WBA ([19]) saturates at {PAPER_WBA[m]}, {m} x 8") for m in (2, 8)}
+    # "Output queuing does better than [19]": the paired difference of the two switches (same seeds).
+    beats = {m: at_least(paired(sat_p[m, "oq-crosspoint", 4], sat_p[m, "iq-wba", 4], "throughput"), 0.0,
+                         compares=True, claim=f"§3.1: the output-queued switch carries more than WBA, {m} x 8")
+             for m in (2, 8)}
+    chain = [v for _, v in checks]
     sec.lines += ["", "2 x 8 oq-crosspoint saturation against the crosspoint size Q (uniform law): " +
                   ", ".join(f"Q = {q}: {pm(r.throughput, r.throughput_ci95, 3)}" for q, r in by_q.items()) + ".",
                   "",
-                  f"**Reading.** 8 x 8 (Fig. 13): oq-crosspoint (Q = 4) saturates at {o8:.3f}, {1 - o8 / 0.25:.1%} "
-                  f"under the admissible bound 0.25; against the paper's {PAPER_OQ[8]}: {claims[8]}. "
+                  f"**Reading.** Verdicts on the Poisson runs (the paper's arrivals); Bernoulli is a reading of its "
+                  f"own. 8 x 8 (Fig. 13): oq-crosspoint (Q = 4) saturates at {o8:.3f}, {1 - o8 / 0.25:.1%} "
+                  f"under the admissible bound 0.25; against the paper's {PAPER_OQ[8]}: {claims[8]}"
+                  + ("" if claims[8] == AGREE else f" ({claims[8].kind}: {why[8]})") + ". "
                   + ("No input queue reaches it" if iq_best[8] < o8 else "An input queue reaches it")
                   + f" (best {iq_best[8]:.3f}). "
-                  f"2 x 8 (Fig. 14): {o2:.3f} against the paper's {PAPER_OQ[2]} ({o2 / 0.8 - 1:+.0%}): {claims[2]}. "
+                  f"2 x 8 (Fig. 14): {o2:.3f} against the paper's {PAPER_OQ[2]} ({o2 / 0.8 - 1:+.0%}): {claims[2]}"
+                  + ("" if claims[2] == AGREE else f" ({claims[2].kind}: {why[2]})") + ". "
                   + ("" if claims[2] == AGREE else
-                     "Likely reasons: (1) §3.1 does not say how many buffers its single switch has per crosspoint "
-                     f"(its networks use 2 or 4), and our Q = 2 gives {by_q[2].throughput:.3f}; a credit round trip "
-                     "longer than our one slot (Table 1: 20 ns channel each way, 90 ns switch, a 250 MHz pipeline) "
-                     "would likewise make 4 buffers act like fewer; (2) \"saturates at 0.8\" may be read from a "
-                     "Poisson latency curve, whose knee comes before the saturation load"
+                     "A credit round trip longer than our one slot (Table 1: 20 ns channel each way, 90 ns switch, "
+                     "a 250 MHz pipeline) would likewise make 4 buffers act like fewer; and \"saturates at 0.8\" "
+                     "may be read from a Poisson latency curve, whose knee comes before the saturation load"
                      + (": with Poisson arrivals our latency is " + ", ".join(
-                         f"{r.mean_latency:.1f} slots at {x:g}" for x, r in knee) if knee else "") + ". ")
+                         f"{latency(r, x, 1)} slots at {x:g}" for x, r in knee) if knee else "") + ". ")
                   + "With a fixed fanout of 4 the 2 x 8 figures are "
-                  + ("lower" if o2 > sim("oq-crosspoint", 4, 1.0, 2, "fixed", "bernoulli", True).throughput
+                  + ("lower" if sat[2, "oq-crosspoint", 4].throughput >
+                     sim("oq-crosspoint", 4, 1.0, 2, "fixed", "bernoulli", True).throughput
                      else "not lower")
                   + " (the two inputs' sets overlap more often). Simulation and exact chains differ by at most "
-                  f"{max(d for d, _ in checks):.4f} over the {len(checks)} cases with a chain, "
-                  + ("within every interval" if all(d <= h for d, h in checks) else
-                     f"outside the interval in {sum(d > h for d, h in checks)} of them") + ". "
+                  f"{max(d for d, _ in checks):.4f} over the {len(checks)} cases with a chain; they agree (within "
+                  f"{CHAIN_TOL} of the interval) in {agreeing(chain)} of {len(chain)}. "
                   f"WBA against [19]'s figures as §3.1 quotes them: {wba[2]:.3f} vs {PAPER_WBA[2]} ({wba_v[2]}), "
-                  f"{wba[8]:.3f} vs {PAPER_WBA[8]} ({wba_v[8]}). The output-queued switch beats WBA beyond both "
-                  "intervals at " + listed([f"{m} x 8" for m in (2, 8) if beats[m]]) + " ("
+                  f"{wba[8]:.3f} vs {PAPER_WBA[8]} ({wba_v[8]}); a disagreement there is not a claim about this "
+                  "model (the figures are [19]'s routers'). The output-queued switch carries more than WBA (paired "
+                  "difference, same seeds) at " + listed([f"{m} x 8" for m in (2, 8) if beats[m] == AGREE]) + " ("
                   f"{o2:.3f} vs {wba[2]:.3f}, {o8:.3f} vs {wba[8]:.3f}).", ""]
-    r2, r8 = sat[2, "oq-crosspoint", 4], sat[8, "oq-crosspoint", 4]
+    r2, r8 = sat_p[2, "oq-crosspoint", 4], sat_p[8, "oq-crosspoint", 4]
     tol = {m: f"± {printed(PAPER_OQ[m])[1]:g}" for m in (2, 8)}
-    sec.summary += [
-        ("Fig. 14", "2 x 8 oq-crosspoint saturates at", PAPER_OQ[2], pm(o2, r2.throughput_ci95, 3), tol[2],
-         claims[2], f"crosspoint size not stated in §3.1 (our Q = 2: {by_q[2].throughput:.3f}); knee of a "
-                    "Poisson curve"),
-        ("Fig. 13", "8 x 8 oq-crosspoint saturates near", PAPER_OQ[8], pm(o8, r8.throughput_ci95, 3), tol[8],
-         claims[8], "0.25 is the admissible bound; a finite switch stays a little under it"),
-        *(("§3.1, [19]", f"WBA (\"VOQ\"), {m} x 8", PAPER_WBA[m],
-           pm(sat[m, "iq-wba", 4].throughput, sat[m, "iq-wba", 4].throughput_ci95),
-           f"± {printed(PAPER_WBA[m])[1]:g}", wba_v[m], "our WBA weights are our reading of [19]") for m in (2, 8)),
-        ("§3.1", "output queuing beats [19] (2 x 8, 8 x 8)", "yes", f"{o2:.3f} vs {wba[2]:.3f}, {o8:.3f} vs "
-         f"{wba[8]:.3f}", "beyond both intervals", AGREE if all(beats.values()) else DISAGREE, "")]
-    # The rows above judge Bernoulli arrivals (the table's Δ); the paper's are Poisson (§3.1): judged too.
-    for where, what, m, arch in (("Fig. 14", "2 x 8 oq-crosspoint saturates at", 2, "oq-crosspoint"),
-                                 ("Fig. 13", "8 x 8 oq-crosspoint saturates near", 8, "oq-crosspoint"),
-                                 ("§3.1, [19]", "WBA (\"VOQ\"), 2 x 8", 2, "iq-wba"),
-                                 ("§3.1, [19]", "WBA (\"VOQ\"), 8 x 8", 8, "iq-wba")):
-        paper = PAPER_OQ[m] if arch == "oq-crosspoint" else PAPER_WBA[m]
-        r = sat_p[m, arch, 4]
-        sec.summary.append((where, f"{what} (Poisson arrivals, as the paper's)", paper,
-                            pm(r.throughput, r.throughput_ci95, 4), f"± {printed(paper)[1]:g}",
-                            within(est(r, "throughput"), *printed(paper)),
-                            "the row above with Bernoulli arrivals: the two readings of the arrival process"))
+    sec.claim("Fig. 14", "2 x 8 oq-crosspoint saturates at", PAPER_OQ[2], pm(r2.throughput, r2.throughput_ci95, 3),
+              tol[2], claims[2], f"crosspoint size not stated in §3.1 (our Q = 2: {by_q[2].throughput:.3f}); knee "
+                                 "of a Poisson curve")
+    sec.claim("Fig. 14", "2 x 8 oq-crosspoint saturates at, Q = 2", PAPER_OQ[2],
+              pm(by_q[2].throughput, by_q[2].throughput_ci95, 3), tol[2], other[2], "Bernoulli arrivals")
+    sec.claim("Fig. 13", "8 x 8 oq-crosspoint saturates near", PAPER_OQ[8], pm(r8.throughput, r8.throughput_ci95, 3),
+              tol[8], claims[8], "0.25 is the admissible bound; a finite switch stays a little under it")
+    sec.claim("Fig. 13", "8 x 8 oq-crosspoint saturates close to", PAPER_OQ[8],
+              pm(r8.throughput, r8.throughput_ci95, 3), f"± {CLOSE_TO * bound8:g} ({CLOSE_TO:.0%})", other[8], "")
+    for m in (2, 8):
+        r = sat_p[m, "iq-wba", 4]
+        sec.claim("§3.1, [19]", f"WBA (\"VOQ\"), {m} x 8", PAPER_WBA[m], pm(r.throughput, r.throughput_ci95),
+                  f"± {printed(PAPER_WBA[m])[1]:g}", wba_v[m], "quoted from [19]; our WBA weights are our reading of it")
+    for m in (2, 8):
+        sec.claim("§3.1", f"output queuing beats [19], {m} x 8", "yes",
+                  f"{beats[m].value:+.3f} (95 % CI {beats[m].low:+.3f} .. {beats[m].high:+.3f})",
+                  "paired difference at least 0", beats[m], "")
+    # The same claims with Bernoulli arrivals: the other reading of the arrival process.
+    for m in (2, 8):
+        for v, arch, paper in ((bernoulli[m], "oq-crosspoint", PAPER_OQ[m]), (wba_b[m], "iq-wba", PAPER_WBA[m])):
+            r = sat[m, arch, 4]
+            where = "§3.1, [19]" if arch == "iq-wba" else "Fig. 14" if m == 2 else "Fig. 13"
+            sec.claim(where, f"{m} x 8 {arch} saturates at", paper,
+                      pm(r.throughput, r.throughput_ci95, 4), f"± {printed(paper)[1]:g}", v,
+                      "Bernoulli arrivals: the other reading of the arrival process")
+    sec.verdicts += chain
     return sec

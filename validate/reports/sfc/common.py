@@ -40,14 +40,16 @@ class Plan:
     store: object
     progress: bool
 
-    def slots(self, full: int) -> int:
-        return max(1000, int(full * (0.1 if self.quick else 1.0)))
+    def slots(self, full: int, floor: int = 1000) -> int:
+        """Slots of a run ``full`` slots long in the full build: a tenth of it when quick, at least ``floor``."""
+        return max(floor, int(full * (0.1 if self.quick else 1.0)))
 
     def run(self, params: list, slots: int, reps: int = REPLICATIONS, warmup: int | None = None,
-            seed: int | None = None) -> list:
-        """Rows of ``cicq`` at ``params``: ``slots`` (scaled when quick) measured slots each, every one run with
-        the plan's seed (or ``seed``), so that any two are paired."""
-        rows = points("cicq", params, slots=self.slots(slots), warmup=None if warmup is None else self.slots(warmup),
+            seed: int | None = None, floor: int = 1000) -> list:
+        """Rows of ``cicq`` at ``params``: ``slots`` (scaled when quick, at least ``floor``) measured slots each,
+        every one run with the plan's seed (or ``seed``), so that any two are paired."""
+        rows = points("cicq", params, slots=self.slots(slots, floor),
+                      warmup=None if warmup is None else self.slots(warmup, floor),
                       replications=reps, seed=self.seed if seed is None else seed, workers=self.workers,
                       store=self.store, progress=self.progress)
         for r in rows:       # what est() and paired() count: the replications each row was run with

@@ -36,7 +36,7 @@ def uniform(p: Plan, out) -> Section:
                   f"one); a verdict agrees when the ratio SFC / credit is within {tol:.0%} of 1 (the paper's "
                   "delay precision, §5), on the interval of the per-replication ratios of the two runs (same "
                   f"seeds). `{DEFAULT_READING}` is the default reading; a disagreement of it is an ambiguity where "
-                  "the other reading agrees, a defect where neither does.", "",
+                  "the other reading's verdict is `agree`, a defect where neither's is.", "",
                   f"| tau | Q_R | load | credit | {head} |", "|---:|---:|---:|---|" + "---|---:|---|" * len(READINGS)]
     verdicts = {r: [] for r in READINGS}
     off_points = {r: [] for r in READINGS}
@@ -52,7 +52,8 @@ def uniform(p: Plan, out) -> Section:
                     continue
                 r = ratio(rows[tau, reading][i], credit)
                 agreed = [o for o in others if found.get(o, (None, ""))[1] == AGREE]
-                v = within(r, 1.0, tol, compares=True, claim=claim, reading=reading,
+                v = within(r, 1.0, tol, compares=True, claim=claim,
+                           reading="default" if reading == DEFAULT_READING else reading,
                            otherwise="ambiguity" if reading != DEFAULT_READING or agreed else "defect",
                            evidence=(f"the `{agreed[0]}` reading agrees here" if agreed and reading == DEFAULT_READING
                                      else "the paper does not say when a sent cell goes again (R7, §6.2)"))

@@ -19,7 +19,7 @@ from switchq.models import _check
 from ..result import Estimate
 from . import claims
 
-__all__ = ["build_report", "report_names", "points", "est", "Row"]
+__all__ = ["build_report", "report_names", "points", "est", "Row", "page"]
 
 
 def report_names() -> tuple:
@@ -114,3 +114,17 @@ def est(row: dict, name: str) -> Estimate:
     reps = row.get("replications") or 0
     n = reps if reps > 1 else row.get("batches") or reps
     return Estimate(num(row.get(name)), num(low), num(high), n=int(n), method=row.get(name + "_ci_method", "t"))
+
+
+def page(out: Path, name: str, title: str, intro: str, verdicts, body: list, started: float) -> Path:
+    """Write report ``name``'s markdown: its title, ``intro``, the headline (the default reading's verdicts
+    by class), ``body`` and how long the build took; return its path."""
+    import time
+
+    from .claims import by_class
+
+    lines = [f"# {title}", "", intro, "", f"**Verdicts** (default reading): {by_class(verdicts)}.", ""]
+    lines += body + [f"_Built in {time.time() - started:.0f} s._", ""]
+    path = Path(out) / f"{name}.md"
+    path.write_text("\n".join(lines))
+    return path

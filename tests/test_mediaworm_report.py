@@ -1,7 +1,8 @@
 """Report mediaworm (paper 004): the jitter-free rule, verdicts made from the numbers, tables, and the quick build.
 
-The fast tests replace the simulator with a fake whose answers follow from the point's options, so each
-verdict can be predicted; the slow one builds the quick report with the real kernel.
+The fast tests replace the simulator with a fake whose answers follow from the point's options (five
+replications each, spread the same way, so paired differences are exact), so each verdict can be predicted;
+the slow one builds the quick report with the real kernel.
 """
 
 import re
@@ -37,11 +38,17 @@ def _fake_row(p, mr_top=0.96, sat_mixes=("90,10",)):
     x, y = (float(v) for v in mix.split(","))
     be = 5.0 / (1.0 - 0.9 * load) * (1 + x / (x + y)) + (3 if p.get("topology") == "fatmesh" else 0)
     est = 200 * load
-    return {"frame_interval_mean_ms": d, "frame_interval_mean_ms_ci95": [d - 0.02, d + 0.02],
-            "frame_interval_sd_ms": sd, "frame_interval_sd_ms_ci95": [sd - 0.02, sd + 0.02],
-            "best_effort_latency_us": be if y else None, "best_effort_latency_us_ci95": [be * 0.98, be * 1.02],
-            "throughput": load, "unstable": mix in sat_mixes and load >= 0.96,
-            "attempted": 3 * est, "established": est, "dropped": 2 * est}
+    unstable = mix in sat_mixes and load >= 0.96
+    row = {"unstable": unstable, "seed": 1, "replications": 5, "backlog_growth": 1e4 if unstable else 0.0}
+    for name, value, half in (("frame_interval_mean_ms", d, 0.02), ("frame_interval_sd_ms", sd, 0.02),
+                              ("best_effort_latency_us", be if y else None, 0.02 * be),
+                              ("frames_late_share", 0.0, 0.0), ("throughput", load * (0.9 if unstable else 1.0), 0.0),
+                              ("applied_load", load, 0.0), ("attempted", 3 * est, 0.0), ("established", est, 0.0),
+                              ("dropped", 2 * est, 0.0)):
+        row[name] = value
+        row[name + "_ci95"] = [None, None] if value is None else [value - half, value + half]
+        row[name + "_samples"] = [None if value is None else value + half * k / 2 for k in (-2, -1, 0, 1, 2)]
+    return row
 
 
 def _fake_theory(p):
@@ -72,14 +79,14 @@ def fake(monkeypatch):
 
 
 def _claims(text):
-    """(where, says, reading, ours, tolerance, verdict) rows of the claims table."""
+    """(where, says, reading, ours, tolerance, verdict, class) rows of the claims table."""
     body = text.split("## Claims against the paper")[1].split("## Readings and ambiguities")[0]
     return [tuple(c.strip() for c in line.strip("|").split(" | ")) for line in body.splitlines()
             if line.startswith("| ") and not line.startswith("| where")]
 
 
 def _verdict(rows, says, reading="default"):
-    found = [r[-1] for r in rows if r[1] == says and r[2] == reading]
+    found = [r[5] for r in rows if r[1] == says and r[2] == reading]
     assert len(found) == 1, (says, found)
     return found[0]
 
@@ -113,10 +120,13 @@ def test_quick_report_asks_for_its_points_in_one_batch_and_writes_every_figure(f
     pngs = [p for p in written if p.suffix == ".png"]
     assert len(pngs) == 9 and all(p.stat().st_size > 0 for p in pngs)
     rows = _claims(text)
-    assert rows and all(r[-1] in ("agree", "DISAGREE") for r in rows)
-    default = [r[-1] for r in rows if r[2] == "default"]
+    assert rows and all(r[5] in ("agree", "DISAGREE") for r in rows)
+    # every disagreement has a class, an agreement none
+    assert all((r[5] == "agree") == (r[6] == "") for r in rows)
+    default = [r[5] for r in rows if r[2] == "default"]
     assert f"{default.count('agree')} of {len(default)} claims agree under the default reading" in text
-    assert f"{sum(r[-1] == 'agree' for r in rows)} of {len(rows)} over every reading run" in text
+    assert f"{sum(r[5] == 'agree' for r in rows)} of {len(rows)} over every reading run" in text
+    assert "no verdict stands on fewer than 5 replications or on point values; comparisons are paired" in text
     assert "seed 3" in text and f"{mediaworm.QUICK_BUDGET[0]:g} s of simulated time" in text
     assert "agrees" not in re.sub(r"(agrees with the most|agrees within|agrees when)", "", text)
 
@@ -125,23 +135,43 @@ def test_verdicts_follow_the_simulated_numbers(fake, tmp_path):
     fake()
     mediaworm.build(tmp_path, workers=1)
     rows = _claims((tmp_path / "mediaworm.md").read_text())
-    assert _verdict(rows, "MR jitter-free up to 0.96 (80:20)") == "agree"
-    assert _verdict(rows, "TR jitter-free up to 0.8") == "agree"
-    assert _verdict(rows, "TR: d-bar and sigma_d grow beyond 0.8") == "agree"
-    assert _verdict(rows, "16 VCs jitter-free up to a higher load than 8 and 4") == "agree"
-    assert _verdict(rows, "PCS jitter-free over 0.8") == "agree"
+    for what in ("d-bar", "sigma_d", "frames late"):
+        assert _verdict(rows, f"MR jitter-free up to 0.96 (80:20; at 0.96): {what}") == "agree"
+        assert _verdict(rows, f"TR jitter-free up to 0.8 (at 0.8): {what}") == "agree"
+        assert _verdict(rows, f"PCS jitter-free over 0.8 (at 0.87): {what}") == "agree"
+    assert _verdict(rows, "TR: d-bar and sigma_d grow beyond 0.8 (not jitter-free at 0.85)") == "agree"
+    # comparisons are paired differences: 8 VCs' sigma_d against 16 VCs' at the knee, 0.8
+    says = "16 VCs jitter-free up to a higher load than 8 (at 0.8, 8 VCs minus 16)"
+    assert _verdict(rows, says) == "agree"
+    assert "paired" in [r for r in rows if r[1] == says][0][3]
     # The fake's small messages suffer only under the default reading (header overhead counted nominally).
     says = "very small messages (M = 4) suffer the header's overhead (at 0.8)"
     assert _verdict(rows, says) == "agree"
     assert _verdict(rows, says, "streams counted on the wire") == "DISAGREE"
-    # Table V: 'Sat.' agrees where the point is unstable, a number within 20 % of the paper's.
+    # Table V: 'Sat.' agrees where the point carries less than it is offered, a number within 20 % of the paper's.
     assert _verdict(rows, "90:10 at 0.96: Sat.") == "agree"
     assert _verdict(rows, "80:20 at 0.96: Sat.") == "DISAGREE"
 
     fake(mr_top=0.8)
     mediaworm.build(tmp_path, workers=1)
     rows = _claims((tmp_path / "mediaworm.md").read_text())
-    assert _verdict(rows, "MR jitter-free up to 0.96 (80:20)") == "DISAGREE"
+    assert _verdict(rows, "MR jitter-free up to 0.96 (80:20; at 0.96): sigma_d") == "DISAGREE"
+
+
+def test_every_verdict_goes_through_the_claims_engine_on_enough_replications(fake, tmp_path):
+    from switchq.validate.reports import claims
+
+    fake()
+    start = len(claims.RECORD)
+    mediaworm.build(tmp_path, quick=True, workers=1)
+    made = claims.RECORD[start:]
+    rows = _claims((tmp_path / "mediaworm.md").read_text())
+    assert len(made) == len(rows) and {v.report for v in made} == {"mediaworm"}
+    assert all(v.method == "exact" or v.n >= claims.MIN_SAMPLES for v in made)
+    # Comparisons (the Abstract's "no adverse effect", Table V's orders, Fig. 11's TR) are paired.
+    for v in made:
+        if v.claim.startswith(("Abstract", "Fig. 11: TR's sigma_d", "Table V: more real-time")):
+            assert v.method == "paired", v.claim
 
 
 def test_table_ii_cells_say_by_how_much_they_differ(fake, tmp_path):
@@ -151,9 +181,11 @@ def test_table_ii_cells_say_by_how_much_they_differ(fake, tmp_path):
     rows = _claims(text)
     # The fake's d-bar is the frame period: 33.33 against 33.12 (agree within 0.5) and 32.28 (not).
     cell = [r for r in rows if r[1] == "FGVC at 0.6: d-bar = 33.12 ms" and r[2] == "default"][0]
-    assert cell[3] == "33.33 ± 0.02 (off by +0.21)" and cell[-1] == "agree"
+    assert cell[3] == "33.33 ± 0.02 (off by +0.21)" and cell[5] == "agree"
     cell = [r for r in rows if r[1] == "FGVC at 0.8: d-bar = 32.28 ms" and r[2] == "default"][0]
-    assert "off by +1.05" in cell[3] and cell[-1] == "DISAGREE"
+    assert "off by +1.05" in cell[3] and cell[5] == "DISAGREE"
+    # ... and the paper's 32.28 is below any steady state's T: not reproducible, with the derivation.
+    assert cell[6].startswith("not reproducible: in a steady state frames are delivered as fast as they are made")
     # Under the 33 ms reading the same cell is 0.72 ms off.
     cell = [r for r in rows if r[1] == "FGVC at 0.8: d-bar = 32.28 ms" and r[2] == "frames every 33 ms"][0]
     assert "off by +0.72" in cell[3]
@@ -170,5 +202,5 @@ def test_quick_mediaworm_report_with_the_kernel(tmp_path):
     text = (tmp_path / "mediaworm.md").read_text()
     assert len([p for p in written if p.suffix == ".png"]) == 9
     rows = _claims(text)
-    assert len(rows) > 60 and all(r[-1] in ("agree", "DISAGREE") for r in rows)
+    assert len(rows) > 60 and all(r[5] in ("agree", "DISAGREE") for r in rows)
     assert re.search(r"\d+ of \d+ claims agree under the default reading", text)

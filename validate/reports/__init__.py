@@ -110,9 +110,12 @@ def est(row: dict, name: str) -> Estimate:
         return math.nan if v is None else float(v)
 
     low, high = row.get(name + "_ci95") or (None, None)
-    # The replications behind it, or the batches of one long run (what the claims engine counts).
+    # The samples behind it (what the claims engine counts): the replications, or the batches of one long
+    # run, that measured it (a replication with nothing to measure gives none).
+    samples = row.get(name + "_samples")
     reps = row.get("replications") or 0
-    n = reps if reps > 1 else row.get("batches") or reps
+    n = (sum(v is not None and math.isfinite(v) for v in samples) if samples is not None
+         else reps if reps > 1 else row.get("batches") or reps)
     return Estimate(num(row.get(name)), num(low), num(high), n=int(n), method=row.get(name + "_ci_method", "t"))
 
 

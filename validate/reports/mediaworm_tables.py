@@ -1,0 +1,504 @@
+"""Report ``mediaworm``'s rule and tables: the jitter-free rule, the verdicts built on it, and the sections on
+the paper's Tables II (FGVC against FGFQ), V (best-effort latency) and VI (PCS), for
+:mod:`switchq.validate.reports.mediaworm`.
+
+Jitter-free is a rule on a point's frame delivery interval (:func:`jitter_free`), calibrated on the paper's
+Table II, whose every cell the paper's Fig. 5 calls jitter-free; a curve is jitter-free "up to" the highest
+load of its grid at and below which every point is (:func:`top_load`). Tables and sentences use those; a
+verdict never does (they are point values): "jitter-free at a load" is three verdicts of the claims engine
+(:mod:`switchq.validate.reports.claims`) on that point's intervals (d-bar within T ± 1.5 ms, sigma_d at most
+2 ms, frames late at most 1 %), "not jitter-free" one, and a claim comparing two configurations is judged
+on the paired difference of their runs (every point runs with the same seed and replications).
+"""
+
+from __future__ import annotations
+
+import math
+
+from switchq.solvers.wormhole_contention import TABLE_V, TABLE_V_LOADS, TABLE_VI, pcs_fill
+
+from switchq.validate.result import Estimate
+
+from . import est
+from .claims import MIN_SAMPLES, AGREE, Exact, at_least, at_most, derived, paired, sampled, shown, within
+
+__all__ = ["jitter_free", "top_load", "P", "PERIOD_MS", "JITTER_MEAN_MS", "JITTER_SD_MS", "STRICT", "TABLE_II"]
+
+MODEL = "wormhole"
+INTERVALS = ("frame_interval_mean_ms", "frame_interval_sd_ms")     # d-bar and sigma_d, ms
+PERIOD_MS = 1000.0 / 30        # the model's frame period; the paper writes 33 ms
+JITTER_MEAN_MS = 1.5           # jitter-free: |d-bar - T| within this ...
+JITTER_SD_MS = 2.0             # ... and sigma_d at most this
+STRICT = (0.5, 1.0)            # a stricter rule, reported beside the main one
+CELL_MS = 0.5                  # Table II: a cell (d-bar or sigma_d) agrees within this; "nearly identical" curves
+SAME_MS = 0.25                 # Table II: FGVC and FGFQ "quite similar"
+REL = 0.2                      # Tables V and VI: relative tolerance
+SMALL = 10                     # Fig. 9: messages shorter than this are "very small" (header > 10 %)
+LATE = 0.01                    # jitter-free: at most this share of frames undelivered two periods after their start
+KNEE, BEYOND = 0.8, 0.9        # the loads the paper names: "up to 0.80 ...", "at 90 % load"
+
+# Table II: (scheduler, load) -> (d-bar ms, sigma_d ms), 80:20.
+TABLE_II = {("fgvc", 0.6): (33.12, 0.63), ("fgvc", 0.7): (32.74, 1.25), ("fgvc", 0.8): (32.28, 1.38),
+            ("fgfq", 0.6): (33.14, 0.58), ("fgfq", 0.7): (32.74, 1.22), ("fgfq", 0.8): (32.33, 1.31)}
+# Grids: the full build's, then the quick one's (a smoke test of every section, not a reproduction).
+LOADS, QUICK_LOADS = (0.6, 0.7, 0.8, 0.85, 0.9, 0.96), (0.6, 0.9)
+MESH_LOADS, QUICK_MESH = (0.8, 0.9), (0.9,)
+PCS_LOADS, QUICK_PCS = tuple(sorted(TABLE_VI)), (0.42, 0.91)
+SIZES, QUICK_SIZES = (4, 8, 20, 40), (4, 20)
+SIZE_LOADS, QUICK_SIZE_LOADS = (0.64, 0.8), (0.8,)
+# Budget (simulated seconds measured, warm-up, replications): full, quick. Five replications at least: the fewest a
+# verdict may stand on (claims.MIN_SAMPLES).
+BUDGET, QUICK_BUDGET = (0.25, 0.04, 5), (0.1, 0.034, 5)
+MIXES = ((20, 80), (50, 50), (80, 20), (90, 10))
+MESH_MIXES = ((40, 60), (60, 40), (80, 20))
+DEFAULTS = {"vcs": 16, "crossbar": "multiplexed", "scheduler": "fgvc", "switching": "wormhole", "streams": "vbr",
+            "mix": "80,20", "message_flits": 20, "topology": "switch", "link_rate": 400e6, "flit_bits": 32,
+            "header": "overhead", "load_basis": "nominal", "vclock_state": "message"}
+MPEG2 = {"streams": "mpeg2", "link_rate": 1.6e9, "flit_bits": 128}
+PCS_ROUTER = {"link_rate": 100e6, "vcs": 24, "mix": "100,0"}
+# Readings of what the paper leaves open (label, options); a reading needing an option the simulator lacks is skipped.
+READINGS = (("default", {}), ("auxVC kept per VC", {"vclock_state": "vc"}),
+            ("crossbar output by smallest stamp", {"crossbar_output": "stamp"}),
+            ("header flit carries video", {"header": "payload"}),
+            ("streams counted on the wire", {"load_basis": "wire"}),
+            ("frames every 33 ms", {"frame_period": 0.033}),
+            ("stream destinations capped", {"placement": "capped"}))
+SIZE_READINGS = ("default", "streams counted on the wire", "header flit carries video")
+# Best effort's readings, run on Table V: §IV-B.2's "picked from a uniform distribution of the available VCs" (free
+# VCs, the default, or drawn up front) and §III-D's "the Vtick is assigned the largest possible value" (the stamp is
+# that value, the default, or VirtualClock's stamps grow by it flit by flit); and, since video that over-commits an
+# output starves best effort there, §IV-B.3's limit on incoming streams (alone, and with the header carrying video).
+BE_READINGS = (("default", {}), ("VCs drawn", {"best_effort_vcs": "drawn"}),
+               ("stamps grow by Vtick", {"best_effort_stamp": "vclock"}),
+               ("VCs drawn, stamps grow", {"best_effort_vcs": "drawn", "best_effort_stamp": "vclock"}),
+               ("stream destinations capped", {"placement": "capped"}),
+               ("destinations capped, header carries video", {"placement": "capped", "header": "payload"}))
+# What the paper's mechanism gives for its Table II where nothing is over-committed, and for PCS (evidence).
+REGULATOR = ("where P(some output over-committed) is {p:.3f}, the mechanism the paper describes leaves sigma_d at "
+             "the regulator's floor plus the FGVC bound, {floor:.3f} ms (solve wormhole)")
+STEADY = ("in a steady state frames are delivered as fast as they are made: d-bar = T = {T:.2f} ms; the paper's "
+          "{target} ms is {gap:.2f} ms below it")
+
+
+def P(**kw) -> dict:
+    """A point's options, defaults left out (so equal points are equal dicts); mix given as (x, y)."""
+    if "mix" in kw and not isinstance(kw["mix"], str):
+        kw["mix"] = f"{kw['mix'][0]:g},{kw['mix'][1]:g}"
+    return {k: v for k, v in kw.items() if DEFAULTS.get(k, object()) != v}
+
+
+def _period(p: dict) -> float:
+    return 1000.0 * p["frame_period"] if "frame_period" in p else PERIOD_MS
+
+
+def jitter_free(row, period_ms: float = PERIOD_MS, mean_ms: float = JITTER_MEAN_MS,
+                sd_ms: float = JITTER_SD_MS) -> bool:
+    """Whether a point delivers frames jitter-free: |d-bar - T| <= ``mean_ms``, sigma_d <= ``sd_ms`` and at most
+    :data:`LATE` of its frames undelivered two frame periods after they started (when the row says). For tables
+    and sentences: a verdict is made from the intervals (:meth:`_Tables.jf`).
+
+    Examples
+    --------
+    >>> jitter_free({"frame_interval_mean_ms": 32.28, "frame_interval_sd_ms": 1.38})   # Table II, FGVC at 0.8
+    True
+    >>> jitter_free({"frame_interval_mean_ms": 32.28, "frame_interval_sd_ms": 1.38}, 1000 / 30, *STRICT)
+    False
+    >>> jitter_free({"frame_interval_mean_ms": None, "frame_interval_sd_ms": None})
+    False
+    """
+    d, s = est(row, "frame_interval_mean_ms").value, est(row, "frame_interval_sd_ms").value
+    late = est(row, "frames_late_share").value
+    return (math.isfinite(d) and math.isfinite(s) and abs(d - period_ms) <= mean_ms and s <= sd_ms
+            and not late > LATE)
+
+
+def top_load(curve: dict, period_ms: float = PERIOD_MS, rule: tuple = (JITTER_MEAN_MS, JITTER_SD_MS)):
+    """The highest load of ``curve`` (load -> row) at and below which every point is jitter-free; None if none.
+
+    Examples
+    --------
+    >>> ok, bad = {"frame_interval_mean_ms": 33.3, "frame_interval_sd_ms": 0.2}, {"frame_interval_mean_ms": 40.0}
+    >>> top_load({0.6: ok, 0.8: ok, 0.9: bad, 0.96: ok}), top_load({0.6: bad, 0.8: ok})
+    (0.8, None)
+    """
+    top = None
+    for load in sorted(curve):
+        if not jitter_free(curve[load], period_ms, *rule):
+            break
+        top = load
+    return top
+
+
+def _excess(curve: dict, period_ms: float = PERIOD_MS) -> float:
+    """Sum over the grid of |d-bar - T| + sigma_d (ms): how far a curve is from jitter-free (inf if a point has
+    none)."""
+    total = 0.0
+    for row in curve.values():
+        d, s = est(row, "frame_interval_mean_ms").value, est(row, "frame_interval_sd_ms").value
+        total += abs(d - period_ms) + s if math.isfinite(d) and math.isfinite(s) else math.inf
+    return total
+
+
+def _top(x) -> str:
+    return "none" if x is None else f"{x:g}"
+
+
+def _upto(x) -> str:
+    """How far a curve is jitter-free, for a sentence."""
+    return "at no load of the grid" if x is None else f"up to {x:g}"
+
+
+def _fmt(e, digits: int = 2) -> str:
+    if not math.isfinite(e.value):
+        return "—"
+    return f"{e.value:.{digits}f}" + (f" ± {e.half_width:.{digits}f}" if math.isfinite(e.half_width) else "")
+
+
+def _fd(d, digits: int = 2) -> str:
+    """A paired difference with its interval."""
+    return f"{d.value:+.{digits}f} (95 % CI {d.low:+.{digits}f} .. {d.high:+.{digits}f}, paired)"
+
+
+def _ds(row, period_ms: float = PERIOD_MS) -> str:
+    """A table cell: d-bar / sigma_d (ms) and the share of frames late if above :data:`LATE`, bold when not
+    jitter-free."""
+    d, s, late = (est(row, m) for m in ("frame_interval_mean_ms", "frame_interval_sd_ms", "frames_late_share"))
+    text = f"{d.value:.2f} / {s.value:.2f}" if math.isfinite(d.value) else "—"
+    text += f", {late.value:.0%} late" if late.value > LATE else ""
+    return text if jitter_free(row, period_ms) else f"**{text}**"
+
+
+def _be(row) -> str:
+    """Best-effort latency for a table: the mean and its interval when the point is stable; ``unstable`` and the
+    backlog's growth when not (the latency of a growing queue is no steady state's)."""
+    if row.get("unstable"):
+        return f"unstable (backlog +{row.get('backlog_growth', 0):.3g} flits)"
+    return _fmt(est(row, "best_effort_latency_us"), 1)
+
+
+def _est(row, metric: str):
+    """A point's estimate, counting the replications that measured it (a replication in which no frame was
+    delivered has no d-bar): what a verdict may stand on."""
+    e = est(row, metric)
+    xs = row.get(metric + "_samples")
+    if xs is None:
+        return e
+    n = sum(x is not None and math.isfinite(x) for x in xs)
+    return Estimate(e.value, e.low, e.high, n=min(n, e.n) if e.n else n, method=e.method)
+
+
+def _near(grid, x):
+    """The highest load of ``grid`` at or below ``x`` (the lowest if none is)."""
+    below = [v for v in grid if v <= x + 1e-9]
+    return max(below) if below else min(grid)
+
+
+def _above(grid, x):
+    """The lowest load of ``grid`` above ``x`` (the highest if none is)."""
+    above = [v for v in grid if v > x + 1e-9]
+    return min(above) if above else max(grid)
+
+
+class _Tables:
+    """The verdicts (where, the paper says, ours, tolerance, verdict, reading) and Tables II, V and VI; mixed
+    into the report's pass over its sections (``self.run``, ``self.lines``, ``self.claims``, ``self.loads``)."""
+
+    # ------------------------------------------------------------------ verdicts
+    def judge(self, where, says, ours, tolerance, judge, value, *args, reading="default", **kw):
+        """A verdict of the claims engine, kept as a row of the claims table (none while points are collected)."""
+        if self.run.collecting:
+            return None
+        if not isinstance(value, Exact) and (getattr(value, "n", 0) < MIN_SAMPLES or not (
+                math.isfinite(value.low) and math.isfinite(value.high))):
+            # No verdict: the figure was measured in too few replications (no frame delivered in the others).
+            self.unjudged.append((where, says, reading, f"measured in {getattr(value, 'n', 0)} replications"))
+            return None
+        v = judge(value, *args, claim=f"{where}: {says}", reading=reading, **kw)
+        self.claims.append((where, says, ours, tolerance, v, reading))
+        return v
+
+    def jf(self, where, says, row, period_ms=PERIOD_MS, **kw):
+        """Jitter-free at a point: d-bar within T ± :data:`JITTER_MEAN_MS`, sigma_d at most :data:`JITTER_SD_MS`,
+        frames late at most :data:`LATE`; a verdict each (a figure measured in too few replications is listed
+        as not judged)."""
+        d, s, late = (_est(row, m) for m in ("frame_interval_mean_ms", "frame_interval_sd_ms", "frames_late_share"))
+        self.judge(where, f"{says}: d-bar", _fmt(d), f"{period_ms:.2f} ± {JITTER_MEAN_MS} ms", within, d,
+                   period_ms, JITTER_MEAN_MS, **kw)
+        self.judge(where, f"{says}: sigma_d", _fmt(s), f"≤ {JITTER_SD_MS} ms", at_most, s, JITTER_SD_MS, **kw)
+        self.judge(where, f"{says}: frames late", _fmt(late, 3), f"≤ {LATE}", at_most, late, LATE, **kw)
+
+    def not_jf(self, where, says, row, period_ms=PERIOD_MS, **kw):
+        """Not jitter-free at a point: one verdict, on the first of the rule's three figures the point's own
+        values break (frames late, sigma_d, d-bar), or on sigma_d (the paper's jitter) when none does."""
+        d, s, late = (_est(row, m) for m in ("frame_interval_mean_ms", "frame_interval_sd_ms", "frames_late_share"))
+        if late.value > LATE or not math.isfinite(s.value):
+            self.judge(where, says, f"frames late {_fmt(late, 3)}", f"late ≥ {LATE}", at_least, late, LATE, **kw)
+        elif s.value <= JITTER_SD_MS and abs(d.value - period_ms) > JITTER_MEAN_MS:
+            up = d.value > period_ms
+            self.judge(where, says, f"d-bar {_fmt(d)} ms", f"{'≥' if up else '≤'} {period_ms:.2f} "
+                       f"{'+' if up else '−'} {JITTER_MEAN_MS} ms", at_least if up else at_most, d,
+                       period_ms + (JITTER_MEAN_MS if up else -JITTER_MEAN_MS), **kw)
+        else:
+            self.judge(where, says, f"sigma_d {_fmt(s)} ms", f"≥ {JITTER_SD_MS} ms", at_least, s, JITTER_SD_MS, **kw)
+
+    def cmp(self, where, says, a, b, judge, *args, metric="frame_interval_sd_ms", digits=2, **kw):
+        """A claim comparing two configurations: ``judge`` of the paired difference ``a - b`` of ``metric``; ``a``
+        and ``b`` lists of points: of its sum over them (a curve's), replication by replication."""
+        if self.run.collecting:
+            return None
+        if isinstance(a, list):
+            a, b = (derived(x, metric, lambda *xs: sum(xs), metric) for x in (a, b))
+        d = paired(a, b, metric)
+        return self.judge(where, says, _fd(d, digits), "paired difference " + {within: f"within ± {args[-1]:g}",
+                          at_least: f"≥ {args[0]:g}", at_most: f"≤ {args[0]:g}"}[judge], judge, d, *args,
+                          compares=True, **kw)
+
+    def curves_table(self, curves: dict, loads, period_ms=PERIOD_MS, extra=()):
+        """| load | curve d-bar / sigma_d ... | extra columns |, extra: (title, load -> text)."""
+        self.lines += ["| load | " + " | ".join(curves) + "".join(f" | {t}" for t, _ in extra) + " |",
+                       "|---:|" + "---|" * (len(curves) + len(extra))]
+        for x in loads:
+            self.lines.append(f"| {x:g} | " + " | ".join(_ds(c[x], period_ms) for c in curves.values())
+                              + "".join(f" | {f(x)}" for _, f in extra) + " |")
+        self.lines.append("")
+
+    def _reading_counts(self, names, wheres) -> dict:
+        """reading -> (claims, agree) over the claims of ``wheres`` every reading in ``names`` was judged on."""
+        keys = [{(w, s) for w, s, *_, r in self.claims if r == n and w in wheres} for n in names]
+        shared = set.intersection(*keys) if keys else set()
+        return {n: (len(shared), sum(v == AGREE for w, s, _, _, v, r in self.claims if r == n and (w, s) in shared))
+                for n in names}
+
+    def _reading_table(self, counts: dict) -> list:
+        best = max((a for _, a in counts.values()), default=0)
+        lines = ["| reading | claims | agree | most |", "|---|---:|---:|---|"]
+        lines += [f"| {n} | {c} | {a} | {'yes' if a == best else ''} |" for n, (c, a) in counts.items()]
+        return lines + [""]
+
+    # ------------------------------------------------------------------ Table II and the readings
+    def table_ii(self):
+        run = self.run
+        loads = [x for x in (0.6, 0.7, 0.8) if x in self.loads]
+        top = min(0.96, max(self.loads))
+        # FGVC under every reading (at Table II's loads and the top of Fig. 5's grid); FGFQ under the default.
+        fgvc = {n: run.curve(sorted(set(loads + [top])), **P(**o)) for n, o in self.readings}
+        fgfq = run.curve(loads, **P(scheduler="fgfq"))
+        self.lines += ["## Table II: FGVC against FGFQ (80:20)", "",
+                       f"Paper, then ours, d-bar / sigma_d in ms; a cell agrees within ± {CELL_MS} ms (the paper's "
+                       "33 ms against our 33.33 ms frame period is 0.33 ms of it). FGFQ under the default reading "
+                       "only. Bold: not jitter-free.", "",
+                       "| load | scheduler | paper | " + " | ".join(n for n, _ in self.readings) + " |",
+                       "|---:|---|---|" + "---|" * len(self.readings)]
+        for x in loads:
+            self.lines.append(f"| {x:g} | FGVC | {TABLE_II['fgvc', x][0]} / {TABLE_II['fgvc', x][1]} | " + " | ".join(
+                _ds(fgvc[n][x], _period(o)) for n, o in self.readings) + " |")
+            self.lines.append(f"| {x:g} | FGFQ | {TABLE_II['fgfq', x][0]} / {TABLE_II['fgfq', x][1]} | "
+                              + _ds(fgfq[x]) + " |" * len(self.readings))
+        self.lines.append("")
+        th = {x: run.theory(**P(load=x)) for x in loads}
+
+        def evidence(what, x, target, T):
+            """A Table II cell's class if it disagrees, from what the model's analytic side says of it."""
+            if what == "d-bar" and target < T - CELL_MS:
+                return dict(otherwise="not reproducible", evidence=STEADY.format(T=T, target=target, gap=T - target))
+            t = th.get(x) or {}
+            if what == "sigma_d" and t.get("p_overcommit_any", 1.0) < 0.01 and "jitter_bound_ms" in t:
+                floor = t["sigma_d_floor_ms"] + t["jitter_bound_ms"]
+                if target > floor:
+                    return dict(otherwise="not reproducible",
+                                evidence=REGULATOR.format(p=t["p_overcommit_any"], floor=floor))
+            return {}
+
+        def cells(sched, curve, name, T):
+            gaps = []
+            for x in loads:
+                for metric, target, what in zip(INTERVALS, TABLE_II[sched, x], ("d-bar", "sigma_d")):
+                    e = _est(curve[x], metric)
+                    gaps.append(abs(shown(e.value, 2) - target))
+                    self.judge("Table II", f"{sched.upper()} at {x:g}: {what} = {target} ms",
+                               f"{_fmt(e)} (off by {shown(e.value, 2) - target:+.2f})", f"± {CELL_MS} ms", within, e,
+                               target, CELL_MS, reading=name, **evidence(what, x, target, T))
+            return gaps
+
+        gaps = cells("fgfq", fgfq, "default", PERIOD_MS)
+        for x in loads:
+            for metric, what in zip(INTERVALS, ("d-bar", "sigma_d")):
+                self.cmp("Table II", f"FGVC and FGFQ quite similar (the paper: within 0.07 ms; {what} at {x:g})",
+                         fgvc["default"][x], fgfq[x], within, 0.0, SAME_MS, metric=metric)
+        for name, opts in self.readings:
+            T, fg = _period(opts), fgvc[name]
+            fgvc_gaps = cells("fgvc", fg, name, T)
+            gaps += fgvc_gaps if name == "default" else []
+            for a, b in zip(loads, loads[1:]):
+                t = (th.get(b) or {})
+                ev = (dict(otherwise="not reproducible", evidence=REGULATOR.format(
+                    p=t["p_overcommit_any"], floor=t["sigma_d_floor_ms"] + t["jitter_bound_ms"]))
+                    if t.get("p_overcommit_any", 1.0) < 0.01 and "jitter_bound_ms" in t else {})
+                self.cmp("Table II", f"FGVC: sigma_d grows with load (0.63, 1.25, 1.38; {b:g} against {a:g})", fg[b],
+                         fg[a], at_least, 0.0, reading=name, **ev)
+                self.cmp("Table II", f"FGVC: d-bar falls with load (33.12, 32.74, 32.28; {b:g} against {a:g})", fg[b],
+                         fg[a], at_most, 0.0, metric="frame_interval_mean_ms", reading=name,
+                         otherwise="not reproducible", evidence=STEADY.format(T=T, target=32.28, gap=T - 32.28))
+            if name != "default":            # the default's is Fig. 5's first claim
+                self.jf("Fig. 5", f"MR jitter-free up to 0.96 (80:20; at {top:g})", fg[top], T, reading=name)
+            if not opts:
+                # The default counts load nominally (the share of the link offered), so its real-time
+                # component is the mix of 0.96; the readings that count the wire are judged on the wire.
+                wire = run.theory(**P(load=0.96)).get("reserved_input_load", math.nan)
+                self.judge("Fig. 5", "at 0.96 the real-time component is around 0.75",
+                           f"{0.8 * 0.96:.3f} nominal (80 % of 0.96; {wire:.3f} on the wire)",
+                           "± 0.05 ('around'), nominal", within, Exact(0.8 * 0.96, "80 % of the load"), 0.75, 0.05,
+                           reading=name)
+            elif set(opts) & {"header", "load_basis"}:        # the readings that change it
+                wire = run.theory(**P(load=0.96, **opts)).get("reserved_input_load", math.nan)
+                if math.isfinite(wire):
+                    self.judge("Fig. 5", "at 0.96 the real-time component is around 0.75 (on the wire)",
+                               f"{wire:.3f} on the wire (analytic)", "± 0.05 ('around'), on the wire", within,
+                               Exact(wire, "solve wormhole: reserved_input_load"), 0.75, 0.05, reading=name)
+        counts = self._reading_counts([n for n, _ in self.readings], ("Table II", "Fig. 5"))
+        self.lines += ["The claims of Table II and Fig. 5 judged under every reading, counted per reading:", ""]
+        self.lines += self._reading_table(counts)
+        d0 = [est(fgvc["default"][x], "frame_interval_mean_ms").value for x in loads]
+        if d0 and all(math.isfinite(v) for v in d0 + gaps):
+            self.lines += [f"Under the default reading our FGVC d-bar lies within "
+                           f"{max(abs(v - PERIOD_MS) for v in d0):.2f} ms of T = {PERIOD_MS:.2f} ms at Table II's "
+                           f"loads, where the paper's falls from 33.12 to 32.28 ms; the largest gap to a Table II "
+                           f"cell is {max(gaps):.2f} ms.", ""]
+
+    # ------------------------------------------------------------------ Table V
+    def _table_v(self, curves):
+        run = self.run
+        loads = [x for x in TABLE_V_LOADS if x in self.loads]
+        others = {n: {f"{x}:{y}": run.curve(loads, **P(mix=(x, y), **o)) for x, y in MIXES}
+                  for n, o in self.be_readings if n != "default"}
+        self.lines += ["", "### Table V: best-effort latency (us)", "",
+                       f"A number agrees when our point is stable and its interval reaches the paper's ± {REL:.0%}; "
+                       "where our point is unstable (the harness's backlog rule) its latency is no steady state's, "
+                       "and a number of the paper (a finite latency) is judged on the carried share, delivered over "
+                       f"offered replication by replication: at least {1 - LATE:g} (the backlog rule's 1 %). 'Sat.' "
+                       f"agrees when that share is at most {1 - LATE:g}. Analytic: M/G/1 preemptive priority per link "
+                       "(`switchq solve wormhole`). Beside the default, best effort under the other readings of "
+                       "§IV-B.2 and §III-D (VCs drawn when a message is made and waited for: `--best-effort-vcs "
+                       "drawn`; stamps growing by the largest Vtick flit by flit: `--best-effort-stamp vclock`) and of "
+                       "§IV-B.3 (no node receiving more streams than a node sends, nor a VC more than an input VC "
+                       "carries: `--placement capped`, alone and with `--header payload`), each judged the same way.",
+                       "", "| mix | load | paper | ours | ours / paper | analytic | verdict |"
+                       + "".join(f" {o} |" for o in others),
+                       "|---|---:|---:|---:|---:|---:|---|" + "---|" * len(others)]
+        ratios, errors = [], []
+        for (x, y), paper in TABLE_V.items():
+            m = f"{x}:{y}"
+            for load, target in zip(TABLE_V_LOADS, paper):
+                if load not in loads:
+                    continue
+                th = run.theory(**P(mix=(x, y), load=load))
+                cells = [(name, rows[m][load], self._be_cell(m, load, target, rows[m][load], th, name))
+                         for name, rows in (("default", curves), *others.items())]
+                (_, row, v), rest = cells[0], cells[1:]
+                e, unstable = est(row, "best_effort_latency_us"), bool(row.get("unstable"))
+                a = th.get("best_effort_latency_us", math.nan)
+                ratio = "—" if target is None or unstable else f"{e.value / target:.2f}"
+                if target is not None and not unstable:
+                    ratios.append(e.value / target)
+                if (load <= 0.8 and not unstable and math.isfinite(a) and math.isfinite(e.value)
+                        and e.value > 0):
+                    errors.append(shown(a, 1) / shown(e.value, 1))
+                self.lines.append(f"| {m} | {load:g} | {'Sat.' if target is None else target} | {_be(row)} | {ratio} "
+                                  f"| {a:.1f} | {v} |" + "".join(f" {_be(r)}: {w} |" for _, r, w in rest))
+        fin = [r for r in ratios if math.isfinite(r)]
+        self.lines += ["", (f"Ours over the paper's, where our point is stable: {min(fin):.2f}-{max(fin):.2f}. "
+                            if fin else "")
+                       + (f"The analytic approximation over ours at stable points up to load 0.8: "
+                          f"{min(errors):.2f}-{max(errors):.2f}." if errors else ""), ""]
+        names = [n for n, _ in self.be_readings]
+        self.lines += ["Table V's latencies judged under each best-effort reading:", ""]
+        self.lines += self._reading_table(self._reading_counts(names, ("Table V",)))
+        # Orders: the paired difference of the ends of the stable run (a saturated point's latency is no figure).
+        metric = "best_effort_latency_us"
+        for x, y in MIXES:
+            m = f"{x}:{y}"
+            stable = [ld for ld in loads if not curves[m][ld].get("unstable")]
+            if len(stable) > 1:
+                self.cmp("Table V", f"for a given mix the latency grows with load ({m}: {stable[-1]:g} against "
+                         f"{stable[0]:g})", curves[m][stable[-1]], curves[m][stable[0]], at_least, 0.0, metric=metric,
+                         digits=1)
+        for ld in loads:
+            stable = [f"{x}:{y}" for x, y in MIXES if not curves[f"{x}:{y}"][ld].get("unstable")]
+            if len(stable) > 1:
+                self.cmp("Table V", f"more real-time traffic, higher best-effort latency at a given load ({ld:g}: "
+                         f"{stable[-1]} against {stable[0]})", curves[stable[-1]][ld], curves[stable[0]][ld],
+                         at_least, 0.0, metric=metric, digits=1)
+
+    def _be_cell(self, m, load, target, row, th, reading):
+        """One Table V cell's verdict under one reading (None while collecting)."""
+        unstable = bool(row.get("unstable"))
+        p = th.get("p_overcommit_any", 0.0)
+        says = f"{m} at {load:g}: {'Sat.' if target is None else f'{target} us'}"
+        if target is not None and not unstable:
+            e = _est(row, "best_effort_latency_us")
+            return self.judge("Table V", says, _fmt(e, 1), f"± {REL:.0%}", within, e, target, REL * target,
+                              reading=reading)
+        if self.run.collecting:
+            return None
+        share = sampled(row, lambda t, a: t / a, "throughput", "applied_load")
+        kw = {}
+        if target is not None and p >= 0.5:
+            kw = dict(otherwise="not reproducible", evidence=f"the stated uniform placement over-commits some output "
+                      f"with probability {p:.2f} (solve wormhole), and video beyond an output's link starves best "
+                      "effort there: no finite latency")
+        judge, tol = (at_least, f"carried share ≥ {1 - LATE:g}") if target is not None else (
+            at_most, f"carried share ≤ {1 - LATE:g}")
+        return self.judge("Table V", says, f"{_be(row)}; carried share {_fmt(share, 4)}", tol, judge, share,
+                          1 - LATE, reading=reading, **kw)
+
+    # ------------------------------------------------------------------ Fig. 10 and Table VI
+    def fig10(self):
+        run, L = self.run, self.pcs_loads
+        mw, pcs = run.curve(L, **P(**PCS_ROUTER)), run.curve(L, **P(switching="pcs", **PCS_ROUTER))
+        t_mw, t_pcs = top_load(mw), top_load(pcs)
+        self.lines += ["## Fig. 10 and Table VI: MediaWorm against PCS (100 Mbit/s, 24 VCs)", "",
+                       f"Each point {run.command(P(**PCS_ROUTER))} (`--switching pcs` for PCS): 32-bit flits read "
+                       "(the paper gives none at 100 Mbit/s), all traffic real-time (one stream per VC needs every "
+                       f"VC). Table VI's counts agree when our interval reaches the paper's ± {REL:.0%}; 'static "
+                       "fill' is the analytic attempts needed for our established count when attempts fail only on "
+                       "an occupied output VC.", ""]
+        self.curves_table({"MediaWorm": mw, "PCS": pcs}, L, extra=(
+            ("attempted: paper / ours", lambda x: f"{TABLE_VI[x][0]} / {est(pcs[x], 'attempted').value:.1f}"),
+            ("established", lambda x: f"{TABLE_VI[x][1]} / {est(pcs[x], 'established').value:.1f}"),
+            ("dropped", lambda x: f"{TABLE_VI[x][2]} / {est(pcs[x], 'dropped').value:.1f}"),
+            ("static fill: attempts", lambda x: self._fill(pcs[x]))))
+        self.lines.append(f"MediaWorm is jitter-free {_upto(t_mw)}, PCS {_upto(t_pcs)}.")
+        self.jf("Fig. 10", f"MediaWorm jitter-free up to about 0.7 (at {_near(L, 0.7):g})", mw[_near(L, 0.7)])
+        self.not_jf("Fig. 10", f"MediaWorm not jitter-free beyond about 0.7 (at {_above(L, 0.75):g})",
+                    mw[_above(L, 0.75)])
+        self.jf("Fig. 10", f"PCS jitter-free over 0.8 (at {_above(L, 0.8):g})", pcs[_above(L, 0.8)])
+        for x in L:
+            paper_att, paper_est, paper_drop = TABLE_VI[x]
+            fill = pcs_fill(paper_est, 8, 24)
+            rule = (f"under the paper's rule (a probe fails only on an occupied output VC) its {paper_est} "
+                    f"connections take {fill.attempts:.0f} attempts and {fill.attempts - paper_est:.0f} drops "
+                    "(pcs_fill), not its")
+            if not self.run.collecting:
+                more = sampled(pcs[x], lambda d, e: d - e, "dropped", "established")
+                self.judge("Table VI", f"PCS drops more connections than it establishes (at {x:g})",
+                           f"dropped minus established {_fmt(more, 1)}", "≥ 0", at_least, more, 0.0,
+                           **(dict(otherwise="not reproducible", evidence=f"{rule} {paper_drop} drops")
+                              if fill.attempts - paper_est < paper_est else {}))
+            for k, what in enumerate(("attempted", "established", "dropped")):
+                e, t = _est(pcs[x], what), TABLE_VI[x][k]
+                kw = dict(evidence="our streams are rounded down per input, so a grid load runs below its name")
+                if what != "established" and paper_att > (1 + REL) * fill.attempts:
+                    kw = dict(otherwise="not reproducible", evidence=f"{rule} {paper_att} attempts")
+                # the ratio to three places: at two, 0.799 (outside ± 20 %) would print as 0.80
+                self.judge("Table VI", f"at {x:g}: {t} {what}", f"{_fmt(e, 1)} (ours / paper {e.value / t:.3f})",
+                           f"± {REL:.0%}", within, e, t, REL * t, **kw)
+        self.plot("mediaworm_fig10.png", "Fig. 10: MediaWorm vs PCS, 100 Mbit/s, 24 VCs",
+                  [("MediaWorm", mw, "o-"), ("PCS", pcs, "s--")])
+
+    @staticmethod
+    def _fill(row) -> str:
+        n = est(row, "established").value
+        if not math.isfinite(n) or not 0 <= round(n) < 8 * 24:
+            return "—"
+        return f"{pcs_fill(int(round(n)), 8, 24).attempts:.0f}"
+

@@ -95,7 +95,7 @@ def validate(suite, full, workers, seed, as_json):
                    "[default: $SWITCHQ_STORE or ./switchq-results.sqlite]: a report stopped half-way resumes.")
 @click.option("--no-store", is_flag=True, help="Keep nothing: simulate every point.")
 @click.option("--precision", type=float, default=None,
-              help="Run every simulated point of the report until the 95%% CI half-width of its main figure is "
+              help="Run every simulated point of the report until the 95% CI half-width of its main figure is "
                    "within this share of its value (from the report's replications, at least 5).")
 @click.option("--max-replications", "max_replications", type=int, default=None,
               help="Most replications a point may take with --precision [default: 200].")

@@ -221,7 +221,7 @@ def _model_command(model: Model) -> click.Command:
                             help="Vary a parameter over VALUES (repeatable; see below).")]
     for p in model.params:
         options.append(click.option(p.option, p.name, type=str, default=None, metavar="VALUE",
-                                    help=_param_line(p, analytic and simulated).replace("%", "%%")))
+                                    help=_param_line(p, analytic and simulated)))
     if simulated:
         options.append(click.option("--simulate", is_flag=True,
                                     help=("Simulate instead of solving (Monte Carlo, 95% CIs)." if analytic
@@ -236,7 +236,7 @@ def _model_command(model: Model) -> click.Command:
             click.option("--seed", type=int, default=None,
                          help="Root seed; each point's seed derives from it and the point [default: 1]."),
             click.option("--precision", type=float, default=None,
-                         help="Add replications to each point until the 95%% CI half-width of its targeted "
+                         help="Add replications to each point until the 95% CI half-width of its targeted "
                               "metrics is within this share of their value (from at least 5, same seeds)."),
             click.option("--half-width", "half_width", type=float, default=None,
                          help="The same target as an absolute half-width, in the metric's unit."),

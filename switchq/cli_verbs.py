@@ -45,7 +45,7 @@ def _help(p) -> str:
     unit = f" [{p.unit}]" if p.unit and p.unit not in ("1",) and p.kind not in ("choice", "flag") else ""
     allowed = f" ({', '.join((*p.choices, *dict(p.expand)))})" if p.kind == "choice" else ""
     many = " A comma-separated list gives one row each." if p.many and "comma" not in p.help else ""
-    return (p.help + unit + allowed + many + default).replace("%", "%%")
+    return p.help + unit + allowed + many + default
 
 
 def _add_options(command: click.Command, params) -> None:

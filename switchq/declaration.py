@@ -52,7 +52,7 @@ RUN_PARAMS = (
                "targeted metric is within this share of its value, e.g. 0.002."),
     Param("half_width", "half_width", "float", None, low=0.0, low_open=True,
           help="The same target as an absolute half-width, in the targeted metric's unit."),
-    Param("max_replications", "max_replications", "int", 200, low=2, unit="runs",
+    Param("max_replications", "max_replications", "int", None, low=2, unit="runs", default_text="200",
           help="Most replications a precision target may take."),
     Param("precision_on", "precision_metrics", "text", "",
           help="Metrics the precision target applies to, comma-separated (default: the model's main figure)."),

@@ -199,3 +199,39 @@ def test_one_replication_answers_like_four_at_critical_load():
         res = simulate(Switch(n_ports=16, architecture="oq"), Traffic(load=1.0),
                        RunSettings(slots=80_000, replications=r, seed=4))
         assert res.unstable, r
+
+
+# ------------------------------------------------------------------ a review's findings
+
+def test_runs_taken_to_different_counts_pair_on_the_replications_they_share():
+    # Under a precision target two configurations stop at different counts; replication r has the same seed in
+    # both, so the first min(n_a, n_b) pair.
+    a = {"x_samples": [1.0, 1.2, 0.9, 1.1, 1.0, 1.3, 0.8], "seed": 3, "replications": 7}
+    b = {"x_samples": [0.9, 1.1, 0.8, 1.0, 0.95], "seed": 3, "replications": 5}
+    d = claims.paired(a, b, "x")
+    assert d.n == 5 and d.value == pytest.approx(0.09)
+    with pytest.raises(claims.ClaimError, match="seed"):
+        claims.paired({"x_samples": [1.0] * 5}, {"x_samples": [2.0] * 5}, "x")
+
+
+def test_an_estimate_cannot_pass_as_exact():
+    with pytest.raises(claims.ClaimError, match="not exact"):
+        claims.Exact(Estimate(0.54, 0.3, 0.8, n=2))
+
+
+def test_a_long_warm_up_is_said_to_leave_the_trend_unjudged():
+    # Warm-up as long as the run: the time since the start grows under 3x across the segments, too little to
+    # read an exponent from; the result says so instead of passing in silence.
+    r = simulate(Switch(n_ports=16, architecture="oq"), Traffic(load=1.0),
+                 RunSettings(slots=20_000, warmup_slots=20_000, replications=5, seed=1))
+    assert r.labels["latency_trend_judged"] is False and "not judged" in r.labels["latency_trend_not_judged"]
+
+
+def test_a_clipped_interval_keeps_its_standard_error_in_a_validate_row():
+    # carried_share 0.99999, t interval 0.99991 .. 1.00007 cut at 1: the row's standard error comes from the
+    # uncut side (8e-5 / t), so the exact value 1 is 0.1 standard errors away, not past a cut width.
+    from switchq.validate.compare import compare
+
+    row = compare("s", "c", "carried_share", "1", 1.0, "exact",
+                  Estimate(0.99999, 0.99991, 1.0, n=8, method="clipped"), RunSettings())
+    assert row.verdict == "agree" and row.standard_errors < 0.5

@@ -34,8 +34,8 @@ os.environ.setdefault("NUMBA_CACHE_DIR", _cache_dir())
 
 @functools.lru_cache(maxsize=1)
 def simulator_version() -> str:
-    """A short hash of everything a simulated figure depends on: the kernels and the harness, the
-    declarations (metrics, defaults) and the models. Stored sweep and report points carry it in their
+    """A short hash of everything a simulated figure depends on: the kernels and the harness with its
+    stability rules, the declarations (metrics, bounds, defaults) and the models. Stored sweep and report points carry it in their
     key, so a changed simulator never serves a stored figure it would no longer produce. Read once per
     process: the code it hashes does not change under a running process."""
     import switchq.architectures
@@ -44,7 +44,9 @@ def simulator_version() -> str:
     digest = hashlib.sha256()
     here = Path(__file__).parent
     files = [p for p in sorted(here.rglob("*.py")) if b"@njit" in p.read_bytes()]
-    files += [here / "harness.py", here / "result.py"]
+    # The harness, its stability rules and every kernel module (some have no @njit of their own).
+    files += [here / "harness.py", here / "result.py", here / "stability.py", *sorted((here / "arch").glob("*.py"))]
+    files.append(Path(switchq.architectures.__path__[0]).parent / "declaration.py")
     for package in (switchq.architectures, switchq.models):
         files += sorted(Path(package.__path__[0]).glob("*.py"))
     for path in files:

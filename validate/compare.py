@@ -91,10 +91,14 @@ def compare(suite: str, case: str, quantity: str, unit: str, analytic: float, an
     'agree'
     """
     # The samples behind the interval: the replications, or the batches of one long run.
-    samples = settings.replications if settings.replications > 1 else settings.batches
+    samples = getattr(estimate, "n", 0) or (settings.replications if settings.replications > 1 else settings.batches)
     if samples < 5:
         raise ValueError(f"{suite}: {case}: {samples} replications or batches; a verdict needs at least 5")
-    z, word = verdict(float(analytic), float(estimate.value), estimate.ci95, samples, tolerance)
+    # A clipped interval keeps its Student-t half-width on the side away from the limit: the standard error
+    # comes from that side, not from the cut width.
+    half = max(estimate.value - estimate.low, estimate.high - estimate.value)
+    z, word = verdict(float(analytic), float(estimate.value), (estimate.value - half, estimate.value + half),
+                      samples, tolerance)
     return Comparison(suite, case, quantity, unit, float(analytic), float(estimate.value), estimate.ci95, tolerance,
                       z, word, analytic_method, settings.seed, settings.slots if slotted else 0,
                       settings.warmup_slots if slotted else 0, samples)

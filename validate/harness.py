@@ -133,7 +133,7 @@ class RunSettings:
     batches: int | None = None
     precision: float | None = None
     half_width: float | None = None
-    max_replications: int = 200
+    max_replications: int | None = None
     precision_metrics: tuple = ()
 
     def __post_init__(self):
@@ -167,13 +167,21 @@ class RunSettings:
             if r < 2:
                 raise _check.InputError("replications", r, "at least 2 with a precision target (it adds "
                                                            "replications; one long run cannot)")
+            most = 200 if self.max_replications is None else self.max_replications
             object.__setattr__(self, "max_replications",
-                               _check.integer("max_replications", self.max_replications, max(r, MIN_REPLICATIONS),
-                                              10**5))
+                               _check.integer("max_replications", most, max(r, MIN_REPLICATIONS), 10**5))
         names = self.precision_metrics
         if isinstance(names, str):
             names = [n.strip() for n in names.split(",") if n.strip()]
         object.__setattr__(self, "precision_metrics", tuple(names))
+        if not self.targeted:
+            # Options of a precision target given without one would be silently ignored.
+            if self.precision_metrics:
+                raise _check.InputError("precision_metrics", ",".join(self.precision_metrics),
+                                        "only with a precision target (--precision or --half-width)")
+            if self.max_replications is not None:
+                raise _check.InputError("max_replications", self.max_replications,
+                                        "only with a precision target (--precision or --half-width)")
 
     @property
     def targeted(self) -> bool:
@@ -333,9 +341,13 @@ def run(declaration, system, workload, settings: RunSettings = RunSettings(), pr
 def _targets(declaration, settings: RunSettings) -> tuple:
     """The metrics a precision target applies to: those named, or the declaration's main figure."""
     names = settings.precision_metrics or (declaration.main,)
-    known = [m.name for m in declaration.metrics if m.samples is not None]
+    known = {m.name: m.unit for m in declaration.metrics if m.samples is not None}
     for name in names:
-        _check.choice("precision_metrics", name, known)
+        _check.choice("precision_metrics", name, tuple(known))
+    if settings.half_width is not None and len({known[n] for n in names}) > 1:
+        raise _check.InputError("half_width", settings.half_width,
+                                "metrics of one unit (" + ", ".join(f"{n}: {known[n]}" for n in names)
+                                + "); use --precision, a share of each value, instead")
     return tuple(names)
 
 
@@ -347,10 +359,12 @@ def _needed(result: Result, names, settings: RunSettings) -> float:
         e = result.metrics.get(name)
         for one in (e if isinstance(e, tuple) else (e,)):
             if one is None or not np.isfinite(one.value):
-                continue
+                return math.inf         # not measured: no number of replications is known to meet it
             goal = min(x for x in (settings.half_width, None if settings.precision is None
                                    else settings.precision * abs(one.value)) if x is not None)
-            width = one.half_width if np.isfinite(one.half_width) else math.inf
+            # A clipped interval keeps its Student-t half-width on the side away from the limit.
+            width = max(one.value - one.low, one.high - one.value)
+            width = width if np.isfinite(width) else math.inf
             need = max(need, n if width <= goal else math.inf if goal == 0 else n * (width / goal) ** 2)
     return need
 
@@ -376,7 +390,7 @@ def _to_precision(declaration, system, workload, settings: RunSettings, progress
         if need <= n or n >= settings.max_replications or result.unstable:
             break
         # At most four times as many a round: the first intervals' spread is itself noisy.
-        more = int(min(settings.max_replications, max(n + 1, min(4 * n, math.ceil(need)))))
+        more = int(min(settings.max_replications, max(n + 1, math.ceil(min(4 * n, need)))))
         rows = np.vstack([rows, _rows(declaration, system, workload, settings, seeds[n:more], progress)])
         n, rounds = more, rounds + 1
     target = {"precision": settings.precision, "half_width": settings.half_width}
@@ -388,7 +402,10 @@ def _to_precision(declaration, system, workload, settings: RunSettings, progress
     notes = result.notes
     if need > n:
         why = ("the run is unstable" if result.unstable else
-               f"it would take about {need:.3g} replications, over --max-replications {settings.max_replications}")
+               "a targeted metric was not measured (no value)" if need == math.inf and not any(
+                   np.isfinite(result.metrics[m].value) for m in names if not isinstance(result.metrics[m], tuple))
+               else f"it would take about {need:.3g} replications, over --max-replications "
+                    f"{settings.max_replications}")
         notes += (f"precision target not met after {n} replications: {why}.",)
     return replace(result, labels=labels, units=units, notes=notes)
 
@@ -538,7 +555,10 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
         if trend is not None:
             if trend.flagged:
                 why.append(trend.why)
-            shown.update(latency_trend_exponent=trend.exponent, latency_trend_threshold=trend.threshold)
+            shown.update(latency_trend_exponent=trend.exponent, latency_trend_threshold=trend.threshold,
+                         latency_trend_judged=trend.judged)
+            if not trend.judged:
+                shown["latency_trend_not_judged"] = trend.why
             units = {**units, "latency_trend_exponent": "1", "latency_trend_threshold": "1"}
         unstable = bool(why)
         if why:

@@ -80,6 +80,12 @@ class Exact:
     value: float
     source: str = ""
 
+    def __post_init__(self):
+        if hasattr(self.value, "low"):
+            raise ClaimError("a simulated estimate is not exact: judge the Estimate itself")
+        if not math.isfinite(float(self.value)):
+            raise ClaimError(f"an exact value must be a number, not {self.value!r}")
+
 
 class Verdict(str):
     """``agree`` or ``DISAGREE`` (a ``str``), with the claim's class, reading and the figures it was judged on."""
@@ -236,13 +242,17 @@ def paired(a, b, name: str, ratio: bool = False):
     from switchq.validate.harness import confidence_interval
     from switchq.validate.result import Estimate
 
-    for key in ("seed", "replications", "batches"):
+    for key in ("seed", "batches"):
+        if a.get(key) is None and key == "seed":
+            raise ClaimError("a row without its seed cannot be paired: common random numbers cannot be checked")
         if a.get(key) != b.get(key):
             raise ClaimError(f"rows run with different {key} ({a.get(key)} and {b.get(key)}) share no random "
                              "numbers: run both with the same seed and replications")
+    # Replication r has seed r of the root seed's SeedSequence whatever the count, so runs taken to different
+    # counts (a precision target) share their first replications.
     x, y = _samples(a, name), _samples(b, name)
-    if x.shape != y.shape:
-        raise ClaimError(f"{name}: {x.size} and {y.size} replications cannot be paired")
+    k = min(x.size, y.size)
+    x, y = x[:k], y[:k]
     with np.errstate(divide="ignore", invalid="ignore"):
         d = x / y if ratio else x - y
     d = d[np.isfinite(d)]
@@ -307,17 +317,17 @@ def derived(rows, name: str, f, as_name: str = "derived") -> dict:
     ([2.0, 2.0, 3.0, 2.0, 1.0], 5)
     """
     rows = list(rows)
-    for key in ("seed", "replications", "batches"):
+    for key in ("seed", "batches"):
         if len({repr(r.get(key)) for r in rows}) > 1:
             raise ClaimError(f"rows run with different {key} share no random numbers: run them with the same "
                              "seed and replications")
     xs = [_samples(r, name) for r in rows]
-    if len({x.shape for x in xs}) > 1:
-        raise ClaimError(f"{name}: rows with different numbers of replications cannot be combined")
+    k = min(x.size for x in xs)           # the replications all rows share (see paired)
+    xs = [x[:k] for x in xs]
     with np.errstate(divide="ignore", invalid="ignore"):
         values = np.asarray(f(*xs), dtype=float)
-    return {as_name + "_samples": values.tolist(),
-            **{key: rows[0].get(key) for key in ("seed", "replications", "batches")}}
+    return {as_name + "_samples": values.tolist(), "replications": k,
+            **{key: rows[0].get(key) for key in ("seed", "batches")}}
 
 
 def sampled(row: dict, f, *names: str):

@@ -83,8 +83,8 @@ class Exact:
     def __post_init__(self):
         if hasattr(self.value, "low"):
             raise ClaimError("a simulated estimate is not exact: judge the Estimate itself")
-        if not math.isfinite(float(self.value)):
-            raise ClaimError(f"an exact value must be a number, not {self.value!r}")
+        if math.isnan(float(self.value)):
+            raise ClaimError("an exact value must be a number, not NaN")
 
 
 class Verdict(str):

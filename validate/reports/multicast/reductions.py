@@ -91,7 +91,8 @@ def reductions(p: Plan, out: Path, progress: bool = False, store=None) -> Sectio
     first = cross + 8 if cross else None
     # The paper's sizes are powers of two: its crossover is known to one step of that grid, a factor of 2
     # (the band 32 .. 128 B). The analytic recursion is exact: judged as such.
-    cross_v = within(Exact(first if first else math.nan, "exact max-plus recursion, 8 B steps"),
+    # No crossover over the sizes tried: infinitely far, outside any band.
+    cross_v = within(Exact(first if first else math.inf, "exact max-plus recursion, 8 B steps"),
                      (PAPER_CROSSOVER / 2 + PAPER_CROSSOVER * 2) / 2, (PAPER_CROSSOVER * 2 - PAPER_CROSSOVER / 2) / 2,
                      claim="§3.2: 8-port switches beat 32-port ones (one unit) for messages above 64 B")
     ratio8 = an[32, 5, big].completion_time_ns / an[8, 1, big].completion_time_ns

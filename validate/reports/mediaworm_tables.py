@@ -149,9 +149,15 @@ def _upto(x) -> str:
 
 
 def _fmt(e, digits: int = 2) -> str:
+    """A figure with its interval: ``± half-width``, or ``[low, high]`` where the interval was cut at what the
+    figure can be (a share at 0, a spread at 0) and is no longer symmetric."""
     if not math.isfinite(e.value):
         return "—"
-    return f"{e.value:.{digits}f}" + (f" ± {e.half_width:.{digits}f}" if math.isfinite(e.half_width) else "")
+    if not math.isfinite(e.half_width):
+        return f"{e.value:.{digits}f}"
+    if getattr(e, "method", "t") == "clipped":
+        return f"{e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]"
+    return f"{e.value:.{digits}f} ± {e.half_width:.{digits}f}"
 
 
 def _fd(d, digits: int = 2) -> str:

@@ -354,12 +354,12 @@ def _targets(declaration, settings: RunSettings) -> tuple:
 def _needed(result: Result, names, settings: RunSettings) -> float:
     """Replications the widest targeted interval needs to meet its target (half-widths shrink as
     1/sqrt(n)); at most ``result``'s own count when every target is met."""
+    if _unmeasured(result, names):
+        return math.inf                 # no number of replications is known to meet it
     n, need = result.settings.replications, 0.0
     for name in names:
         e = result.metrics.get(name)
         for one in (e if isinstance(e, tuple) else (e,)):
-            if one is None or not np.isfinite(one.value):
-                return math.inf         # not measured: no number of replications is known to meet it
             goal = min(x for x in (settings.half_width, None if settings.precision is None
                                    else settings.precision * abs(one.value)) if x is not None)
             # A clipped interval keeps its Student-t half-width on the side away from the limit.
@@ -367,6 +367,16 @@ def _needed(result: Result, names, settings: RunSettings) -> float:
             width = width if np.isfinite(width) else math.inf
             need = max(need, n if width <= goal else math.inf if goal == 0 else n * (width / goal) ** 2)
     return need
+
+
+def _unmeasured(result: Result, names) -> list:
+    """The targeted metrics the run could not measure (no value)."""
+    out = []
+    for name in names:
+        e = result.metrics.get(name)
+        if any(one is None or not np.isfinite(one.value) for one in (e if isinstance(e, tuple) else (e,))):
+            out.append(name)
+    return out
 
 
 def _to_precision(declaration, system, workload, settings: RunSettings, progress: bool, layout) -> Result:
@@ -401,18 +411,18 @@ def _to_precision(declaration, system, workload, settings: RunSettings, progress
         units["half_width"] = result.units.get(names[0], "")
     notes = result.notes
     if need > n:
+        missing = _unmeasured(result, names)
         why = ("the run is unstable" if result.unstable else
-               "a targeted metric was not measured (no value)" if need == math.inf and not any(
-                   np.isfinite(result.metrics[m].value) for m in names if not isinstance(result.metrics[m], tuple))
-               else f"it would take about {need:.3g} replications, over --max-replications "
-                    f"{settings.max_replications}")
+               f"{', '.join(missing)} not measured (no value)" if missing else
+               f"it would take about {need:.3g} replications, over --max-replications {settings.max_replications}")
         notes += (f"precision target not met after {n} replications: {why}.",)
     return replace(result, labels=labels, units=units, notes=notes)
 
 
 def _segments(c: Counts) -> np.ndarray | None:
-    """Each replication's counters per segment of its measured slots, (replications, segments, counters),
-    from the snapshots the kernel took (:func:`_rows`); None without them."""
+    """Each replication's counters per segment of its measured slots (the batches of one long run),
+    (replications, segments, counters), from the snapshots the kernel took (:func:`_rows`); None without
+    them."""
     size = c.layout.size
     k = c.rows.shape[1] // size - 1
     if k < 2:
@@ -426,12 +436,9 @@ def _batches(c: Counts) -> tuple:
     """One long run's counters as totals and as batch rows (:func:`switchq.validate.kernel.mark_batch`)."""
     from .kernel import batch_slots
 
-    b, size = c.settings.batches, c.layout.size
-    blocks = c.rows[0].reshape(b + 1, size)
-    # Block k + 1 holds the counters when batch k began; block 0 the counters at the end.
-    rows = np.diff(np.vstack([blocks[1:], blocks[:1]]), axis=0)
-    totals = Counts(blocks[:1], c.layout, c.system, c.workload, c.settings)
-    return totals, Counts(rows, c.layout, c.system, c.workload, c.settings, batch_slots(c.settings.slots, b))
+    totals = Counts(c.rows[:, :c.layout.size], c.layout, c.system, c.workload, c.settings)
+    return totals, Counts(_segments(c)[0], c.layout, c.system, c.workload, c.settings,
+                          batch_slots(c.settings.slots, c.settings.batches))
 
 
 def _worst(growth: np.ndarray, allowed: np.ndarray) -> tuple:
@@ -473,7 +480,7 @@ def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
 
 def _trend(c: Counts, segments, declaration):
     """The trend test of the mean latency across the run (:func:`switchq.validate.stability.trend`) on the
-    segments every replication snapshots, or on the batches of one long run; None where there are none."""
+    segments every replication snapshots (one long run's are its batches); None where there are none."""
     from .kernel import batch_slots
     from .stability import trend
 
@@ -484,8 +491,6 @@ def _trend(c: Counts, segments, declaration):
         warmup, measured = declaration.timeline(c.system, c.workload)
     else:
         return None
-    if s.batches > 1:
-        segments = c.rows[None]           # the batches of the one run: (1, batches, counters)
     if segments is None:
         return None
     return trend(segments, c.layout, batch_slots(measured, segments.shape[1]), warmup)

@@ -178,6 +178,15 @@ def _record(word, value, target, tolerance, low, high, n, method, claim, reading
     return v
 
 
+def _judge(value, target, tolerance, agrees, *, claim: str = "", reading: str = "default",
+           otherwise: str = "defect", evidence: str = "", compares: bool = False) -> Verdict:
+    """The one rule: ``agrees(low, high, edge)`` on the interval ``value`` may be judged on, recorded."""
+    low, high, n, method = _interval(value, compares)
+    edge = 1e-9 * max(1.0, abs(target))      # a value exactly on the edge agrees, whatever the rounding of 0.8 - 0.75
+    word = AGREE if agrees(low, high, edge) else DISAGREE
+    return _record(word, value, target, tolerance, low, high, n, method, claim, reading, otherwise, evidence)
+
+
 def within(value, target: float, tolerance: float, *, claim: str = "", reading: str = "default",
            otherwise: str = "defect", evidence: str = "", compares: bool = False) -> Verdict:
     """``agree`` if ``value`` (an Estimate, or :class:`Exact`) reaches ``target`` ± ``tolerance``.
@@ -186,10 +195,9 @@ def within(value, target: float, tolerance: float, *, claim: str = "", reading: 
     reading of the paper it was run under (``default``: counted in the headline); ``compares``: the claim
     compares two configurations, so ``value`` must come from :func:`paired`.
     """
-    low, high, n, method = _interval(value, compares)
-    edge = 1e-9 * max(1.0, abs(target))      # a value exactly on the edge agrees, whatever the rounding of 0.8 - 0.75
-    word = AGREE if low <= target + tolerance + edge and high >= target - tolerance - edge else DISAGREE
-    return _record(word, value, target, tolerance, low, high, n, method, claim, reading, otherwise, evidence)
+    return _judge(value, target, tolerance,
+                  lambda low, high, edge: low <= target + tolerance + edge and high >= target - tolerance - edge,
+                  claim=claim, reading=reading, otherwise=otherwise, evidence=evidence, compares=compares)
 
 
 def at_least(value, bound: float, tolerance: float = 0.0, **kw) -> Verdict:
@@ -202,19 +210,13 @@ def at_least(value, bound: float, tolerance: float = 0.0, **kw) -> Verdict:
     >>> at_least(Estimate(0.02, -0.01, 0.05, n=8, method="paired"), 0.0, compares=True)
     'agree'
     """
-    low, high, n, method = _interval(value, kw.get("compares", False))
-    word = AGREE if high >= bound - tolerance - 1e-9 * max(1.0, abs(bound)) else DISAGREE
-    return _record(word, value, bound, tolerance, low, high, n, method, kw.get("claim", ""),
-                   kw.get("reading", "default"), kw.get("otherwise", "defect"), kw.get("evidence", ""))
+    return _judge(value, bound, tolerance, lambda low, high, edge: high >= bound - tolerance - edge, **kw)
 
 
 def at_most(value, bound: float, tolerance: float = 0.0, **kw) -> Verdict:
     """``agree`` if ``value``'s interval reaches ``bound`` + ``tolerance`` or below (the claim "at most
     ``bound``"); keywords as :func:`within`."""
-    low, high, n, method = _interval(value, kw.get("compares", False))
-    word = AGREE if low <= bound + tolerance + 1e-9 * max(1.0, abs(bound)) else DISAGREE
-    return _record(word, value, bound, tolerance, low, high, n, method, kw.get("claim", ""),
-                   kw.get("reading", "default"), kw.get("otherwise", "defect"), kw.get("evidence", ""))
+    return _judge(value, bound, tolerance, lambda low, high, edge: low <= bound + tolerance + edge, **kw)
 
 
 def _samples(row, name: str) -> np.ndarray:
@@ -223,6 +225,32 @@ def _samples(row, name: str) -> np.ndarray:
         raise ClaimError(f"no per-replication values of {name} to pair (a stored row from before they were kept: "
                          "rebuild it)")
     return np.array([math.nan if v is None else v for v in x], dtype=float)
+
+
+def _shared(rows, name: str) -> list:
+    """Metric ``name``'s per-replication values in ``rows`` run with common random numbers, cut to the
+    replications they all share: replication r has seed r of the root seed's SeedSequence whatever the count,
+    so runs taken to different counts (a precision target) share their first ones."""
+    if rows[0].get("seed") is None:
+        raise ClaimError("a row without its seed cannot be paired: common random numbers cannot be checked")
+    for key in ("seed", "batches"):
+        if len({repr(r.get(key)) for r in rows}) > 1:
+            raise ClaimError(f"rows run with different {key} ({', '.join(str(r.get(key)) for r in rows)}) share "
+                             "no random numbers: run them with the same seed and replications")
+    xs = [_samples(r, name) for r in rows]
+    k = min(x.size for x in xs)
+    return [x[:k] for x in xs]
+
+
+def _estimate(values, method: str):
+    """The Estimate (95 % Student-t) of per-replication ``values``, those that could be measured."""
+    from switchq.validate.harness import confidence_interval
+    from switchq.validate.result import Estimate
+
+    d = np.asarray(values, dtype=float)
+    d = d[np.isfinite(d)]
+    m, low, high = confidence_interval(d)
+    return Estimate(m, low, high, n=int(d.size), method=method)
 
 
 def paired(a, b, name: str, ratio: bool = False):
@@ -239,25 +267,9 @@ def paired(a, b, name: str, ratio: bool = False):
     >>> round(e.value, 3), e.method, e.n, e.low > 0
     (0.09, 'paired', 5, True)
     """
-    from switchq.validate.harness import confidence_interval
-    from switchq.validate.result import Estimate
-
-    for key in ("seed", "batches"):
-        if a.get(key) is None and key == "seed":
-            raise ClaimError("a row without its seed cannot be paired: common random numbers cannot be checked")
-        if a.get(key) != b.get(key):
-            raise ClaimError(f"rows run with different {key} ({a.get(key)} and {b.get(key)}) share no random "
-                             "numbers: run both with the same seed and replications")
-    # Replication r has seed r of the root seed's SeedSequence whatever the count, so runs taken to different
-    # counts (a precision target) share their first replications.
-    x, y = _samples(a, name), _samples(b, name)
-    k = min(x.size, y.size)
-    x, y = x[:k], y[:k]
+    x, y = _shared([a, b], name)
     with np.errstate(divide="ignore", invalid="ignore"):
-        d = x / y if ratio else x - y
-    d = d[np.isfinite(d)]
-    m, low, high = confidence_interval(d)
-    return Estimate(m, low, high, n=int(d.size), method="paired")
+        return _estimate(x / y if ratio else x - y, "paired")
 
 
 def agreeing(verdicts) -> int:
@@ -317,13 +329,8 @@ def derived(rows, name: str, f, as_name: str = "derived") -> dict:
     ([2.0, 2.0, 3.0, 2.0, 1.0], 5)
     """
     rows = list(rows)
-    for key in ("seed", "batches"):
-        if len({repr(r.get(key)) for r in rows}) > 1:
-            raise ClaimError(f"rows run with different {key} share no random numbers: run them with the same "
-                             "seed and replications")
-    xs = [_samples(r, name) for r in rows]
-    k = min(x.size for x in xs)           # the replications all rows share (see paired)
-    xs = [x[:k] for x in xs]
+    xs = _shared(rows, name)
+    k = xs[0].size
     with np.errstate(divide="ignore", invalid="ignore"):
         values = np.asarray(f(*xs), dtype=float)
     return {as_name + "_samples": values.tolist(), "replications": k,
@@ -343,14 +350,8 @@ def sampled(row: dict, f, *names: str):
     >>> round(e.value, 2), e.n, e.method
     (2.6, 5, 't')
     """
-    from switchq.validate.harness import confidence_interval
-    from switchq.validate.result import Estimate
-
     xs = [_samples(row, n) for n in names]
     if len({x.shape for x in xs}) > 1:
         raise ClaimError(f"{listed(names)}: different numbers of replications cannot be combined")
     with np.errstate(divide="ignore", invalid="ignore"):
-        d = np.asarray(f(*xs), dtype=float)
-    d = d[np.isfinite(d)]
-    m, low, high = confidence_interval(d)
-    return Estimate(m, low, high, n=int(d.size), method="t")
+        return _estimate(f(*xs), "t")

@@ -41,8 +41,8 @@ def _prepared(declaration, case):
 
 
 def _rates(cases, slots: int, rounds: int = 3) -> list:
-    """Per case, ports (or nodes) x slots per second of one core, the best of ``rounds`` runs; for a case in
-    seconds, the best wall time of a run. The runs go in rounds over all the cases, so a slow minute of a
+    """Per case, its size (ports, nodes) x time steps (slots, cycles) per second of one core, the best of
+    ``rounds`` runs; for a case of set simulated length, the best wall time of a run. The runs go in rounds over all the cases, so a slow minute of a
     shared machine costs a case one run, not all of them."""
     from .validate import kernel as K
 
@@ -54,12 +54,12 @@ def _rates(cases, slots: int, rounds: int = 3) -> list:
             kernel.replicate(system, workload, K.Run(int(slots * case.scale), 0, 0, rnd + 1))
             best[k] = min(best[k], time.perf_counter() - t0)
     rates = []
-    for (_, case), (_, system, _), wall in zip(cases, ready, best):
-        if case.unit == "s":
-            rates.append(wall)    # a run of fixed simulated length: its wall time
-        else:
-            size = getattr(system, "n_ports", None) or getattr(system, "nodes", None) or system.tree.nodes
+    for (declaration, case), wall in zip(cases, best):
+        if declaration.slotted:
+            size = {**declaration.defaults(), **case.params}[declaration.size]
             rates.append(size * int(slots * case.scale) / wall)
+        else:
+            rates.append(wall)    # a run of set simulated length: its wall time
     return rates
 
 
@@ -81,10 +81,10 @@ def run_bench(out: Path | None = None, quick: bool = False, as_json: bool = Fals
     rows = []
     cases = _cases()
     for (declaration, case), rate in zip(cases, _rates(cases, slots)):
-        rows.append({"case": case.label, "value": rate, "unit": case.unit, "target": case.target,
+        rows.append({"case": case.label, "value": rate, "unit": declaration.bench_unit(), "target": case.target,
                      "booksim2": case.booksim2,
-                     "met": None if case.target is None else (rate <= case.target if case.unit == "s" else
-                                                              rate >= case.target)})
+                     "met": None if case.target is None else (rate >= case.target if declaration.slotted else
+                                                              rate <= case.target)})
     # A fresh interpreter, so no cache of an earlier solve helps.
     chain = float(subprocess.run(
         [sys.executable, "-c", "import time; t = time.perf_counter(); from switchq.solvers import hol; "

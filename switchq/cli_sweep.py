@@ -175,10 +175,7 @@ def _run_model(model: Model, kw: dict) -> None:
     csv_path, parquet_path, plot_path, y = kw.pop("csv"), kw.pop("parquet"), kw.pop("plot"), kw.pop("y")
     store, no_store, lock_timeout = kw.pop("store"), kw.pop("no_store"), kw.pop("lock_timeout")
     simulate = kw.pop("simulate", False)
-    run_kw = {k: kw.pop(k, None) for k in ("slots", "warmup", "replications", "seed", "scheduler")}
-    run_kw["target"] = {k: kw.pop(k, None) for k in ("precision", "half_width", "max_replications",
-                                                     "precision_metrics")}
-    workers = kw.pop("workers", 0)
+    run_kw = _run_values(model, kw)
     if csv_path == "-" and as_json:
         raise InputError("--csv", "-", "a file when --json prints to standard output")
     fixed = {p.name: kw[p.name] for p in model.params if kw.get(p.name) is not None}
@@ -190,8 +187,8 @@ def _run_model(model: Model, kw: dict) -> None:
     store_arg = None if no_store else (engine._DEFAULT if store is None else store)
     progress = not as_json and csv_path != "-" and sys.stderr.isatty()
     try:
-        run = engine.run_sweep(model.name, vary, fixed, simulate=simulate, store=store_arg, workers=workers,
-                               progress=progress, lock_timeout=lock_timeout, **run_kw)
+        run = engine.run_sweep(model.name, vary, fixed, simulate=simulate, store=store_arg, progress=progress,
+                               lock_timeout=lock_timeout, **run_kw)
     except engine.SweepInterrupted as e:
         where = f" in {e.store}" if e.store is not None else " (no store: nothing kept)"
         sys.stderr.write(f"switchq: interrupted: {e.done} of {e.total} points stored{where}; run the same "
@@ -214,6 +211,42 @@ def _run_model(model: Model, kw: dict) -> None:
         notice(f"wrote {plot_path}")
 
 
+def _run_options(model: Model) -> tuple:
+    """The run options of a simulated model's sweep: its twin's (:meth:`Architecture.run_params`), but batch
+    means (a sweep point is replications) and with ``--workers`` spreading points, not replications."""
+    from dataclasses import replace
+
+    out = []
+    for p in model.declaration.run_params():
+        if p.name == "workers":
+            p = replace(p, default=0, help="Local processes for the points (0 = all cores, 1 = this process); "
+                                           "results do not depend on it.")
+        elif p.name == "seed":
+            p = replace(p, help="Root seed; each point's seed derives from it and the point.")
+        if p.name != "batches":
+            out.append(p)
+    return tuple(out)
+
+
+# Run settings by target -> run_sweep's keywords (the rest make the precision target).
+_SWEEP_KW = {"slots": "slots", "warmup_slots": "warmup", "replications": "replications", "seed": "seed",
+             "workers": "workers"}
+
+
+def _run_values(model: Model, kw: dict) -> dict:
+    """run_sweep's keywords from the run options given (text), each read by its Param; the Dask scheduler."""
+    out = {"scheduler": kw.pop("dask_scheduler", None), "target": {}}
+    for p in (_run_options(model) if model.build is not None else ()):
+        text = kw.pop(p.name, None)
+        value = None if text is None else p.parse(text, p.option)
+        if p.target in _SWEEP_KW:
+            if value is not None or p.name == "workers":
+                out[_SWEEP_KW[p.target]] = p.default if value is None else value
+        else:
+            out["target"][p.target] = value
+    return out
+
+
 def _model_command(model: Model) -> click.Command:
     simulated = model.build is not None
     analytic = model.analytic is not None
@@ -226,29 +259,11 @@ def _model_command(model: Model) -> click.Command:
         options.append(click.option("--simulate", is_flag=True,
                                     help=("Simulate instead of solving (Monte Carlo, 95% CIs)." if analytic
                                           else "Simulated (this model has no analytic form: always on).")))
-        options += [
-            click.option("--slots", "--cycles", "slots", type=int, default=None,
-                         help="Measured slots (cycles on flit-level networks) per replication [default: 50000]."),
-            click.option("--warmup", type=int, default=None,
-                         help="Discarded warm-up slots [default: max(1000, slots/10)]."),
-            click.option("--replications", "-r", type=int, default=None,
-                         help="Replications per point (>= 2) [default: 8]."),
-            click.option("--seed", type=int, default=None,
-                         help="Root seed; each point's seed derives from it and the point [default: 1]."),
-            click.option("--precision", type=float, default=None,
-                         help="Add replications to each point until the 95% CI half-width of its targeted "
-                              "metrics is within this share of their value (from at least 5, same seeds)."),
-            click.option("--half-width", "half_width", type=float, default=None,
-                         help="The same target as an absolute half-width, in the metric's unit."),
-            click.option("--max-replications", "max_replications", type=int, default=None,
-                         help="Most replications a precision target may take [default: 200]."),
-            click.option("--precision-on", "precision_metrics", default=None, metavar="METRICS",
-                         help="Metrics the target applies to, comma-separated [default: the main figure]."),
-            click.option("--workers", "-j", type=int, default=0, show_default=True,
-                         help="Local processes (0 = all cores, 1 = this process); results do not depend on it."),
-            click.option("--scheduler", metavar="ADDRESS", default=None,
-                         help="Run the points on this Dask distributed scheduler (tcp://host:8786)."),
-        ]
+        for p in _run_options(model):
+            options.append(click.option(*p.options, p.name, type=str, default=None, metavar="VALUE",
+                                        help=_param_line(p, False)))
+        options.append(click.option("--dask-scheduler", "dask_scheduler", metavar="ADDRESS", default=None,
+                                    help="Run the points on this Dask distributed scheduler (tcp://host:8786)."))
     options += [
         click.option("--store", type=click.Path(dir_okay=False), default=None, help=_STORE_HELP),
         click.option("--no-store", is_flag=True, help="Keep nothing: compute every point, store none."),
@@ -310,11 +325,11 @@ def sweep_group(ctx, list_):
 
     \b
     switchq sweep MODEL --vary NAME=VALUES [--vary ...] [--NAME VALUE ...] [--simulate]
-                  [--store FILE] [--scheduler ADDRESS] [--json | --csv FILE | --parquet FILE] [--plot FILE]
+                  [--store FILE] [--dask-scheduler ADDRESS] [--json | --csv FILE | --parquet FILE] [--plot FILE]
 
     Every grid point is checked before any work starts. Finished points are committed to the store
     (SQLite, one file) as they finish and reused by later runs: an interrupted sweep resumes where it
-    stopped. Simulated points run over all local cores, or on a Dask cluster with --scheduler; each
+    stopped. Simulated points run over all local cores, or on a Dask cluster with --dask-scheduler; each
     point's seed derives from --seed and its parameters, so results never depend on where or in which
     order points run. Parameters are named as on the other verbs: ports, load, window, window_policy,
     buffer, matching, iterations, rtt_slots, crosspoint_cells, protocol, burst, link_rate, rtt, cable,

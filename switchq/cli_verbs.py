@@ -27,8 +27,8 @@ from contextlib import contextmanager
 
 import click
 
-from .declaration import RUN_PARAMS
 from .errors import InputError
+from .params import applies_text, check_applies
 
 __all__ = ["solve_group", "simulate_group", "size_group", "read_params"]
 
@@ -37,7 +37,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 # --------------------------------------------------------------------------- options and values
 
-def _help(p) -> str:
+def _help(p, params=()) -> str:
     if p.required:
         default = " [required]"
     else:
@@ -45,16 +45,17 @@ def _help(p) -> str:
     unit = f" [{p.unit}]" if p.unit and p.unit not in ("1",) and p.kind not in ("choice", "flag") else ""
     allowed = f" ({', '.join((*p.choices, *dict(p.expand)))})" if p.kind == "choice" else ""
     many = " A comma-separated list gives one row each." if p.many and "comma" not in p.help else ""
-    return p.help + unit + allowed + many + default
+    where = f" Applies {applies_text(p, params)}." if p.applies else ""
+    return p.help + unit + allowed + many + where + default
 
 
 def _add_options(command: click.Command, params) -> None:
     """Options of ``params`` on ``command`` (in order); flags as flags, the rest read as text by the Param."""
     for p in params:
         if p.kind == "flag":
-            click.option(*p.options, p.name, is_flag=True, default=None, help=_help(p))(command)
+            click.option(*p.options, p.name, is_flag=True, default=None, help=_help(p, params))(command)
         else:
-            click.option(*p.options, p.name, default=None, metavar=_metavar(p), help=_help(p))(command)
+            click.option(*p.options, p.name, default=None, metavar=_metavar(p), help=_help(p, params))(command)
         for option, value in p.switches:
             click.option(option, f"{p.name}__{value}", is_flag=True, help=f"Same as {p.option} {value}.")(command)
 
@@ -66,8 +67,9 @@ def _metavar(p) -> str:
 def read_params(params, given: dict) -> list[dict]:
     """Canonical values of ``params`` from the options given (text, or None); one dict per row.
 
-    A required parameter left out, a switch that contradicts its option, or a
-    bad value raises InputError naming the option.
+    A required parameter left out, a switch that contradicts its option, a
+    bad value, or a parameter given where it does not apply (:attr:`Param.applies`)
+    raises InputError naming the option.
     """
     columns = []
     for p in params:
@@ -84,15 +86,20 @@ def read_params(params, given: dict) -> list[dict]:
         else:
             columns.append((p.name, p.values(text, p.option)))
     names = [n for n, _ in columns]
-    return [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in columns))]
+    rows = [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in columns))]
+    explicit = {p.name for p in params if given.get(p.name) is not None
+                or any(given.get(f"{p.name}__{v}") for _, v in p.switches)}
+    for row in rows:
+        check_applies(params, row, explicit)
+    return rows
 
 
 @contextmanager
 def _named(params):
     """Re-raise an InputError from inside with the option that sets its parameter, and a quantity's value
-    with its unit (``--cable: got '20m'``)."""
+    with its unit (``--cable: got '20m'``); ``params`` with the run options where they apply."""
     by_name = {}
-    for p in (*params, *RUN_PARAMS):
+    for p in params:
         for name in p.names():
             by_name.setdefault(name, p)
     try:
@@ -149,13 +156,9 @@ def _answer_command(answer, declaration) -> click.Command:
 
 # --------------------------------------------------------------------------- simulate
 
-def _run_params(declaration) -> tuple:
-    return tuple(p for p in RUN_PARAMS if declaration.slotted or p.name not in ("slots", "warmup", "batches"))
-
-
 def _simulate_command(declaration) -> click.Command:
     params = declaration.all_params()
-    run_params = _run_params(declaration)
+    run_params = declaration.run_params()
 
     def callback(as_json, **given):
         from rich.markup import escape
@@ -163,7 +166,7 @@ def _simulate_command(declaration) -> click.Command:
         from .render import show, show_rows
         from .validate.harness import RunSettings, run
 
-        with _named(params):
+        with _named(params + run_params):
             (run_values,) = read_params(run_params, given)
             settings = RunSettings(**{p.target: run_values[p.name] for p in run_params})
             results = []

@@ -22,28 +22,75 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import InputError
-from .params import Param
+from .params import SIM, Param
 
-__all__ = ["Architecture", "Answer", "Metric", "Counter", "Case", "BenchCase", "RUN_PARAMS", "RUN_UNITS", "FAMILIES"]
+__all__ = ["Architecture", "Answer", "Metric", "Counter", "Case", "BenchCase", "Clock", "SLOTS", "CYCLES", "ROUNDS",
+           "simulated_seconds", "RUN_PARAMS", "RUN_UNITS", "FAMILIES"]
 
 FAMILIES = ("switch", "network", "collective", "link")
 
-# Units of the run settings in every simulated output.
+# Units of the run settings in every simulated output (a slotted clock's own unit replaces "slots").
 RUN_UNITS = {"slots": "slots", "warmup_slots": "slots", "replications": "runs", "batches": "batches", "seed": "1",
              "workers": "processes", "wall_seconds": "s", "seeds": "1", "notes": "1", "precision": "1",
              "max_replications": "runs", "precision_rounds": "rounds"}
 
-# Run options of the simulate verbs: (option, setting, default, help). Short options as the CLI has them.
+_BATCHES = Param("batches", "batches", "int", None, low=2, unit="batches", default_text="20 with -r 1",
+                 help="Batch means: batches the one run (-r 1) is cut into.")
+
+
+@dataclass(frozen=True)
+class Clock:
+    """What an architecture's runs are counted in, and the options that set their length and warm-up.
+
+    A slotted clock (slots, cycles) measures a steady state over a number of time steps after a warm-up,
+    with batch means for one long run: its options are run settings
+    (:class:`~switchq.validate.harness.RunSettings` ``slots``, ``warmup_slots``, ``batches``). A clock of
+    simulated seconds is the workload's (the kernel runs that long; ``build`` reads ``seconds`` and
+    ``warmup_seconds``); a clock of rounds runs one collective round to its end per replication.
+
+    >>> CYCLES.params[0].option, CYCLES.unit
+    ('--cycles', 'cycles')
+    >>> [p.option for p in simulated_seconds(1.0).params]
+    ['--seconds', '--warmup-seconds']
+    """
+
+    unit: str
+    params: tuple = ()
+    slotted: bool = True
+
+    def settings_shown(self) -> tuple:
+        """The run settings a result shows (options and JSON fields)."""
+        return ("slots", "warmup_slots", "replications", "batches", "seed", "workers") if self.slotted else \
+            ("replications", "seed")
+
+
+def _slotted(unit: str, steps: str) -> Clock:
+    return Clock(unit, (
+        Param(unit, "slots", "int", 50_000, low=100, unit=unit, help=f"Measured {steps} per replication (after "
+                                                                      "warm-up)."),
+        Param("warmup", "warmup_slots", "int", None, low=0, unit=unit, default_text=f"max(1000, {unit}/10)",
+              help=f"Discarded warm-up {steps}."),
+        _BATCHES))
+
+
+SLOTS = _slotted("slots", "slots")
+CYCLES = _slotted("cycles", "clock cycles")
+ROUNDS = Clock("rounds", (), slotted=False)
+
+
+def simulated_seconds(default: float, warmup_text: str = "seconds/10", note: str = "") -> Clock:
+    """A clock of simulated seconds: ``--seconds`` per replication (``default``) after ``--warmup-seconds``."""
+    return Clock("s", (
+        Param("seconds", "seconds", "float", default, low=1e-4, high=1e4, unit="s", modes=SIM,
+              help="Measured simulated time per replication" + (f" ({note})." if note else ".")),
+        Param("warmup_seconds", "warmup_seconds", "float", None, low=0, high=1e4, unit="s", modes=SIM,
+              default_text=warmup_text, help="Discarded simulated warm-up per replication.")), slotted=False)
+
+
+# Run options every simulated architecture takes, whatever its clock: (option, setting, default, help).
 RUN_PARAMS = (
-    Param("slots", "slots", "int", 50_000, low=100, unit="slots", aliases=("--cycles",),
-          help="Measured slots per replication (after warm-up); --cycles on flit-level networks, where a slot is "
-               "a cycle."),
-    Param("warmup", "warmup_slots", "int", None, low=0, unit="slots", default_text="max(1000, slots/10)",
-          help="Discarded warm-up slots."),
     Param("replications", "replications", "int", 8, low=1, unit="runs", aliases=("-r",),
           help="Independent replications for the 95% CI; 1: one long run, CI from batch means."),
-    Param("batches", "batches", "int", None, low=2, unit="batches", default_text="20 with -r 1",
-          help="Batch means: batches the one run (-r 1) is cut into."),
     Param("workers", "workers", "int", 1, low=0, unit="processes", aliases=("-j",),
           help="Worker processes (0 = all cores); results do not depend on it."),
     Param("seed", "seed", "int", 1, low=0, unit="1", help="Root seed; fixes every replication's stream."),
@@ -188,14 +235,14 @@ class Case:
 
 @dataclass(frozen=True)
 class BenchCase:
-    """A speed case of ``switchq bench``: a point of the architecture, its unit and target."""
+    """A speed case of ``switchq bench``: a point of the architecture and its target, in the unit its
+    architecture's clock and size give (:meth:`Architecture.bench_unit`)."""
 
     label: str
     params: dict
     target: float | None = None
     booksim2: float | None = None
-    unit: str = "port-slots/s"
-    scale: float = 1.0        # slots of this case per bench slot (networks run fewer)
+    scale: float = 1.0        # time steps of this case per bench step (networks run fewer)
 
 
 def _no_labels(c):
@@ -234,8 +281,12 @@ class Architecture:
         ``(name, module)`` of each report it builds (``switchq report NAME``).
     architectures : tuple of str
         Names ``Switch(n, architecture=...)`` accepts for it (single switches).
-    settings_shown : tuple
-        Run settings that apply (``simulate`` options and JSON fields).
+    clock : Clock
+        What its runs count (:data:`SLOTS`, :data:`CYCLES`, :func:`simulated_seconds`, :data:`ROUNDS`) and the
+        options that set their length: ``simulate`` and ``sweep`` options, JSON units and ``bench`` rates
+        derive from it.
+    size : str
+        The parameter a rate is per (``ports``, ``nodes``): ``bench`` gives port-slots/s, node-cycles/s.
     order : int
         Place in listings.
     description : str
@@ -278,7 +329,8 @@ class Architecture:
     bench: tuple = ()
     report: tuple = ()
     architectures: tuple = ()
-    settings_shown: tuple = ("slots", "warmup_slots", "replications", "batches", "seed", "workers")
+    clock: Clock = SLOTS
+    size: str = "ports"
     order: int = 100
     description: str = ""
     examples: tuple = ()
@@ -296,11 +348,27 @@ class Architecture:
     @property
     def slotted(self) -> bool:
         """Whether its runs are measured over slots (steady state), so slots, warm-up and batch means apply."""
-        return "slots" in self.settings_shown
+        return self.clock.slotted
+
+    @property
+    def settings_shown(self) -> tuple:
+        return self.clock.settings_shown()
 
     def all_params(self) -> tuple:
-        """System then workload parameters: the options of ``simulate NAME``."""
-        return self.params + self.workload
+        """System then workload parameters (a clock of simulated seconds last): the options of ``simulate
+        NAME``."""
+        return self.params + self.workload + (() if self.clock.slotted else self.clock.params)
+
+    def run_params(self) -> tuple:
+        """The run options of ``simulate NAME`` and ``sweep NAME --simulate``: the clock's, then the common ones."""
+        return (self.clock.params if self.clock.slotted else ()) + RUN_PARAMS
+
+    def bench_unit(self) -> str:
+        """Unit of its ``bench`` figures: size x time steps per second (``node-cycles/s``), or the wall seconds of
+        a run of set simulated length."""
+        if not self.clock.slotted:
+            return "s"
+        return f"{self.param(self.size).unit.rstrip('s')}-{self.clock.unit}/s"
 
     def defaults(self) -> dict:
         """Every parameter at its default (required ones absent)."""
@@ -336,6 +404,8 @@ class Architecture:
         out.update({p.name: p.unit for p in self.all_params() if p.unit and p.name not in out})
         out.update(self.units)
         out.update(RUN_UNITS)
+        if self.clock.slotted:
+            out.update(slots=self.clock.unit, warmup_slots=self.clock.unit)
         for m in self.metrics:
             out[m.name] = out[m.name + "_ci95"] = out[m.name + "_samples"] = m.unit
         for c in self.counters:

@@ -36,7 +36,7 @@ from typing import Callable
 
 from .errors import InputError
 
-__all__ = ["Param", "REQUIRED", "MODES", "BOTH", "ANALYTIC", "SIM", "sim_only", "QUANTITY_KINDS"]
+__all__ = ["Param", "REQUIRED", "MODES", "BOTH", "ANALYTIC", "SIM", "sim_only", "QUANTITY_KINDS", "check_applies"]
 
 MODES = ("analytic", "simulated")
 BOTH = MODES
@@ -99,6 +99,9 @@ class Param:
         How the help shows a default computed elsewhere (``"max(1000, slots/10)"``).
     parser : callable or None
         ``parser(text, where) -> value`` for a kind of its own (node lists).
+    applies : tuple
+        ``(name, values)``: it applies only where parameter ``name`` takes one of ``values``
+        (``("buffer_org", ("hipiqs",))``); given elsewhere it is refused (:func:`check_applies`).
     """
 
     name: str
@@ -119,6 +122,7 @@ class Param:
     expand: tuple = ()
     default_text: str = ""
     parser: Callable | None = None
+    applies: tuple = ()
 
     @property
     def option(self) -> str:
@@ -295,6 +299,35 @@ class Param:
     def names(self) -> set:
         """Every name an error may use for this parameter: its own, its target and its aliases."""
         return {self.name, self.target, *(a.lstrip("-").replace("-", "_") for a in self.aliases), *self.aliases}
+
+
+def applies_text(p: Param, params) -> str:
+    """Where ``p`` applies, as its help and its refusal say it: ``only with --buffer-org hipiqs``."""
+    if not p.applies:
+        return ""
+    name, values = p.applies
+    option = next((q.option for q in params if q.name == name), "--" + name.replace("_", "-"))
+    return f"only with {option} " + " or ".join(_fmt(v) for v in values)
+
+
+def check_applies(params, values: dict, given) -> None:
+    """Refuse a parameter given (by name, in ``given``) a value other than its default where it does not apply,
+    naming both options. (Its default is what such a run does anyway: given, it changes nothing.)
+
+    >>> org = Param("buffer_org", "buffer_org", "choice", "hipiqs", choices=("fifo", "hipiqs"))
+    >>> xp = Param("crosspoint_flits", "crosspoint_flits", "int", None, applies=("buffer_org", ("hipiqs",)))
+    >>> check_applies((org, xp), {"buffer_org": "fifo", "crosspoint_flits": 4}, {"crosspoint_flits"})
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: --crosspoint-flits: got 4; allowed: only with --buffer-org hipiqs (not with --buffer-org fifo)
+    """
+    for p in params:
+        if p.applies and p.name in given and values.get(p.name) != p.default:
+            name, allowed = p.applies
+            if values.get(name) not in allowed:
+                option = next((q.option for q in params if q.name == name), "--" + name.replace("_", "-"))
+                raise InputError(p.option, p.shown(values.get(p.name)),
+                                 f"{applies_text(p, params)} (not with {option} {_fmt(values.get(name))})")
 
 
 def sim_only(*params) -> tuple:

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from switchq import registry
 from switchq.cli import app
+from switchq.declaration import CYCLES, SLOTS
 from switchq.errors import InputError
 from switchq.validate import kernel as K
 from switchq.validate.harness import RunSettings, run
@@ -78,7 +79,7 @@ def test_same_numbers_whatever_the_number_of_workers(d):
     assert json.dumps(one, sort_keys=True, default=str) == json.dumps(two, sort_keys=True, default=str)
 
 
-@pytest.mark.parametrize("d", [d for d in SIMULATED if "slots" in d.settings_shown], ids=_name)
+@pytest.mark.parametrize("d", [d for d in SIMULATED if d.slotted], ids=_name)
 def test_one_long_run_gives_batch_means_that_add_up(d):
     # Batch means (-r 1): the batches' counters are the one run's, cut at the batch edges, so the
     # throughput of the whole window is the mean of the batches' throughputs (equal batches).
@@ -117,7 +118,7 @@ def test_every_answer_field_has_a_unit_and_its_examples_run(a, d):
 @pytest.mark.parametrize("d", SIMULATED, ids=_name)
 def test_the_simulate_examples_run(d):
     assert d.examples, f"{d.name} shows no example"
-    short = (["--slots", "200", "--warmup", "50"] if "slots" in d.settings_shown else []) + ["-r", "2"]
+    short = ([d.clock.params[0].option, "200", "--warmup", "50"] if d.slotted else []) + ["-r", "2"]
     for example in d.examples:
         result = CliRunner().invoke(app, shlex.split(example)[1:] + short)
         assert result.exit_code == 0, (example, result.output, result.exception)
@@ -159,14 +160,102 @@ def test_every_range_rejects_its_edges_in_one_line(key, p):
             p.parse(edge if p.kind != "floats" else str(edge), p.option)   # the edge itself is allowed
 
 
-@pytest.mark.parametrize("verb", ["solve", "simulate", "size"])
+@pytest.mark.parametrize("verb", ["solve", "simulate", "size", "sweep"])
 def test_no_command_spells_two_options_alike(verb):
+    # A model parameter, a run option and a sweep option share one namespace per command: a clash (the
+    # router's --scheduler against Dask's) would make click read one as the other.
     group = app.commands[verb]
     for name in group.list_commands(None):
         command = group.get_command(None, name)
-        spellings = [o for param in command.params for o in getattr(param, "opts", [])]
-        assert len(spellings) == len(set(spellings)), (verb, name, spellings)
+        spellings = [o for param in command.params for o in (*getattr(param, "opts", []),
+                                                             *getattr(param, "secondary_opts", []))]
+        assert len(spellings) == len(set(spellings)), (verb, name, sorted(s for s in spellings
+                                                                         if spellings.count(s) > 1))
         assert "Example" in (command.help or ""), (verb, name)
+
+
+def _options(command) -> set:
+    return {o for param in command.params for o in getattr(param, "opts", [])}
+
+
+@pytest.mark.parametrize("d", SIMULATED, ids=_name)
+def test_run_options_come_from_the_clock(d):
+    # simulate and sweep offer the same run options, derived from the declared clock: a run in simulated
+    # seconds has no --slots, a flit-level network counts --cycles.
+    simulate = _options(app.commands["simulate"].get_command(None, d.name))
+    run_options = {o for p in d.run_params() for o in p.options}
+    assert run_options <= simulate
+    clocks = {o for c in (SLOTS, CYCLES) for p in c.params for o in p.options}
+    assert simulate & clocks == ({o for p in d.clock.params for o in p.options} if d.slotted else set())
+    for name, model in registry.MODELS.items():
+        if model.declaration is d and model.build is not None:
+            sweep = _options(app.commands["sweep"].get_command(None, name))
+            assert {o for o in run_options if o not in ("--batches",)} <= sweep, name
+            assert sweep & clocks == simulate & clocks - {"--batches"}, name
+    assert set(d.settings_shown) <= set(d.units_of()) | {"workers"}
+
+
+@pytest.mark.parametrize("d", [d for d in SIMULATED if d.bench], ids=_name)
+def test_bench_rates_are_per_the_declared_size_and_clock(d):
+    assert d.param(d.size).unit in ("ports", "nodes")
+    assert d.bench_unit() == ("s" if not d.slotted else f"{d.param(d.size).unit[:-1]}-{d.clock.unit}/s")
+
+
+def _applies():
+    """Every parameter declared to apply only to some variants, with the parameter set it sits in."""
+    out = {}
+    for d in DECLARATIONS:
+        sets = [("simulate", d.name, d.all_params())] + [(a.verb, a.command, a.params) for a in d.answers]
+        for verb, name, params in sets:
+            for p in params:
+                if p.applies:
+                    out[f"{verb}:{name}:{p.name}"] = (verb, name, params, p)
+    return sorted(out.items())
+
+
+def _other(p):
+    """A value of ``p`` other than its default, as text."""
+    if p.kind == "choice":
+        return next(c for c in p.choices if c != p.default)
+    if p.kind == "int":
+        return str(max(p.low or 1, 1) + (1 if p.default == max(p.low or 1, 1) else 0))
+    return str((p.default or 1.0) / 2)
+
+
+@pytest.mark.parametrize("key, case", _applies(), ids=[k for k, _ in _applies()])
+def test_a_parameter_set_where_it_does_not_apply_is_refused_naming_both_options(key, case):
+    verb, name, params, p = case
+    condition = next((q for q in params if q.name == p.applies[0]), None)
+    assert condition is not None, f"{p.name} applies by {p.applies[0]}, which {name} does not take"
+    assert set(p.applies[1]) <= set(condition.choices), p.applies
+    elsewhere = [c for c in condition.choices if c not in p.applies[1]]
+    if not elsewhere:
+        return
+    args = [condition.option, elsewhere[0], p.option, _other(p)]
+    required = [a for q in params if q.required and (verb != "simulate" or "simulated" in q.modes)
+                for a in (q.option, "0.5" if q.kind == "float" else "4")]
+    if verb == "simulate" or "analytic" in p.modes:
+        result = CliRunner().invoke(app, [verb, name, *args, *required])
+        # The CLI's main() prints an InputError as this one line and exits 2 (test_cli checks that part).
+        assert isinstance(result.exception, InputError), (args, result.output, result.exception)
+        line = str(result.exception)
+        assert line.startswith(f"{p.option}: got ") and f"only with {condition.option} " in line, line
+    # The sweeps (and through them the Python API) refuse it the same way.
+    from switchq.sweeps import plan_points
+
+    model = name if name in registry.MODELS else None
+    if model is not None and registry.MODELS[model].build is not None:
+        point = {condition.name: elsewhere[0], p.name: _other(p), **{q.name: 0.5 for q in params if q.required}}
+        with pytest.raises(InputError, match=f"^{p.option}: got .*only with {condition.option} "):
+            plan_points(model, [point], simulate=True, check=False)
+    # Where it applies, the same value is taken.
+    allowed = [condition.option, p.applies[1][0], p.option, _other(p)]
+    if verb == "simulate":
+        from switchq.cli_verbs import read_params
+
+        given = {condition.name: p.applies[1][0], p.name: _other(p)}
+        given.update({q.name: "0.5" for q in params if q.required})
+        assert read_params(params, given)[0][condition.name] == p.applies[1][0], allowed
 
 
 @pytest.mark.parametrize("case, d", CASES, ids=lambda x: getattr(x, "label", ""))

@@ -9,7 +9,7 @@ crossbar cost), ``hol-flit`` (FIFO head-of-line saturation of one switch) and
 
 from __future__ import annotations
 
-from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
+from switchq.declaration import CYCLES, Answer, Architecture, BenchCase, Case, Counter, Metric
 from switchq.models.flit import (ARBITRATIONS, BUFFER_ORGS, CENTRAL_ADMISSIONS, FLIT_ARRIVALS, FLIT_PATTERNS,
                                  CROSSPOINT_STORAGES, FIFO_ROUTINGS, UNIFORM_OVER, UP_SELECTS, FlitNetwork, FlitSwitch, MessageTraffic)
 from switchq.params import REQUIRED, Param, sim_only
@@ -27,11 +27,14 @@ BUFFER = Param("buffer_flits", "buffer_flits", "int", 640, low=2, high=1 << 20, 
                help="Input buffer per port in flits (320, 640, 1280 in the paper); central: the same total per "
                     "switch.")
 XP = Param("crosspoint_flits", "crosspoint_flits", "int", None, low=1, high=1 << 16, unit="flits",
-           default_text="2 x ports", help="hipiqs: FIFO unit per input/output pair.")
+           default_text="2 x ports", help="hipiqs: FIFO unit per input/output pair.",
+           applies=("buffer_org", ("hipiqs",)))
 XP_STORAGE = Param("crosspoint_storage", "crosspoint_storage", "choice", "extra", choices=CROSSPOINT_STORAGES,
-                   help="hipiqs: FIFO units on top of --buffer-flits (extra) or out of it (within).")
+                   help="hipiqs: FIFO units on top of --buffer-flits (extra) or out of it (within).",
+                   applies=("buffer_org", ("hipiqs",)))
 CENTRAL_IN = Param("central_input_flits", "central_input_flits", "int", None, low=1, high=1 << 20, unit="flits",
-                   default_text="2 x ports", help="central: each input's small FIFO (the rest is the central buffer).")
+                   default_text="2 x ports", help="central: each input's small FIFO (the rest is the central buffer).",
+                   applies=("buffer_org", ("central",)))
 BYPASS = Param("bypass_cycles", "bypass_cycles", "int", 2, low=1, high=64, unit="cycles",
                help="Header through a switch when nothing waits ahead of it (Fig. 5, Pipe 1).")
 BUFFERED = Param("buffered_cycles", "buffered_cycles", "int", 6, low=1, high=64, unit="cycles",
@@ -39,15 +42,17 @@ BUFFERED = Param("buffered_cycles", "buffered_cycles", "int", 6, low=1, high=64,
 LINK_DELAY = Param("link_delay", "link_delay", "int", 1, low=1, high=1024, unit="cycles",
                    help="Cycles a flit spends on a link.")
 UP_SHARE = Param("up_share", "up_share", "float", 0.5, low=0, high=1, low_open=True, high_open=True, unit="1",
-                 help="central: share of the central buffer messages going up may hold (deadlock avoidance).")
+                 help="central: share of the central buffer messages going up may hold (deadlock avoidance).",
+                 applies=("buffer_org", ("central",)))
 ADMISSION = Param("central_admission", "central_admission", "choice", "packet", choices=CENTRAL_ADMISSIONS,
                   help="central: a packet enters the shared buffer when all the chunks it needs are free, or chunk "
-                       "by chunk.")
+                       "by chunk.", applies=("buffer_org", ("central",)))
 UP_SELECT = Param("up_select", "up_select", "choice", "input", choices=UP_SELECTS,
                   help="Adaptive up port: fewest flits queued for it in this input's buffer (input) or at the "
                        "whole switch (output).")
 FIFO_ROUTING = Param("fifo_routing", "fifo_routing", "choice", "head", choices=FIFO_ROUTINGS,
-                     help="fifo: pick the up port at the head of the queue (any free one) or on arrival.")
+                     help="fifo: pick the up port at the head of the queue (any free one) or on arrival.",
+                     applies=("buffer_org", ("fifo",)))
 ARBITRATION = Param("arbitration", "arbitration", "choice", "rr", choices=ARBITRATIONS,
                     help="How an output picks among inputs: round-robin pointer, or a random input.")
 FLIT_BYTES = Param("flit_bytes", "flit_bytes", "int", 2, low=1, high=1024, unit="B",
@@ -193,7 +198,7 @@ RHO = Param("rho", "rho", "float", 0.5, low=0, high=10, low_open=True, unit="1",
             help="Load of each output's queue (M/M/1) in the buffer-sharing model.")
 
 DECLARATION = Architecture(
-    name="bmin", family="network", order=65,
+    name="bmin", family="network", order=65, clock=CYCLES, size="nodes",
     sample={"nodes": 16, "load": 0.5, "message_flits": 16, "buffer_flits": 160},
     title="Flit-level switches in a BMIN",
     summary="flit-level cut-through BMIN (paper 000): fifo, safc, damq, hipiqs, central-buffer switches",
@@ -273,9 +278,8 @@ DECLARATION = Architecture(
     cases=(_zero_load_case("hipiqs", 16), _zero_load_case("fifo", 16), _zero_load_case("central", 64, "bitrev"),
            _karol_case(1), _karol_case(16)),
     bench=(BenchCase("BMIN 16 nodes, HIPIQS, 64-flit messages, uniform load 0.8",
-                     {"nodes": 16, "load": 0.8, "buffer_org": "hipiqs"}, 2e7, 5e5, unit="node-cycles/s", scale=1.0),
+                     {"nodes": 16, "load": 0.8, "buffer_org": "hipiqs"}, 2e7, 5e5),
            BenchCase("BMIN 64 nodes, central buffer, 64-flit messages, uniform load 0.8",
-                     {"nodes": 64, "load": 0.8, "buffer_org": "central"}, None, 5e5, unit="node-cycles/s",
-                     scale=0.25)),
+                     {"nodes": 64, "load": 0.8, "buffer_org": "central"}, None, 5e5, scale=0.25)),
     report=(("hipiqs", "switchq.validate.reports.hipiqs"),),
 )

@@ -15,11 +15,11 @@ figures need it (``switchq report circuit`` runs both).
 
 from __future__ import annotations
 
-from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
+from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric, simulated_seconds
 from switchq.errors import InputError
 from switchq.models.circuit import (CLAIMS, CONTROL, DESTINATIONS, POINTERS, SCHEDULING, SIZES, CircuitSwitch,
                                     CircuitTraffic)
-from switchq.params import SIM, Param
+from switchq.params import Param
 
 from ._shared import with_default, PORTS
 
@@ -74,12 +74,7 @@ TRAFFIC = (
     Param("server_long_bytes", "server_long_bytes", "float", 0.98, low=0, high=1, unit="1",
           help="File servers: BinL of the traffic to and from servers (client-client: --long-bytes)."),
 )
-RUN = (
-    Param("seconds", "seconds", "float", 5.0, low=1e-4, high=1e4, unit="s", modes=SIM,
-          help="Measured simulated time per replication (the paper ran 5 to 20 s)."),
-    Param("warmup_seconds", "warmup_seconds", "float", None, low=0, high=1e4, unit="s", modes=SIM,
-          default_text="seconds/10", help="Discarded simulated warm-up per replication."),
-)
+CLOCK = simulated_seconds(5.0, note="the paper ran 5 to 20 s")
 
 
 def _bytes(name, bits):
@@ -201,17 +196,15 @@ DECLARATION = Architecture(
     description="Simulated circuit-switched LAN (paper 001): event-driven, saturated adapters; throughput as the "
                 "paper defines it (bits sent / (ports x link rate x time)), set-up attempts per packet, mean "
                 "packet delay; means over replications with 95% CIs.",
-    config=(CircuitSwitch,), accepts=(CircuitTraffic,), params=SYSTEM, workload=TRAFFIC + RUN, build=build,
+    config=(CircuitSwitch,), accepts=(CircuitTraffic,), params=SYSTEM, workload=TRAFFIC, build=build, clock=CLOCK,
     kernel="switchq.validate.arch.circuit", metrics=METRICS, counters=COUNTERS, units=UNITS,
-    settings_shown=("replications", "seed"),
     table=("throughput", "attempts_per_packet", "mean_delay"),
     # Issue 12: one saturation point at N = 32 over the paper's 5 s of simulated time in under 1 s.
     bench=(BenchCase("Circuit LAN N=32, FIFO, distributed, bimodal 100 B/32 KB at 90 %, 5 s simulated",
                      {"ports": 32, "sizes": "bimodal", "short": 800, "long": 256_000, "long_bytes": 0.9,
-                      "seconds": 5.0}, 1.0, unit="s"),
+                      "seconds": 5.0}, 1.0),
            BenchCase("Circuit LAN N=32, window 32, distributed, fixed 2000 B, 5 s simulated",
-                     {"ports": 32, "scheduling": "window", "window": 32, "size": 16_000, "seconds": 5.0}, 1.0,
-                     unit="s")),
+                     {"ports": 32, "scheduling": "window", "window": 32, "size": 16_000, "seconds": 5.0}, 1.0)),
     vary_example="long_bytes=0.1:0.9:0.2 --vary ports=4,16 --sizes bimodal --seconds 0.5",
     examples=("switchq simulate circuit --ports 16 --scheduling window --window 16 --ideal --sizes fixed "
               "--size 2000B --seconds 0.2 --seed 1 --json",
@@ -222,7 +215,7 @@ DECLARATION = Architecture(
                "paper 001: renewal-reward without conflicts, slotted chains for the ideal switch, the "
                "variable-size FIFO limit, an overhead approximation, logical channels (simulated twin: "
                "switchq simulate circuit)",
-               params=SYSTEM + TRAFFIC + RUN, solve=_solve, twin=lambda p: p,
+               params=SYSTEM + TRAFFIC + CLOCK.params, solve=_solve, twin=lambda p: p,
                results=("saturation_throughput", "method", "error", "source"), units=UNITS,
                main="saturation_throughput", table=("saturation_throughput", "method"),
                sim_table=("throughput", "attempts_per_packet", "mean_delay"),

@@ -77,7 +77,7 @@ def _route_case(ports):
 
 
 DECLARATION = Architecture(
-    name="fattree", family="network", order=60,
+    name="fattree", family="network", order=60, size="nodes",
     sample={"ports": 8, "nodes": 16, "load": 0.5},
     title="Fat tree of crosspoint-buffered OQ switches",
     summary="packet-level fat-tree network (paper 003 §3, Table 1 timing): permutations or multicast",
@@ -108,9 +108,9 @@ DECLARATION = Architecture(
               "switchq simulate fattree --ports 8 --nodes 256 --fanout 8 --load 0.1 --slots 5000"),
     cases=(_route_case(8), _route_case(32)),
     bench=(BenchCase("Fat tree 256 nodes, 8-port switches (4 levels), uniform load 0.8",
-                     {"ports": 8, "nodes": 256, "load": 0.8}, 2e5, unit="node-slots/s", scale=0.05),
+                     {"ports": 8, "nodes": 256, "load": 0.8}, 2e5, scale=0.05),
            BenchCase("Fat tree 256 nodes, 32-port switches (2 levels), uniform load 0.8",
-                     {"ports": 32, "nodes": 256, "load": 0.8}, 2e5, unit="node-slots/s", scale=0.05),
+                     {"ports": 32, "nodes": 256, "load": 0.8}, 2e5, scale=0.05),
            BenchCase("Fat tree 256 nodes, 8-port switches, multicast fanout 8, load 0.1",
-                     {"ports": 8, "nodes": 256, "load": 0.1, "fanout": 8}, unit="node-slots/s", scale=0.05)),
+                     {"ports": 8, "nodes": 256, "load": 0.1, "fanout": 8}, scale=0.05)),
 )

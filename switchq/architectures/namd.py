@@ -7,7 +7,7 @@ messages; the completion time in ns, NIC overheads included (Table 1).
 
 from __future__ import annotations
 
-from switchq.declaration import Architecture, Metric
+from switchq.declaration import ROUNDS, Architecture, Metric
 from switchq.errors import InputError
 from switchq.models.collective import MULTICAST_MODES, NamdRound
 from switchq.models.network import FatTreeNetwork
@@ -55,7 +55,7 @@ DECLARATION = Architecture(
            "crosspoint_cells": "packets", "bandwidth_bps": "bit/s", "packet_bytes": "B", "channel_delay_ns": "ns",
            "switch_delay_ns": "ns", "asic_hz": "Hz", "nic_send_ns": "ns", "nic_recv_ns": "ns", "packet_ns": "ns",
            "message_bytes": "B", "senders": "nodes", "fanout": "nodes/message", "completion_ns_by_replication": "ns"},
-    settings_shown=("replications", "seed"), json_rows="rows",
+    clock=ROUNDS, json_rows="rows",
     main="completion_ns", table=("message_bytes", "multicast", "completion_ns"),
     vary_example="message=256B,1KiB,4KiB --vary multicast=hardware,software --ports 8 --nodes 64",
     examples=("switchq simulate namd --ports 8 --nodes 256 --message 256B,4KiB",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from switchq.declaration import Answer, Architecture, Case, Metric
+from switchq.declaration import ROUNDS, Answer, Architecture, Case, Metric
 from switchq.errors import InputError
 from switchq.models.collective import Reduction, StartSkew
 from switchq.models.network import MAX_NODES
@@ -144,7 +144,7 @@ DECLARATION = Architecture(
     kernel="switchq.validate.arch.reduction",
     metrics=(Metric("completion_time", "ns", lambda c: c["completion_ps"] / 1000,
                     "when the root node holds the result"),),
-    units=UNITS, labels=_bounds, settings_shown=("replications", "seed"),
+    units=UNITS, labels=_bounds, clock=ROUNDS,
     main="completion_time", table=("message_bytes", "packets", "completion_time", "lower_bound", "upper_bound"),
     examples=("switchq simulate reduction --switch-ports 32 --message 4KiB --combine-units 5 --skew 500ns "
               "--seed 1 --json",),

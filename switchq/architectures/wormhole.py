@@ -13,7 +13,7 @@ figures (:mod:`switchq.solvers.wormhole`, :mod:`switchq.solvers.wormhole_content
 
 from __future__ import annotations
 
-from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
+from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric, simulated_seconds
 from switchq.models.wormhole import (BEST_EFFORT_STAMPS, BEST_EFFORT_VCS, CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS,
                                      HEADERS, LOAD_BASES, PLACEMENTS, REGULATOR_SPAN, SCHEDULERS, STREAM_KINDS, SWITCHING,
                                      TOPOLOGIES, VCLOCK_STATES, VideoStreams, WormholeNetwork, WormholeRouter,
@@ -35,7 +35,7 @@ PARAMS = (
     Param("switching", "switching", "choice", "wormhole", choices=SWITCHING,
           help="wormhole, or pcs (pipelined circuit switching: one stream per VC)."),
     Param("vclock_state", "vclock_state", "choice", "message", choices=VCLOCK_STATES,
-          help="FGVC's auxVC kept per message (the default) or per VC."),
+          help="FGVC's auxVC kept per message (the default) or per VC.", applies=("scheduler", ("fgvc", "fgfq"))),
     Param("topology", "topology", "choice", "switch", choices=TOPOLOGIES,
           help="One router (node v on port v) or the 2 x 2 fat mesh (Fig. 4)."),
     Param("load", "load", "float", REQUIRED, low=0, high=1, low_open=True, unit="1", aliases=("-p",),
@@ -61,9 +61,11 @@ PARAMS = (
 
 SIM_PARAMS = (
     Param("crossbar_iterations", "crossbar_iterations", "int", 0, low=0, high=64, unit="rounds", modes=SIM,
-          help="Multiplexed crossbar allocator rounds per cycle; 0: until maximal (1: one round, near 0.6 at most)."),
+          help="Multiplexed crossbar allocator rounds per cycle; 0: until maximal (1: one round, near 0.6 at most).",
+          applies=("crossbar", ("multiplexed",))),
     Param("crossbar_output", "crossbar_output", "choice", "fifo", choices=CROSSBAR_OUTPUTS, modes=SIM,
-          help="Multiplexed crossbar output (B) takes the oldest flit offered, or the smallest stamp."),
+          help="Multiplexed crossbar output (B) takes the oldest flit offered, or the smallest stamp.",
+          applies=("crossbar", ("multiplexed",))),
     Param("best_effort_vcs", "best_effort_vcs", "choice", "free", choices=BEST_EFFORT_VCS, modes=SIM,
           help="Best-effort VCs: any free one taken (free), or drawn when a message is made and waited for."),
     Param("best_effort_stamp", "best_effort_stamp", "choice", "largest", choices=BEST_EFFORT_STAMPS, modes=SIM,
@@ -71,12 +73,7 @@ SIM_PARAMS = (
     Param("buffer_messages", "buffer_messages", "int", 1, low=1, high=64, unit="messages", modes=SIM,
           help="Depth of every input and output VC buffer (one message in the paper)."),
 )
-RUN = (
-    Param("seconds", "seconds", "float", 1.0, low=1e-4, high=1e4, unit="s", modes=SIM,
-          help="Measured simulated time per replication (30 frames per stream a second)."),
-    Param("warmup_seconds", "warmup_seconds", "float", None, low=0, high=1e4, unit="s", modes=SIM,
-          default_text="seconds/10, at least one frame period", help="Discarded simulated warm-up per replication."),
-)
+CLOCK = simulated_seconds(1.0, "seconds/10, at least one frame period", "30 frames per stream a second")
 
 UNITS = {"n_ports": "ports", "vcs": "VCs", "flit_bits": "bits", "link_rate": "bit/s", "load": "1", "mix": "1",
          "message_flits": "flits", "frame_period": "s", "seconds": "s", "warmup_seconds": "s",
@@ -267,16 +264,16 @@ DECLARATION = Architecture(
                 "the intervals between a stream's frame deliveries, pooled over streams; means over "
                 "replications (independent stream placements) with 95 % CIs.",
     sample=SAMPLE, config=(WormholeNetwork,), accepts=(WormholeTraffic,), params=PARAMS[:9] + SIM_PARAMS,
-    workload=PARAMS[9:] + RUN, build=build, kernel="switchq.validate.arch.flit", metrics=METRICS,
-    counters=COUNTERS, units=UNITS, stability=_stability, settings_shown=("replications", "seed"),
+    workload=PARAMS[9:], build=build, clock=CLOCK, kernel="switchq.validate.arch.flit", metrics=METRICS,
+    counters=COUNTERS, units=UNITS, stability=_stability,
     timeline=_timeline,
     table=("frame_interval_mean_ms", "frame_interval_sd_ms", "best_effort_latency_us", "unstable"),
     cases=(_zero_load_case(), _lone_stream_case("frame_interval_mean_ms", 1000 / 30, "d-bar"),
            _lone_stream_case("frame_interval_sd_ms", 0.0, "sigma_d"), _pcs_case(), _best_effort_case()),
     bench=(BenchCase("MediaWorm 8x8, 16 VCs, FGVC, VBR + best effort 80:20, load 0.8, 1 s simulated",
-                     {"load": 0.8, "seconds": 1.0, "warmup_seconds": 0.0}, 10.0, unit="s"),
+                     {"load": 0.8, "seconds": 1.0, "warmup_seconds": 0.0}, 10.0),
            BenchCase("MediaWorm 8x8, 16 VCs, FGVC, VBR + best effort 80:20, load 0.6, 1 s simulated",
-                     {"load": 0.6, "seconds": 1.0, "warmup_seconds": 0.0}, 10.0, unit="s")),
+                     {"load": 0.6, "seconds": 1.0, "warmup_seconds": 0.0}, 10.0)),
     report=(("mediaworm", "switchq.validate.reports.mediaworm"),),
     vary_example="load=0.5:0.95:0.05 --vary scheduler=fgvc,fifo --seconds 0.3",
     examples=("switchq simulate wormhole --scheduler fgvc --vcs 16 --crossbar multiplexed --streams vbr "
@@ -286,7 +283,7 @@ DECLARATION = Architecture(
     answers=(
         Answer("wormhole", "MediaWorm router: analytic answers",
                "paper 004's router analytically: pipeline latency, FGVC bound, over-commitment, best effort, PCS",
-               params=PARAMS + SIM_PARAMS + RUN, solve=_solve, results=RESULTS, twin=lambda p: p,
+               params=PARAMS + SIM_PARAMS + CLOCK.params, solve=_solve, results=RESULTS, twin=lambda p: p,
                sim_table=("frame_interval_mean_ms", "frame_interval_sd_ms", "best_effort_latency_us", "unstable"),
                units={**UNITS, "zero_load_latency_cycles": "cycles", "zero_load_latency_us": "us",
                       "streams_per_input": "streams", "fgvc_bound_us": "us", "jitter_bound_ms": "ms",

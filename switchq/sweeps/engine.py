@@ -141,7 +141,7 @@ def run_plan(plan: Plan, *, store=_DEFAULT, scheduler: str | None = None, worker
     """Check the points the store does not have, then compute and store them."""
     t0 = time.perf_counter() if started is None else started
     if scheduler is not None and plan.mode == "analytic":
-        raise InputError("--scheduler", scheduler, "only with --simulate (analytic points run here, in "
+        raise InputError("--dask-scheduler", scheduler, "only with --simulate (analytic points run here, in "
                                                    "microseconds)")
     path = default_path() if store is _DEFAULT else (None if store is None else Path(store))
     # An existing store is opened (and checked) first, so stored points need no check; a new one is

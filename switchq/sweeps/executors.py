@@ -123,11 +123,11 @@ def run_dask(plan, todo: list, address: str, finish, timing: dict, run_point, co
     try:
         from distributed import Client, as_completed
     except ImportError as e:  # pragma: no cover - a dependency
-        raise InputError("--scheduler", address, f"Dask distributed installed ({e})") from None
+        raise InputError("--dask-scheduler", address, f"Dask distributed installed ({e})") from None
     try:
         client = Client(address, timeout=f"{connect_timeout}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
-        raise InputError("--scheduler", address, f"the address of a running Dask scheduler, e.g. "
+        raise InputError("--dask-scheduler", address, f"the address of a running Dask scheduler, e.g. "
                                                  f"tcp://10.0.0.5:8786 (could not connect: {e})") from None
     futures = {}
     try:

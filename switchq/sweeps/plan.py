@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 from switchq.errors import InputError
-from switchq.params import REQUIRED, Param
+from switchq.params import REQUIRED, Param, check_applies
 from switchq.registry import Model
 from switchq.registry import get as get_model
 from switchq.store import canonical_json, point_key
@@ -169,13 +169,14 @@ def plan_sweep(model_name: str, vary=None, fixed: dict | None = None, simulate: 
     if total > MAX_POINTS:
         raise InputError("--vary", " ".join(f"{p.name}=<{len(v)} values>" for p, v in axes),
                          f"at most {MAX_POINTS:,} points in all (this grid has {total:,})")
-    settings = _run_settings(mode, slots, warmup, replications, seed, target)
+    settings = _run_settings(model, mode, slots, warmup, replications, seed, target)
     order = [p.name for p in model.params_for(mode)]
     names = [p.name for p, _ in axes]
     points = []
     for combo in itertools.product(*(v for _, v in axes)):
         params = dict(base)
         params.update(zip(names, combo))
+        check_applies(model.params, params, used | set(given))
         points.append(_point(model, mode, {k: params[k] for k in order}, settings, derived=True))
     plan = Plan(model, mode, axes, {k: base[k] for k in order if k in base}, points, settings)
     if check:
@@ -202,7 +203,7 @@ def plan_points(model_name: str, points: list, simulate: bool = True, slots: int
     mode = "simulated" if (simulate or model.analytic is None) else "analytic"
     if mode == "simulated" and model.build is None:
         raise InputError("--simulate", True, f"a model with a simulated twin ({model.name} is analytic only)")
-    settings = _run_settings(mode, slots, warmup, replications, seed, target)
+    settings = _run_settings(model, mode, slots, warmup, replications, seed, target)
     defaults = {p.name: p.default for p in model.params_for(mode)}
     planned = []
     for given in points:
@@ -210,6 +211,7 @@ def plan_points(model_name: str, points: list, simulate: bool = True, slots: int
         for name, value in given.items():
             p = model.param(name)
             params[p.name] = p.parse(value, p.option)
+        check_applies(model.params, params, {model.param(name).name for name in given})
         missing = [p.option for p in model.params_for(mode) if params[p.name] is REQUIRED]
         if missing:
             raise InputError(missing[0], None, "a value (required)")
@@ -224,7 +226,7 @@ def plan_points(model_name: str, points: list, simulate: bool = True, slots: int
 TARGET = ("precision", "half_width", "max_replications", "precision_metrics")
 
 
-def _run_settings(mode: str, slots, warmup, replications, seed, target=None) -> dict:
+def _run_settings(model: Model, mode: str, slots, warmup, replications, seed, target=None) -> dict:
     target = {k: v for k, v in (target or {}).items() if v not in (None, "", ())}
     if mode != "simulated":
         for k, v in target.items():
@@ -242,6 +244,11 @@ def _run_settings(mode: str, slots, warmup, replications, seed, target=None) -> 
 
     out = {"slots": s.slots, "warmup_slots": s.warmup_slots, "replications": s.replications, "root_seed": s.seed,
            "simulator": simulator_version()}
+    if not model.declaration.slotted:     # its workload sets the run's length (simulated seconds, a round)
+        if slots is not None or warmup is not None:
+            raise InputError("--slots" if slots is not None else "--warmup", slots if slots is not None else warmup,
+                             f"only on a slotted model ({model.name} runs {model.declaration.clock.unit})")
+        del out["slots"], out["warmup_slots"]
     if s.targeted:
         out.update({k: list(getattr(s, k)) if k == "precision_metrics" else getattr(s, k) for k in TARGET})
     return out

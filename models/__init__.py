@@ -5,6 +5,11 @@ solvers (``switchq.solvers``) and the simulator (``switchq.validate``) read.
 Every single-switch architecture has its own configuration class in its own
 module (``switchq.models.fifo``, ``.oq``, ``.voq``, ``.cicq``, ...);
 :func:`Switch` builds any of them by architecture name.
+
+Examples
+--------
+>>> Switch(8, "voq")
+VoqSwitch(n_ports=8, matching='islip', iterations=1, input_buffer_cells=None)
 """
 
 from .collective import NamdRound, Reduction, StartSkew

@@ -1,4 +1,14 @@
-"""Boundary checks shared by every model description: one place, one message format."""
+"""Boundary checks shared by every model description: one place, one message format.
+
+Examples
+--------
+>>> integer("n_ports", 8.0, 2, 64)                  # a whole float is taken as the integer
+8
+>>> real("load", 1.5, 0.0, 1.0)
+Traceback (most recent call last):
+...
+switchq.errors.InputError: load: got 1.5; allowed: a number in [0.0, 1.0]
+"""
 
 from __future__ import annotations
 

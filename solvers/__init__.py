@@ -23,10 +23,16 @@ One module per model, each naming its paper and section:
 - :mod:`.circuit` circuit-switched LANs: renewal-reward, chains, variable-size FIFO limit (paper 001)
 - :mod:`.pfc`    PFC headroom and InfiniBand credits (IEEE 802.1Qbb Annex N, vendor formulas)
 - :mod:`.wormhole` MediaWorm routers: pipeline latency, FGVC bound (paper 004), with
-  :mod:`.wormhole_contention` (over-commitment, best effort, PCS) and :mod:`.wormhole_traffic` (streams)
+  :mod:`.wormhole_contention` (over-commitment, best effort, PCS) and :mod:`.wormhole_traffic` (streams:
+  :mod:`.wormhole_frames`, :mod:`.wormhole_schedule`, :mod:`.wormhole_placement`)
 - :mod:`.markov` stationary distributions, the one helper every chain above uses
 
 Nothing here imports Numba.
+
+Examples
+--------
+>>> hol.saturation_throughput(2).exact              # Karol's 2 x 2 FIFO switch
+'3/4'
 """
 
 from . import cicq, crossbar_memory, fattree, flow_control, hol, iq, markov, oq, voq, window

@@ -228,15 +228,10 @@ def saturation_limit() -> HolSaturation:
 
 
 def states(n_ports) -> list[tuple[int, ...]]:
-    """States of the lumped chain: partitions of N, largest parts first.
+    """States of the lumped chain: partitions of N = ``n_ports`` in [1, ``N_EXACT``], largest parts first.
 
     A state lists the nonzero numbers of HOL cells per output, sorted
     decreasingly (outputs with no HOL cell are left out).
-
-    Parameters
-    ----------
-    n_ports : int
-        N in [1, ``N_EXACT``].
 
     Examples
     --------
@@ -247,12 +242,8 @@ def states(n_ports) -> list[tuple[int, ...]]:
 
 
 def transition_matrix(n_ports) -> np.ndarray:
-    """One-slot transition matrix of the lumped chain, rows and columns in ``states`` order.
-
-    Parameters
-    ----------
-    n_ports : int
-        N in [1, ``N_EXACT``].
+    """One-slot transition matrix of the lumped chain of N = ``n_ports`` in [1, ``N_EXACT``], rows and
+    columns in ``states`` order.
 
     Examples
     --------
@@ -271,12 +262,8 @@ def transition_matrix(n_ports) -> np.ndarray:
 
 
 def stationary_distribution(n_ports) -> np.ndarray:
-    """Stationary distribution of the lumped chain, in ``states`` order (floating point).
-
-    Parameters
-    ----------
-    n_ports : int
-        N in [1, ``N_EXACT``].
+    """Stationary distribution of the lumped chain of N = ``n_ports`` in [1, ``N_EXACT``], in ``states`` order
+    (floating point).
 
     Examples
     --------

@@ -8,6 +8,11 @@ times, and ``load E[max] = 1`` at saturation. For F = 1 it is 2 - sqrt(2).
 Low at finite N (:data:`switchq.solvers.multicast.SPLIT_APPROXIMATION_NOTE`);
 Hui & Renner (1994) analyse multicast HOL queuing under a similar
 independence assumption.
+
+Examples
+--------
+>>> round(split_independence(64, 64, [0.0, 1.0] + [0.0] * 63), 6)      # fanout 1: 2 - sqrt(2)
+0.585786
 """
 
 from __future__ import annotations

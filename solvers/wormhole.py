@@ -32,7 +32,7 @@ Examples
 >>> z = zero_load_latency(WormholeRouter(), 20)
 >>> z.cycles, round(z.seconds * 1e6, 2)               # 5 + 2 + 19 cycles of 80 ns
 (26, 2.08)
->>> TABLE_IV_TIMING["1.6Gb/s"].cycle_seconds
+>>> TABLE_IV_TIMING["1.6Gb/s"].router.cycle_seconds
 8e-08
 """
 
@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from switchq.errors import InputError
 from switchq.models import _check
+from switchq.models.wormhole import WormholeRouter
 
 from . import wormhole_traffic as wt
 
@@ -62,28 +63,23 @@ COBHAM = ("A. Cobham, 'Priority assignment in waiting line problems', Oper. Res.
 
 @dataclass(frozen=True)
 class Timing:
-    """One link / flit pairing of Table IV: ``link_rate`` bit/s, ``flit_bits``, and the flit cycle derived."""
+    """One link / flit pairing of Table IV: the router at that pairing (its ``cycle_seconds`` and
+    ``cycles_per_second``, the model's one rule) and where the paper states it."""
 
-    link_rate: float
-    flit_bits: int
+    router: WormholeRouter
     note: str
-
-    @property
-    def cycle_seconds(self) -> float:
-        return self.flit_bits / self.link_rate
-
-    @property
-    def cycles_per_second(self) -> float:
-        return self.link_rate / self.flit_bits
 
 
 # Table IV pairs "Flit Size 32 / 128 bits" with "PC Bandwidth 400 Mbps / 1.6 Gbps": both give an 80 ns flit
 # cycle (12.5e6 cycles per simulated second, the issue's figure). §V-F's 100 Mbit/s PCS comparison states no
 # flit size: 32 bits is read (320 ns). Message size (20 / 40 flits) and VC buffers (one message) are free of it.
 TABLE_IV_TIMING = {
-    "400Mb/s": Timing(400e6, 32, "Table IV: 32-bit flits at 400 Mbit/s (Figs. 5-9, 13)"),
-    "1.6Gb/s": Timing(1.6e9, 128, "Table IV: 128-bit flits at 1.6 Gbit/s (Figs. 11-12, MPEG-2)"),
-    "100Mb/s": Timing(100e6, 32, "§V-F PCS comparison at 100 Mbit/s; flit size not stated, 32 bits read"),
+    "400Mb/s": Timing(WormholeRouter(flit_bits=32, link_rate=400e6),
+                      "Table IV: 32-bit flits at 400 Mbit/s (Figs. 5-9, 13)"),
+    "1.6Gb/s": Timing(WormholeRouter(flit_bits=128, link_rate=1.6e9),
+                      "Table IV: 128-bit flits at 1.6 Gbit/s (Figs. 11-12, MPEG-2)"),
+    "100Mb/s": Timing(WormholeRouter(flit_bits=32, link_rate=100e6),
+                      "§V-F PCS comparison at 100 Mbit/s; flit size not stated, 32 bits read"),
 }
 
 
@@ -95,7 +91,7 @@ def flit_cycle(link_rate: float, flit_bits: int) -> float:
     >>> flit_cycle(400e6, 32), flit_cycle(1.6e9, 128), flit_cycle(100e6, 32)
     (8e-08, 8e-08, 3.2e-07)
     """
-    return _check.integer("flit_bits", flit_bits, 1, 4096) / _check.real("link_rate", link_rate, 1e3, 1e13)
+    return WormholeRouter(flit_bits=flit_bits, link_rate=link_rate).cycle_seconds
 
 
 # --------------------------------------------------------------------------- zero load

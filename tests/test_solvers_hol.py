@@ -8,10 +8,8 @@ exact chain it was not built from and against the SymPy-derived limit.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import math
-import pathlib
 from fractions import Fraction
 
 import numpy as np
@@ -181,14 +179,3 @@ def test_bad_port_counts_raise_input_error_naming_n_ports(bad):
 def test_chain_helpers_stop_at_n_exact(helper):
     with pytest.raises(InputError, match=r"^n_ports: .*\[1, 20\]"):
         helper(hol.N_EXACT + 1)
-
-
-def test_module_import_pulls_in_no_heavy_dependencies():
-    tree = ast.parse(pathlib.Path(hol.__file__).read_text())
-    top = set()
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            top |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            top.add(node.module.split(".")[0])
-    assert not top & {"sympy", "scipy", "numba"}

@@ -9,9 +9,7 @@ order-free M/D/1 value, and the whole against Karol's limits: saturation at
 
 from __future__ import annotations
 
-import ast
 import math
-import pathlib
 
 import numpy as np
 import pytest
@@ -165,11 +163,3 @@ def test_bad_inputs_raise_input_error_naming_the_parameter(call, name):
         call()
     assert err.value.parameter == name
     assert str(err.value).startswith(f"{name}: got ") and "\n" not in str(err.value)
-
-
-def test_module_imports_no_scipy_sympy_or_numba_at_import_time():
-    tree = ast.parse(pathlib.Path(iq.__file__).read_text())
-    top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-    names = [a.name for n in top for a in n.names] + [n.module or "" for n in top
-                                                      if isinstance(n, ast.ImportFrom)]
-    assert not any(x.split(".")[0] in {"scipy", "sympy", "numba"} for x in names)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import subprocess
-import sys
 from fractions import Fraction
 
 import numpy as np
@@ -397,16 +395,6 @@ def test_exact_ranges():
 def test_bad_inputs_raise_input_error_naming_the_parameter(call, parameter):
     with pytest.raises(InputError, match=rf"^{parameter}: got "):
         call()
-
-
-def test_import_is_light():
-    # Load this module alone (not its siblings): no SciPy, SymPy or Numba at import.
-    code = ("import sys, types; pkg = types.ModuleType('switchq.solvers'); "
-            "pkg.__path__ = [__import__('os').path.dirname(sys.argv[1])]; "
-            "sys.modules['switchq.solvers'] = pkg; import switchq.solvers.multicast; "
-            "heavy = {'scipy', 'sympy', 'numba'} & {m.split('.')[0] for m in sys.modules}; "
-            "assert not heavy, heavy")
-    subprocess.run([sys.executable, "-c", code, mc.__file__], check=True)
 
 
 def test_closed_classes_with_different_rates_are_weighted_by_absorption():

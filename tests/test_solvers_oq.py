@@ -8,9 +8,7 @@ Monte Carlo of the slot recursion the simulator implements.
 
 from __future__ import annotations
 
-import ast
 import math
-import pathlib
 
 import numpy as np
 import pytest
@@ -227,11 +225,3 @@ def test_bad_inputs_raise_input_error_naming_the_parameter(call, name):
     assert err.value.parameter == name
     msg = str(err.value)
     assert msg.startswith(f"{name}: got ") and "\n" not in msg
-
-
-def test_module_imports_no_scipy_sympy_or_numba_at_import_time():
-    tree = ast.parse(pathlib.Path(oq.__file__).read_text())
-    top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-    names = [a.name for n in top for a in n.names] + [n.module or "" for n in top
-                                                      if isinstance(n, ast.ImportFrom)]
-    assert not any(x.split(".")[0] in {"scipy", "sympy", "numba"} for x in names)

@@ -7,8 +7,6 @@ vectorised Monte Carlo simulation of the slot rules; for both window policies,
 """
 
 import itertools
-import subprocess
-import sys
 from fractions import Fraction
 
 import numpy as np
@@ -446,13 +444,3 @@ def test_float_integers_are_accepted():
     assert window.saturation_throughput(2.0, 2.0) == window.saturation_throughput(2, 2)
     assert (window.saturation_throughput(2.0, 2.0, "random")
             is window.saturation_throughput(2, 2, "random"))
-
-
-def test_import_is_light():
-    # Load this module alone (not its siblings) and check nothing heavy came with it.
-    code = ("import sys, types; pkg = types.ModuleType('switchq.solvers'); "
-            "pkg.__path__ = [__import__('os').path.dirname(sys.argv[1])]; "
-            "sys.modules['switchq.solvers'] = pkg; import switchq.solvers.window; "
-            "heavy = {'scipy', 'sympy', 'numba'} & {m.split('.')[0] for m in sys.modules}; "
-            "assert not heavy, heavy")
-    subprocess.run([sys.executable, "-c", code, window.__file__], check=True)

@@ -16,6 +16,7 @@ from switchq.errors import InputError
 from switchq.models.wormhole import (TABLE_III, VideoStreams, WormholeNetwork, WormholeRouter, WormholeTraffic)
 from switchq.solvers import wormhole as W
 from switchq.solvers import wormhole_contention as WC
+from switchq.solvers import wormhole_frames as WF
 from switchq.solvers import wormhole_traffic as WT
 
 FAST = settings(max_examples=40, deadline=None)
@@ -25,11 +26,11 @@ FAST = settings(max_examples=40, deadline=None)
 
 def test_table_iv_flit_cycle_is_80ns_for_both_pairings():
     for name in ("400Mb/s", "1.6Gb/s"):
-        t = W.TABLE_IV_TIMING[name]
+        t = W.TABLE_IV_TIMING[name].router
         assert t.cycle_seconds == pytest.approx(80e-9, rel=1e-12)
         assert t.cycles_per_second == pytest.approx(12.5e6, rel=1e-12)
     assert WormholeRouter(flit_bits=128, link_rate=1.6e9).cycle_seconds == pytest.approx(80e-9, rel=1e-12)
-    assert W.TABLE_IV_TIMING["100Mb/s"].cycle_seconds == pytest.approx(320e-9, rel=1e-12)
+    assert W.TABLE_IV_TIMING["100Mb/s"].router.cycle_seconds == pytest.approx(320e-9, rel=1e-12)
 
 
 def test_zero_load_latency_of_the_8x8_router_is_26_cycles_at_20_flits():
@@ -140,7 +141,7 @@ def test_mean_frame_flits_quadrature_is_converged():
     a = WT.mean_frame_flits(VideoStreams("vbr"), WormholeTraffic(0.5), 32)
     # Against a 4x finer grid. The integrand (flits of a frame) is a step function, so the midpoint rule's
     # error falls only as 1/n: 4x the points leaves about a quarter, and the difference bounds the rest.
-    z = WT._quantile_grid(4 * WT.QUADRATURE_POINTS)
+    z = WF._quantile_grid(4 * WF.QUADRATURE_POINTS)
     bits = 8 * np.maximum(np.rint(16_666 + 3_333 * z), 1)
     m, last = WT.frame_messages(bits.astype(np.int64), 20, 32)
     fine = float(((m - 1) * 20 + last).mean())

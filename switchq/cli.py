@@ -150,6 +150,29 @@ def _register():
     for group in (solve_group, simulate_group, size_group, sweep_group):
         app.add_command(group)
     app.add_command(results_command)
+    app.add_command(_serve)
+
+
+class _LazyServe(click.Command):
+    """``switchq serve``, loaded when run or asked for help (the web extra is imported only then)."""
+
+    def _real(self):
+        from .web.serve import serve_command
+
+        return serve_command
+
+    def get_params(self, ctx):
+        return self._real().get_params(ctx)
+
+    def invoke(self, ctx):
+        return self._real().invoke(ctx)
+
+    def get_help(self, ctx):
+        return self._real().get_help(ctx)
+
+
+_serve = _LazyServe("serve", context_settings=CONTEXT, short_help="Serve every model as a what-if web page, "
+                    "with a JSON API (needs the web extra).")
 
 
 _register()

@@ -6,6 +6,7 @@ that fits the suite's 15-minute limit on two cores; locally more examples run.
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=25, deadline=None,
@@ -13,3 +14,23 @@ settings.register_profile("ci", max_examples=25, deadline=None,
 settings.register_profile("dev", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+_QUICK_BUILDS = {}
+
+
+@pytest.fixture(scope="session")
+def quick_report(tmp_path_factory):
+    """``quick_report(name) -> (folder, files written, verdicts)``: a report's quick build with no store, made
+    once per test process. Tests sharing a build carry ``pytest.mark.xdist_group("report-NAME")`` so pytest-xdist
+    (``--dist loadgroup``, as the README's test command runs it) runs them in one process and the build is not repeated."""
+    from switchq.validate.reports import build_report, claims
+
+    def build(name):
+        if name not in _QUICK_BUILDS:
+            out = tmp_path_factory.mktemp(f"report-{name}")
+            start = len(claims.RECORD)
+            written = build_report(name, out, quick=True, workers=1, seed=1, store=None)
+            _QUICK_BUILDS[name] = (out, written, [v for v in claims.RECORD[start:] if v.report == name])
+        return _QUICK_BUILDS[name]
+    return build

@@ -2,7 +2,7 @@
 
 import pytest
 
-from switchq.validate.reports import build_report, report_names
+from switchq.validate.reports import report_names
 from switchq.validate.reports import multicast as report_multicast
 
 SECTIONS = ("## Summary against the paper", "## 1. One switch", "## 2. Permutations on a 256-node fat tree", "## 3. Multicast on the 256-node fat tree",
@@ -25,10 +25,10 @@ def test_multicast_is_a_registered_report():
     assert "multicast" in report_names()
 
 
-@pytest.mark.slow
-def test_quick_report_has_every_section_and_figure(tmp_path):
-    written = build_report("multicast", tmp_path, quick=True, workers=2, seed=1, store=None)
-    md = tmp_path / "multicast.md"
+@pytest.mark.xdist_group("report-multicast")
+def test_quick_report_has_every_section_and_figure(quick_report):
+    out, written, _ = quick_report("multicast")
+    md = out / "multicast.md"
     assert md in written
     text = md.read_text()
     for heading in SECTIONS:

@@ -42,18 +42,19 @@ def test_quick_hol_report_has_karols_table_and_resumes_from_its_store(tmp_path):
     assert _without_build_times((tmp_path / "hol.md").read_text()) == _without_build_times(text)
 
 
-def test_quick_cioq_report_gives_a_verdict_per_row(tmp_path):
-    build_report("cioq", tmp_path, quick=True, workers=2, seed=1, store=None)
-    rows = [line for line in (tmp_path / "cioq.md").read_text().splitlines() if line.startswith("| pim") or
+@pytest.mark.xdist_group("report-cioq")
+def test_quick_cioq_report_gives_a_verdict_per_row(quick_report):
+    out, _, _ = quick_report("cioq")
+    rows = [line for line in (out / "cioq.md").read_text().splitlines() if line.startswith("| pim") or
             line.startswith("| islip") or line.startswith("| 0.")]
     assert len(rows) == 12 and all(line.rstrip(" |").split("| ")[-1] in ("agree", "marginal", "DISAGREE")
                                    for line in rows)
 
 
-@pytest.mark.slow
-def test_quick_sfc_report_has_every_figure(tmp_path):
-    written = build_report("sfc", tmp_path, quick=True, workers=2, seed=1, store=None)
-    text = (tmp_path / "sfc.md").read_text()
+@pytest.mark.xdist_group("report-sfc")
+def test_quick_sfc_report_has_every_figure(quick_report):
+    out, written, _ = quick_report("sfc")
+    text = (out / "sfc.md").read_text()
     for heading in ("Buffer sizing (§4.2)", "Fig. 3", "Fig. 4 a, b, g, h", "Fig. 4 e, f", "Fig. 5", "What limits SFC"):
         assert heading in text
     assert len([p for p in written if p.suffix == ".png"]) == 4
@@ -63,10 +64,10 @@ def test_quick_sfc_report_has_every_figure(tmp_path):
     assert "agrees" not in text.replace("agrees when", "")   # no hand-written agreement
 
 
-@pytest.mark.slow
-def test_quick_hipiqs_report_has_every_figure_and_counts_its_readings(tmp_path):
-    written = build_report("hipiqs", tmp_path, quick=True, workers=2, seed=1, store=None)
-    text = (tmp_path / "hipiqs.md").read_text()
+@pytest.mark.xdist_group("report-hipiqs")
+def test_quick_hipiqs_report_has_every_figure_and_counts_its_readings(quick_report):
+    out, written, _ = quick_report("hipiqs")
+    text = (out / "hipiqs.md").read_text()
     for heading in ("Figs. 7-9", "Fig. 10", "Fig. 11", "Fig. 12", "Which reading reproduces the paper",
                     "Claims against the paper"):
         assert heading in text

@@ -1,0 +1,196 @@
+"""The HTTP routes of ``switchq serve``: the pages, and the JSON API they talk to.
+
+The API is the CLI over HTTP: requests carry option texts by parameter name
+(``{"params": {"ports": "16", "cable": "100m"}}``, exactly what the options
+take), responses carry the CLI's ``--json`` (``result`` of a solve, ``rows``
+of a sweep) with the equivalent command line and Python call. Its OpenAPI
+description is at ``/openapi.json``. A bad value is a 400 whose ``error`` is
+the CLI's one line and whose ``field`` and ``errors`` say which fields it
+belongs to; an unknown model a 404; a full simulation queue a 429. Routes are
+plain functions, which the server runs in a thread pool, so analytic answers
+are served while a simulation runs (in its worker process, :mod:`.jobs`).
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+from fastapi import Body, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from switchq.errors import InputError
+
+from . import answers, pages
+from .jobs import Busy, Jobs, Limits
+
+__all__ = ["create_app"]
+
+STATIC = files("switchq.web") / "static"
+
+Texts = dict[str, Any]
+
+
+class SolveRequest(BaseModel):
+    params: Texts = Field(default_factory=dict, description="Option texts by parameter name, as the CLI takes "
+                                                            "them: {'ports': '16', 'cable': '100m'}; blank = default.")
+
+
+class SweepRequest(SolveRequest):
+    vary: dict[str, str] = Field(default_factory=dict, description="Grid specs by parameter name, as --vary takes "
+                                                                   "them: {'load': '0.1:0.9:0.1'}.")
+
+
+class SimulateRequest(SweepRequest):
+    run: Texts = Field(default_factory=dict, description="Run option texts by name (slots or cycles, warmup, "
+                                                         "replications, seed), as switchq sweep --simulate takes "
+                                                         "them.")
+
+
+def _refusal(name: str | None, e: InputError, given: dict | None = None, mode: str = "analytic") -> JSONResponse:
+    """A 400 with the CLI's one line, the field it belongs to, and every other field refused on its own."""
+    field = None
+    errors = {}
+    if name is not None:
+        try:
+            m = pages.model(name)
+        except InputError:
+            return JSONResponse({"error": str(e), "field": None, "errors": {}}, status_code=404)
+        field = answers.field_of(m, e.parameter)
+        errors = answers.field_errors(name, given or {}, mode) if given else {}
+        if field is not None:
+            errors.setdefault(field, str(e))
+    return JSONResponse({"error": str(e), "field": field, "errors": errors}, status_code=400)
+
+
+def create_app(store=None, limits: Limits = Limits(), workers: int = 1, start_worker: bool = False) -> FastAPI:
+    """The app: pages, static assets and the API; simulated points go to ``store`` (None: kept nowhere)."""
+    app = FastAPI(title="switchq", version=_version(), docs_url=None, redoc_url=None,
+                  description="What-if answers for switch and router architectures: every declared model's "
+                              "analytic answer and curve, and its simulated twin through the sweep engine. "
+                              "Requests take the CLI's option texts; responses carry the CLI's --json.")
+    jobs = Jobs(store, limits, workers)
+    app.state.jobs = jobs
+    if start_worker:
+        jobs.start_worker()
+
+    @app.exception_handler(InputError)
+    def _input_error(request: Request, e: InputError):
+        return _refusal(request.path_params.get("name"), e)
+
+    @app.exception_handler(RequestValidationError)
+    def _bad_body(request: Request, e: RequestValidationError):
+        first = e.errors()[0] if e.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ("body",)))
+        return JSONResponse({"error": f"{where}: {first.get('msg', 'bad request')}", "field": None, "errors": {}},
+                            status_code=400)
+
+    @app.exception_handler(Exception)
+    def _bug(request: Request, e: Exception):
+        return JSONResponse({"error": f"internal error: {type(e).__name__}: {e}", "field": None, "errors": {}},
+                            status_code=500)
+
+    # ------------------------------------------------------------------ pages
+
+    @app.get("/", include_in_schema=False)
+    def index():
+        return FileResponse(str(STATIC / "index.html"))
+
+    @app.get("/m/{name}", include_in_schema=False)
+    def page(name: str):
+        return FileResponse(str(STATIC / "index.html"))
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon():
+        return Response(status_code=204)
+
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    # ------------------------------------------------------------------ API
+
+    @app.get("/api/models", summary="Every model with a page")
+    def models():
+        return pages.catalogue()
+
+    @app.get("/api/models/{name}", summary="A model's page: fields by group, results, units")
+    def model(name: str):
+        pages.check_name(name)
+        return pages.describe(name)
+
+    @app.post("/api/solve/{name}", summary="The analytic answer: switchq solve|size NAME ... --json")
+    def solve(name: str, body: SolveRequest = Body(default_factory=SolveRequest)):
+        pages.check_name(name)
+        bad = answers.field_errors(name, body.params)
+        if bad:
+            field, message = next(iter(bad.items()))
+            return JSONResponse({"error": message, "field": field, "errors": bad}, status_code=400)
+        try:
+            result = answers.solve(name, body.params)
+        except InputError as e:
+            return _refusal(name, e, body.params)
+        return {"result": result, "command": pages.command_line(name, body.params),
+                "python": pages.python_call(name, body.params)}
+
+    @app.post("/api/sweep/{name}", summary="An analytic curve: switchq sweep NAME --vary ... --json (or --csv)")
+    def sweep(name: str, body: SweepRequest, format: str = "json"):
+        pages.check_name(name)
+        if format not in ("json", "csv"):
+            raise InputError("format", format, "json or csv")
+        try:
+            rows = answers.sweep(name, body.vary, body.params)
+        except InputError as e:
+            return _refusal(name, e, body.params)
+        if format == "csv":
+            return PlainTextResponse(answers.to_csv(rows), media_type="text/csv")
+        return {"rows": rows, "command": pages.command_line(name, body.params, body.vary),
+                "python": pages.python_call(name, body.params, body.vary)}
+
+    @app.post("/api/simulate/{name}", status_code=202,
+              summary="Queue simulated points: switchq sweep NAME --simulate ... --json, point by point")
+    def simulate(name: str, body: SimulateRequest):
+        pages.check_name(name)
+        try:
+            job = jobs.submit(name, body.vary, body.params, body.run)
+        except InputError as e:
+            return _refusal(name, e, {**body.params, **body.run}, "simulated")
+        except Busy as e:
+            return JSONResponse({"error": str(e), "field": None, "errors": {}}, status_code=429)
+        return jobs.view(job.id)
+
+    @app.get("/api/jobs/{job_id}", summary="A simulation request: state, progress and the points so far")
+    def job(job_id: str):
+        return _job(jobs.view, job_id)
+
+    @app.delete("/api/jobs/{job_id}", summary="Cancel a simulation request (after its current point)")
+    def cancel(job_id: str):
+        return _job(jobs.cancel, job_id)
+
+    @app.get("/api/jobs/{job_id}/csv", summary="A simulation request's points as switchq sweep --csv writes them")
+    def job_csv(job_id: str):
+        view = _job(jobs.view, job_id)
+        if isinstance(view, JSONResponse):
+            return view
+        return PlainTextResponse(answers.to_csv(view["rows"]), media_type="text/csv")
+
+    @app.get("/api/limits", summary="This server's work cap per simulation request")
+    def limits_():
+        return {**limits.__dict__, "workers": workers, "store": jobs.store}
+
+    return app
+
+
+def _job(action, job_id: str):
+    try:
+        return action(job_id)
+    except KeyError:
+        return JSONResponse({"error": f"job: got {job_id!r}; allowed: the id of a request made to this server",
+                             "field": None, "errors": {}}, status_code=404)
+
+
+def _version() -> str:
+    from switchq import __version__
+
+    return __version__

@@ -1,0 +1,257 @@
+"""The JSON API of ``switchq serve`` is the CLI over HTTP: the same values read, the same one-line refusals,
+the same ``--json`` and ``--csv``; bad requests get a 4xx, never a 500; every declared model has a page, a
+new declaration included, with no web code changed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from switchq.cli import app as cli  # noqa: E402
+from switchq.registry import MODELS  # noqa: E402
+from switchq.web.app import create_app  # noqa: E402
+from switchq.web.jobs import Limits  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    store = tmp_path_factory.mktemp("web") / "store.sqlite"
+    app = create_app(store, Limits(max_points=5, max_replications=10, max_slots=5000, queue=4))
+    with TestClient(app) as c:
+        c.store = store
+        yield c
+    app.state.jobs.close()
+
+
+def _cli(*args):
+    r = CliRunner().invoke(cli, list(args))
+    return r
+
+
+def _cli_error(*args) -> str:
+    """The one line ``switchq`` prints for bad input (main() turns InputError into it)."""
+    p = subprocess.run([sys.executable, "-m", "switchq", *args], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    return p.stderr.strip().removeprefix("switchq: error: ")
+
+
+def test_solve_is_the_clis_json(client):
+    for verb, name, args, given in [
+            ("solve", "hol", ["--ports", "8"], {"ports": "8"}),
+            ("solve", "oq", ["--ports", "16", "--load", "0.9", "--buffer", "4"],
+             {"ports": "16", "load": "0.9", "buffer": "4"}),
+            ("size", "size-credit", ["--link-rate", "10Gb/s", "--cable", "20m", "--cell", "64B", "--ports", "8",
+                                     "--per", "switch"],
+             {"link_rate": "10Gb/s", "cable": "20m", "cell": "64B", "ports": "8", "per": "switch"}),
+            ("size", "size-pfc", ["--link-rate", "100Gb/s", "--cable", "100m", "--mtu", "9216B", "--model", "all"],
+             {"link_rate": "100Gb/s", "cable": "100m", "mtu": "9216B", "model": "all"})]:
+        command = name.removeprefix("size-")
+        r = client.post(f"/api/solve/{name}", json={"params": given})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["result"] == json.loads(_cli(verb, command, *args, "--json").output)
+        # The command line the page shows gives the same answer.
+        words = body["command"].split()[1:]
+        assert json.loads(_cli(*words).output) == body["result"]
+    assert client.post("/api/solve/hol", json={"params": {"ports": 8}}).json()["result"]["n_ports"] == 8
+
+
+def test_a_bad_value_is_the_clis_one_line_beside_its_field(client):
+    r = client.post("/api/solve/hol", json={"params": {"ports": "0"}})
+    assert r.status_code == 400
+    assert r.json()["error"] == _cli_error("solve", "hol", "--ports", "0")
+    assert r.json()["field"] == "ports"
+    r = client.post("/api/solve/size-pfc", json={"params": {"link_rate": "400", "cable": "100m", "mtu": "x"}})
+    assert r.status_code == 400
+    errors = r.json()["errors"]
+    assert set(errors) == {"link_rate", "mtu"}      # every bad field at once
+    assert errors["link_rate"] == _cli_error("size", "pfc", "--link-rate", "400", "--cable", "100m")
+    # Refused together (a value that applies only elsewhere): named as the CLI names it.
+    r = client.post("/api/solve/size-pfc", json={"params": {"link_rate": "400Gb/s", "cable": "100m", "model": "all",
+                                                           "interface_delay": "1228.8ns"}})
+    assert r.status_code == 400 and r.json()["field"] == "interface_delay"
+    assert r.json()["error"] == _cli_error("size", "pfc", "--link-rate", "400Gb/s", "--cable", "100m", "--model",
+                                           "all", "--interface-delay", "1228.8ns")
+
+
+def test_bad_requests_get_a_4xx_never_a_500(client):
+    cases = [("post", "/api/solve/nope", {}), ("post", "/api/sweep/nope", {"vary": {"load": "0.5"}}),
+             ("get", "/api/models/nope", None), ("get", "/api/jobs/999", None),
+             ("post", "/api/solve/hol", {"params": "ports=8"}), ("post", "/api/solve/hol", {"params": {"nope": "1"}}),
+             ("post", "/api/solve/voq", {"params": {"ports": "4", "load": "0.5"}}),     # the twin's parameter
+             ("post", "/api/sweep/oq", {"vary": {"load": "0.1:1.5:0.1"}, "params": {"ports": "16"}}),
+             ("post", "/api/sweep/oq?format=xml", {"vary": {"load": "0.5"}, "params": {"ports": "16"}}),
+             ("post", "/api/sweep/fifo", {"vary": {"load": "0.5"}}),
+             ("post", "/api/simulate/hol-flit", {"vary": {}}),
+             ("post", "/api/simulate/voq", {"params": {"ports": "4"}, "run": {"replications": "50"}}),
+             ("post", "/api/simulate/voq", {"params": {"ports": "4"}, "run": {"slots": "1000000"}}),
+             ("post", "/api/simulate/voq", {"params": {"ports": "4"}, "vary": {"load": "0.1:0.9:0.1"},
+                                            "run": {"slots": "500"}}),
+             ("post", "/api/simulate/voq", {"params": {"ports": "4"}, "run": {"workers": "8"}})]
+    for method, path, body in cases:
+        r = getattr(client, method)(path, **({"json": body} if body is not None else {}))
+        assert 400 <= r.status_code < 500, (path, body, r.status_code, r.text)
+        message = r.json()["error"]
+        assert "\n" not in message and "Traceback" not in message, message
+    r = client.post("/api/solve/hol", content=b"{bad", headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    # A bad run option is named beside its own field, the others untouched.
+    r = client.post("/api/simulate/voq", json={"params": {"ports": "4"}, "run": {"slots": "5", "seed": "1"}})
+    assert r.status_code == 400 and r.json()["errors"] == {"slots": r.json()["error"]}
+    assert r.json()["error"].startswith("--slots: got '5'")
+
+
+def test_every_field_of_every_model_refuses_nonsense_in_one_line(client):
+    for name, m in MODELS.items():
+        if m.analytic is None:
+            continue
+        for p in m.params_for("analytic"):
+            r = client.post(f"/api/solve/{name}", json={"params": {p.name: "nonsense!"}})
+            if p.kind == "text":
+                continue        # free text: the model decides
+            assert r.status_code == 400, (name, p.name, r.text)
+            assert r.json()["error"].startswith(p.option) or r.json()["field"] is not None, (name, p.name, r.text)
+
+
+def test_a_curve_is_switchq_sweeps_and_its_csv_is_switchq_sweep_csv(client, tmp_path):
+    body = {"params": {"ports": "16"}, "vary": {"load": "0.1:0.9:0.1"}}
+    r = client.post("/api/sweep/oq", json=body)
+    assert r.status_code == 200
+    rows = r.json()["rows"]
+    cli_rows = json.loads(_cli("sweep", "oq", "--vary", "load=0.1:0.9:0.1", "--ports", "16", "--no-store",
+                               "--json").output)
+    drop = ("wall_seconds", "cached")
+    assert [{k: v for k, v in x.items() if k not in drop} for x in rows] == \
+        [{k: v for k, v in x.items() if k not in drop} for x in cli_rows]
+    assert r.json()["command"] == "switchq sweep oq --vary load=0.1:0.9:0.1 --ports 16 --json"
+    csv = client.post("/api/sweep/oq?format=csv", json=body).text
+    path = tmp_path / "oq.csv"
+    _cli("sweep", "oq", "--vary", "load=0.1:0.9:0.1", "--ports", "16", "--no-store", "--csv", str(path))
+    assert _without_columns(csv, drop) == _without_columns(path.read_text(), drop)
+
+
+def _without_columns(text: str, names) -> list:
+    import csv
+    import io
+
+    rows = list(csv.DictReader(io.StringIO(text)))
+    return [{k: v for k, v in r.items() if k not in names} for r in rows]
+
+
+def test_every_model_has_a_page_from_its_declaration(client):
+    listed = {m["name"] for m in client.get("/api/models").json()}
+    assert listed == set(MODELS)
+    for name, m in MODELS.items():
+        page = client.get(f"/api/models/{name}").json()
+        fields = [f["name"] for g in page["groups"] if not g["run"] for f in g["fields"]]
+        assert fields == [p.name for p in m.params], name
+        assert client.get(f"/m/{name}").status_code == 200
+    assert client.get("/openapi.json").json()["paths"]["/api/solve/{name}"]
+
+
+def test_simulated_points_are_switchq_sweeps_stored_and_reused(client):
+    body = {"params": {"ports": "4"}, "vary": {"load": "0.3,0.6,0.9"}, "run": {"slots": "500", "replications": "5"}}
+    r = client.post("/api/simulate/voq", json=body)
+    assert r.status_code == 202, r.text
+    job = _wait(client, r.json()["id"])
+    assert job["state"] == "done" and job["done"] == 3
+    assert job["command"] == ("switchq sweep voq --vary load=0.3,0.6,0.9 --ports 4 --simulate --slots 500 "
+                              "--replications 5 --json")
+    out = _cli("sweep", "voq", "--vary", "load=0.3,0.6,0.9", "--ports", "4", "--simulate", "--slots", "500",
+               "--replications", "5", "--store", str(client.store), "--json")
+    cli_rows = json.loads(out.output)
+    assert all(row["cached"] for row in cli_rows)          # the server stored them; the CLI reuses them
+    for mine, theirs in zip(job["rows"], cli_rows):
+        assert (mine["seed"], mine["throughput"], mine["throughput_ci95"]) == \
+            (theirs["seed"], theirs["throughput"], theirs["throughput_ci95"])
+    again = _wait(client, client.post("/api/simulate/voq", json=body).json()["id"])
+    assert all(row["cached"] for row in again["rows"])
+    csv = client.get(f"/api/jobs/{again['id']}/csv").text
+    assert csv.splitlines()[0].startswith("model,mode,ports")
+
+
+def test_a_cancelled_request_stops_after_its_current_point(client):
+    body = {"params": {"ports": "4"}, "vary": {"load": "0.11,0.12,0.13,0.14,0.15"},
+            "run": {"slots": "500", "replications": "5", "seed": "11"}}
+    job_id = client.post("/api/simulate/voq", json=body).json()["id"]
+    assert client.delete(f"/api/jobs/{job_id}").status_code == 200
+    job = _wait(client, job_id)
+    assert job["state"] == "cancelled" and job["done"] < 5
+
+
+def _wait(client, job_id, timeout=180):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        job = client.get(f"/api/jobs/{job_id}").json()
+        if job["state"] in ("done", "cancelled", "failed"):
+            assert job["error"] is None, job["error"]
+            return job
+        time.sleep(0.1)
+    raise AssertionError(f"job {job_id} still running after {timeout} s")
+
+
+def test_serve_binds_loopback_unless_told_and_warns_when_told(monkeypatch):
+    import uvicorn
+
+    from switchq.web.serve import is_loopback
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: calls.append((host, port)))
+    r = CliRunner().invoke(cli, ["serve", "--no-store"])
+    assert r.exit_code == 0, r.output
+    assert calls[-1] == ("127.0.0.1", 8765) and "http://127.0.0.1:8765/" in r.output
+    r = CliRunner().invoke(cli, ["serve", "--no-store", "--host", "0.0.0.0", "--port", "9999"])
+    assert calls[-1] == ("0.0.0.0", 9999) and "warning: serving on 0.0.0.0" in r.output
+    assert is_loopback("127.0.0.2") and not is_loopback("192.168.1.10")
+    assert _cli_error("serve", "--port", "70000") == "--port: got '70000'; allowed: an integer in [1, 65535]"
+
+
+def test_importing_switchq_web_imports_no_server_and_no_numba():
+    code = ("import sys, switchq, switchq.web, switchq.web.pages, switchq.web.answers; "
+            "print(any(m in sys.modules for m in ('numba', 'fastapi', 'uvicorn')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+COPY = '''
+from dataclasses import replace
+from switchq.architectures.cioq import DECLARATION as CIOQ
+
+DECLARATION = replace(
+    CIOQ, name="cioq_copy", order=999, architectures=(), report=(), bench=(),
+    answers=tuple(replace(a, name="cioq_copy", title="CIOQ copy") for a in CIOQ.answers), cases=())
+'''
+
+PROBE = '''
+import json, sys
+import switchq.architectures as A
+A.__path__.append(sys.argv[1])
+from fastapi.testclient import TestClient
+from switchq.web.app import create_app
+
+with TestClient(create_app(None)) as c:
+    names = [m["name"] for m in c.get("/api/models").json()]
+    page = c.get("/api/models/cioq_copy").json()
+    html = c.get("/m/cioq_copy")
+    solved = c.post("/api/solve/cioq_copy", json={"params": {"ports": "4"}})
+    print(json.dumps({"names": names, "title": page["title"], "html": html.status_code,
+                      "solved": solved.status_code, "model": solved.json()["result"]["model"]}))
+'''
+
+
+def test_a_new_declaration_gets_its_page_with_no_web_code_changed(tmp_path):
+    (tmp_path / "cioq_copy.py").write_text(COPY)
+    p = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert "cioq_copy" in out["names"]
+    assert (out["title"], out["html"], out["solved"], out["model"]) == ("CIOQ copy", 200, 200, "cioq_copy")

@@ -74,15 +74,15 @@ UNITS = {"link_rate_bps": "bit/s", "rtt_ns": "ns", "cable_m": "m", "fixed_delay_
          "acknak_bits": "bits"}
 LINK_RESULTS = ("round_trip_slots", "slot_ns", "bandwidth_delay_bytes", "links", "downstream_buffers",
                 "receiver_cells_per_buffer", "retransmission_cells_per_link", "buffer_cells", "buffer_bytes",
-                "utilization", "formula", "source")
+                "utilization", "terms", "term_sources", "formula", "source")
 SFC_RESULTS = ("round_trip_slots", "q_r", "q_rtx", "row_cells_sfc", "crossbar_cells_sfc", "linecard_cells_sfc",
                "total_cells_sfc", "total_cells_credit", "total_bytes_sfc", "total_bytes_credit", "reduction_factor",
-               "row_covers_rtt", "sequence_bits", "acknak_bits", "slot_ns", "bandwidth_delay_bytes", "formula",
-               "source")
+               "row_covers_rtt", "sequence_bits", "acknak_bits", "slot_ns", "bandwidth_delay_bytes", "terms",
+               "term_sources", "formula", "source")
 CICQ_RESULTS = ("round_trip_slots", "crosspoint_cells_credit", "total_cells_credit", "crosspoint_bytes_credit",
                 "total_bytes_credit", "crosspoint_bytes_credit_exact", "total_bytes_credit_exact", "q_r", "q_rtx",
                 "crosspoint_cells_sfc", "total_cells_sfc", "crosspoint_bytes_sfc", "total_bytes_sfc",
-                "reduction_factor", "slot_ns", "bandwidth_delay_bytes", "formula", "source")
+                "reduction_factor", "slot_ns", "bandwidth_delay_bytes", "terms", "term_sources", "formula", "source")
 
 
 def _link(p):
@@ -111,13 +111,42 @@ def _split(payload_and_inputs):
     return ({k: payload[k] for k in inputs}, {k: v for k, v in payload.items() if k not in inputs})
 
 
+_SOURCE = "Minkenberg & Gusat, 'Speculative Flow Control for High-Radix Datacenter Interconnect Routers', "
+
+
+def _with_terms(results: dict, terms: dict, sources: dict) -> dict:
+    """The answer's figure as the sum of its terms, each with its source (the page stacks them)."""
+    return {**results, "terms": terms, "term_sources": sources}
+
+
+def _link_terms(r: dict) -> dict:
+    """A link's buffer in bytes: M x tau cells per downstream buffer (the round trip a credit, grant or ACK
+    takes), plus the ACK/NAK retransmission buffer per link (links x (M x receiver + retransmission))."""
+    cell_bytes = r["buffer_bytes"] / r["buffer_cells"]
+    return _with_terms(r, {"round_trip": r["downstream_buffers"] * r["receiver_cells_per_buffer"] * cell_bytes,
+                           "retransmission": r["links"] * r["retransmission_cells_per_link"] * cell_bytes},
+                       {"round_trip": "cells in flight over a round trip, per downstream buffer; " + _SOURCE
+                                      + "section 2.3",
+                        "retransmission": "cells kept for resending until acknowledged, per link; " + _SOURCE
+                                          + "section 2.5"})
+
+
+def _sfc_terms(r: dict, crossbar_cells: int, linecard_cells: int) -> dict:
+    """SFC's total in cells: N^2 P Q_R crosspoint cells plus N linecard retransmission buffers of Q_RTX."""
+    return _with_terms(r, {"crosspoints": crossbar_cells, "retransmission": linecard_cells},
+                       {"crosspoints": "N^2 P Q_R cells in the crossbar's crosspoints; " + _SOURCE + "section 4.2",
+                        "retransmission": "N Q_RTX cells, Q_RTX = max(K tau, N P Q_R), in the linecards' "
+                                          "retransmission buffers; " + _SOURCE + "sections 4.2, 6.1"})
+
+
 def _link_answer(protocol):
     def solve(p):
         from switchq.solvers.sizing import link_buffer
 
         link = _link(p)
-        return _split(link_buffer(protocol, link, p["vcs"], p["ports"], p["per"],
-                                  _offered_cells(p.get("buffer"), link.cell_bits)))
+        inputs, results = _split(link_buffer(protocol, link, p["vcs"], p["ports"], p["per"],
+                                             _offered_cells(p.get("buffer"), link.cell_bits)))
+        return inputs, _link_terms(results)
     return solve
 
 
@@ -142,15 +171,18 @@ def _sfc(p):
     from switchq.solvers.sizing import sfc_crossbar
 
     tau, link, cell = _round_trip(p)
-    return _split(sfc_crossbar(p["ports"], tau, link, cell, p["crosspoint_cells"], p["qr_rule"]))
+    inputs, r = _split(sfc_crossbar(p["ports"], tau, link, cell, p["crosspoint_cells"], p["qr_rule"]))
+    return inputs, _sfc_terms(r, r["crossbar_cells_sfc"], r["linecard_cells_sfc"])
 
 
 def _cicq(p):
     from switchq.solvers.sizing import cicq_crossbar
 
     tau, link, cell = _round_trip(p)
-    return _split(cicq_crossbar(p["ports"], tau, p["priorities"], p["rtts"], link, cell, p["crosspoint_cells"],
-                                p["qr_rule"]))
+    inputs, r = _split(cicq_crossbar(p["ports"], tau, p["priorities"], p["rtts"], link, cell, p["crosspoint_cells"],
+                                     p["qr_rule"]))
+    n = inputs["n_ports"]
+    return inputs, _sfc_terms(r, n * n * inputs["priorities"] * r["q_r"], n * r["q_rtx"])
 
 
 _VARY = {"credit": "cable=10m:100m:10m --link-rate 100Gb/s --cell 256B",
@@ -162,7 +194,8 @@ def _size_link(protocol, examples):
     description, summary = PROTOCOL_NOTES[protocol]
     params = (*LINK, CELL, VCS, SIZE_PORTS, PER) + ((BUFFER,) if protocol == "credit" else ())
     return Answer(f"size-{protocol}", f"{protocol} flow control: buffer", summary, params=params,
-                  solve=_link_answer(protocol), results=LINK_RESULTS, units=UNITS, main="buffer_cells",
+                  solve=_link_answer(protocol), results=LINK_RESULTS, units={**UNITS, "terms": "B"},
+                  main="buffer_cells",
                   table=("round_trip_slots", "buffer_cells", "buffer_bytes", "utilization"), verb="size",
                   description=description, examples=examples, vary_example=_VARY[protocol])
 
@@ -182,7 +215,7 @@ DECLARATION = Architecture(
         Answer("size-sfc", "Speculative flow control: buffered crossbar",
                "SFC buffered crossbar sizing vs credits (as switchq size sfc)",
                params=(XBAR_PORTS, RTT_SLOTS, CROSSPOINT, QR_RULE, *LINK, XBAR_CELL), solve=_sfc,
-               results=SFC_RESULTS, units=UNITS, main="total_cells_sfc",
+               results=SFC_RESULTS, units={**UNITS, "terms": "cells"}, main="total_cells_sfc",
                table=("round_trip_slots", "q_r", "q_rtx", "total_cells_sfc", "total_cells_credit", "reduction_factor"),
                verb="size",
                description="Speculative flow control for an N-port buffered crossbar (Minkenberg & Gusat 4.2, "
@@ -194,7 +227,7 @@ DECLARATION = Architecture(
         Answer("size-cicq", "Buffered crossbar (CICQ): crosspoint memory",
                "whole buffered crossbar crosspoint memory, credits vs SFC (as switchq size cicq)",
                params=(XBAR_PORTS, RTT_SLOTS, PRIORITIES, RTTS, CROSSPOINT, QR_RULE, *LINK, XBAR_CELL), solve=_cicq,
-               results=CICQ_RESULTS, units=UNITS, main="total_cells_credit",
+               results=CICQ_RESULTS, units={**UNITS, "terms": "cells"}, main="total_cells_credit",
                table=("round_trip_slots", "total_cells_credit", "total_cells_sfc", "reduction_factor"), verb="size",
                description="Crosspoint memory of a whole buffered crossbar (CICQ): credits vs SFC, per crosspoint "
                            "and total.\n\nCredits: P K tau per crosspoint, N^2 P K tau in all. SFC: Q_R per priority "

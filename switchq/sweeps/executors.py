@@ -32,7 +32,8 @@ def _settings(plan, pt, workers: int) -> dict:
     from .plan import TARGET
 
     s = plan.settings
-    return {"slots": s["slots"], "warmup_slots": s["warmup_slots"], "replications": s["replications"],
+    # A model whose workload sets its run length (simulated seconds) keeps no slots in its settings.
+    return {**{k: s[k] for k in ("slots", "warmup_slots") if k in s}, "replications": s["replications"],
             "seed": pt.seed, "workers": workers, **{k: s[k] for k in TARGET if k in s}}
 
 

@@ -36,14 +36,14 @@ def _prepared(declaration, case):
     system, workload = declaration.build({**declaration.defaults(), **case.params})
     declaration.check(system, workload)
     kernel = importlib.import_module(declaration.kernel)
-    kernel.replicate(system, workload, K.Run(100, 10, 0, 1))
+    kernel.replicate(system, workload, K.Run(slots=100, warmup=10, drain=0, seed=1))
     return kernel, system, workload
 
 
 def _rates(cases, slots: int, rounds: int = 3) -> list:
     """Per case, its size (ports, nodes) x time steps (slots, cycles) per second of one core, the best of
-    ``rounds`` runs; for a case of set simulated length, the best wall time of a run. The runs go in rounds over all the cases, so a slow minute of a
-    shared machine costs a case one run, not all of them."""
+    ``rounds`` runs; for a case of set simulated length, the best wall time of a run. The runs go in rounds
+    over all the cases, so a slow minute of a shared machine costs a case one run, not all of them."""
     from .validate import kernel as K
 
     ready = [_prepared(d, case) for d, case in cases]
@@ -51,7 +51,7 @@ def _rates(cases, slots: int, rounds: int = 3) -> list:
     for rnd in range(rounds):
         for k, ((_, case), (kernel, system, workload)) in enumerate(zip(cases, ready)):
             t0 = time.perf_counter()
-            kernel.replicate(system, workload, K.Run(int(slots * case.scale), 0, 0, rnd + 1))
+            kernel.replicate(system, workload, K.Run(slots=int(slots * case.scale), warmup=0, drain=0, seed=rnd + 1))
             best[k] = min(best[k], time.perf_counter() - t0)
     rates = []
     for (declaration, case), wall in zip(cases, best):

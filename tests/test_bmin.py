@@ -33,7 +33,7 @@ def test_flits_arrive_whole_in_order_uninterleaved_and_within_the_buffers(org, m
     sw = FlitSwitch(8, org, 8 * chunks + (16 if org == "central" else 0))
     net = FlitNetwork.bmin(16, sw)
     traffic = MessageTraffic(load, message, packet, pattern=pattern)
-    stats, trace = F.trace_run(net, traffic, K.Run(400, 0, 60_000, seed))
+    stats, trace = F.trace_run(net, traffic, K.Run(slots=400, warmup=0, drain=60_000, seed=seed))
     c = F.LAYOUT.named(stats)
     # No flit lost or duplicated: every flit offered reaches a node once, the run drained.
     assert c["deadlock"] == 0
@@ -61,7 +61,8 @@ def test_every_organisation_drains_a_saturated_bmin_without_deadlock():
     # Up and down traffic share the central buffer: without the up share it can deadlock.
     for org in BUFFER_ORGS:
         sw = FlitSwitch(8, org, 160)
-        stats = F.replicate(FlitNetwork.bmin(16, sw), MessageTraffic(1.0, 32), K.Run(5000, 0, 200_000, 3))
+        stats = F.replicate(FlitNetwork.bmin(16, sw), MessageTraffic(1.0, 32), K.Run(slots=5000, warmup=0,
+                                                                                     drain=200_000, seed=3))
         c = F.LAYOUT.named(stats)
         assert c["deadlock"] == 0 and c["queued"] == 0 and c["flits_offered"] == c["flits_received"], org
 

@@ -33,7 +33,8 @@ def test_no_cell_lost_duplicated_or_reordered_and_credits_in_bounds(n, tau, q_r,
                  mean_burst=burst, priority_shares=shares)
     slots = 300
     # Drain long enough for the slowest flow: a single flow moves at least Q_R cells per round trip.
-    s = cicq.LAYOUT.named(cicq.replicate(sw, tr, K.Run(slots, 0, slots * n * (tau // q_r + 1) + 50, seed)))
+    s = cicq.LAYOUT.named(cicq.replicate(sw, tr, K.Run(slots=slots, warmup=0, drain=slots * n * (tau // q_r + 1) + 50,
+                                                       seed=seed)))
     assert s["overflow"] == 0
     assert s["order_errors"] == 0          # never out of order, never twice
     assert s["queued"] == 0                # every arrived cell delivered after draining
@@ -63,7 +64,7 @@ def test_replacement_never_strands_a_cell(load):
     # credit is back.
     sw = _switch(16, 8, 2, "sfc", priorities=2, replacement=True)
     tr = Traffic(load, arrivals="onoff", mean_burst=10.0, priority_shares=(0.5, 0.5))
-    s = cicq.LAYOUT.named(cicq.replicate(sw, tr, K.Run(10_000, 1000, 20_000, 1)))
+    s = cicq.LAYOUT.named(cicq.replicate(sw, tr, K.Run(slots=10_000, warmup=1000, drain=20_000, seed=1)))
     assert s["replacements"] > 0
     assert s["queued"] == 0 and s["credits_out"] == 0 and s["order_errors"] == 0
 
@@ -85,8 +86,9 @@ def test_replacement_speeds_high_priority_without_slowing_low_priority():
        burst=st.sampled_from([1.0, 10.0]), seed=st.integers(0, 2**31))
 def test_sfc_without_speculation_is_credit_flow_control(n, tau, q_r, load, burst, seed):
     tr = Traffic(load, arrivals="onoff" if burst > 1 else "bernoulli", mean_burst=burst)
-    a = cicq.replicate(_switch(n, tau, q_r, "credit"), tr, K.Run(2000, 200, 0, seed))
-    b = cicq.replicate(_switch(n, tau, q_r, "sfc"), tr, K.Run(2000, 200, 0, seed), speculate=False)
+    a = cicq.replicate(_switch(n, tau, q_r, "credit"), tr, K.Run(slots=2000, warmup=200, drain=0, seed=seed))
+    b = cicq.replicate(_switch(n, tau, q_r, "sfc"), tr, K.Run(slots=2000, warmup=200, drain=0, seed=seed),
+                                                              speculate=False)
     first = cicq.LAYOUT.index("speculative_transmissions")   # every counter before the protocol's own
     assert np.array_equal(a[:first], b[:first])
 

@@ -59,7 +59,8 @@ def test_counters_are_conserved(d):
     d.check(system, workload)
     kernel = importlib.import_module(d.kernel)
     for seed in (1, 2):
-        counts = kernel.LAYOUT.named(kernel.replicate(system, workload, K.Run(300, 50, 0, seed)))
+        counts = kernel.LAYOUT.named(kernel.replicate(system, workload, K.Run(slots=300, warmup=50, drain=0,
+                                                                              seed=seed)))
         if "arrived" in counts:
             assert counts["arrived"] == counts["delivered"] + counts["queued"], counts
             assert counts["m_delivered"] <= counts["delivered"] and counts["dropped"] >= 0

@@ -46,7 +46,8 @@ def _digest(stats, trace) -> str:
 ])
 def test_paper_000_runs_unchanged(org, link_delay, packet_flits, load, expected):
     net = FlitNetwork.bmin(16, FlitSwitch(8, org, 640), link_delay=link_delay)
-    stats, trace = flit.trace_run(net, MessageTraffic(load, 64, packet_flits), K.Run(3000, 500, 1500, 7))
+    stats, trace = flit.trace_run(net, MessageTraffic(load, 64, packet_flits), K.Run(slots=3000, warmup=500, drain=1500,
+                                                                                     seed=7))
     assert _digest(stats, trace) == expected
 
 
@@ -66,5 +67,5 @@ def test_wormhole_runs_unchanged(params, link_cycles, expected):
     net, traffic = d.build({**d.defaults(), "load": 0.8, "seconds": 0.003, "warmup_seconds": 0.001, **params})
     if link_cycles != 1:
         net = replace(net, router=replace(net.router, link_cycles=link_cycles))
-    stats, trace = flit.trace_run(net, traffic, K.Run(1, 0, 0, 5))
+    stats, trace = flit.trace_run(net, traffic, K.Run(slots=1, warmup=0, drain=0, seed=5))
     assert _digest(stats, trace) == expected

@@ -22,7 +22,7 @@ def test_every_copy_delivered_exactly_once(arch, n, m, f, dist, load, q, seed):
     top = n if dist != "uniform" else (n + 1) // 2
     f = min(f, top)
     tr = Traffic(load, fanout=f, fanout_distribution=dist, active_inputs=m)
-    run = K.Run(200, 0, 200 * n * 4 + 50, seed)
+    run = K.Run(slots=200, warmup=0, drain=200 * n * 4 + 50, seed=seed)
     s = multicast.LAYOUT.named(multicast.replicate(Switch(n, arch, crosspoint_cells=q), tr, run))
     assert s["overflow"] == 0
     assert s["queued"] == 0 and s["arrived"] == s["delivered"]
@@ -38,7 +38,8 @@ def test_wba_delivers_every_copy_exactly_once(n, m, f, dist, load, seed):
     m = min(m, n)
     f = min(f, n if dist != "uniform" else (n + 1) // 2)
     tr = Traffic(load, fanout=f, fanout_distribution=dist, active_inputs=m)
-    s = multicast.LAYOUT.named(multicast.replicate(Switch(n, "iq-wba"), tr, K.Run(200, 0, 200 * n * 4 + 50, seed)))
+    s = multicast.LAYOUT.named(multicast.replicate(Switch(n, "iq-wba"), tr, K.Run(slots=200, warmup=0,
+                                                                                  drain=200 * n * 4 + 50, seed=seed)))
     assert s["overflow"] == 0
     assert s["queued"] == 0 and s["arrived"] == s["delivered"]
     assert s["copies"] == s["copies_owed"]
@@ -117,7 +118,8 @@ def test_unicast_architectures_refuse_multicast_traffic():
 def test_poisson_arrivals_deliver_every_copy_exactly_once(arch, n, f, load, seed):
     # Several packets may arrive in one slot at an input; none may be lost or repeated.
     tr = Traffic(load, fanout=min(f, n), arrivals="poisson", active_inputs=2 if n >= 2 else None)
-    s = multicast.LAYOUT.named(multicast.replicate(Switch(n, arch), tr, K.Run(200, 0, 200 * n * 8 + 50, seed)))
+    s = multicast.LAYOUT.named(multicast.replicate(Switch(n, arch), tr, K.Run(slots=200, warmup=0,
+                                                                              drain=200 * n * 8 + 50, seed=seed)))
     assert s["overflow"] == 0
     assert s["queued"] == 0 and s["arrived"] == s["delivered"]
     assert s["copies"] == s["copies_owed"]

@@ -57,7 +57,8 @@ def test_every_packet_and_copy_delivered_exactly_once(tree, q, load, pattern, fa
     tr = Traffic(load, pattern=pattern, fanout=fanout, fanout_distribution="fixed")
     # Drain long enough for every copy to cross the busiest link alone: fixed routes (d-mod-k, source) can
     # funnel a whole multicast load through one up link (a 4-node tree, fanout 3, load 1 needs ~2,300 slots).
-    s = network.LAYOUT.named(network.replicate(net, tr, K.Run(300, 0, 300 * nodes * fanout + 100, seed)))
+    s = network.LAYOUT.named(network.replicate(net, tr, K.Run(slots=300, warmup=0, drain=300 * nodes * fanout + 100,
+                                                              seed=seed)))
     assert s["overflow"] == 0
     assert s["queued"] == 0 and s["arrived"] == s["delivered"]
     assert s["copies"] == s["copies_owed"]

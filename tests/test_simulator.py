@@ -54,7 +54,7 @@ def test_throughput_never_exceeds_offered_cells():
     from switchq.validate.arch import fifo, oq, voq
 
     for mod, sw in ((fifo, Switch(8)), (oq, Switch(8, "oq")), (voq, Switch(8, "voq"))):
-        st_ = mod.replicate(sw, Traffic(0.3), K.Run(5000, 0, 0, 3))
+        st_ = mod.replicate(sw, Traffic(0.3), K.Run(slots=5000, warmup=0, drain=0, seed=3))
         assert st_[K.STAT_M_DELIVERED] <= st_[K.STAT_M_OFFERED]
         assert st_[K.STAT_ARRIVED] == st_[K.STAT_DELIVERED] + st_[K.STAT_QUEUED]
 
@@ -117,7 +117,8 @@ def _delivered_before_measuring(sw, tr, r):
     # The same run cut at the warm-up: what it delivered before measuring began.
     from switchq.validate.arch import oq
 
-    s = oq.LAYOUT.named(oq.replicate(sw, tr, K.Run(r.settings.slots, r.settings.warmup_slots, 0, r.seeds[0])))
+    s = oq.LAYOUT.named(oq.replicate(sw, tr, K.Run(slots=r.settings.slots, warmup=r.settings.warmup_slots, drain=0,
+                                                   seed=r.seeds[0])))
     return s["delivered"] - s["m_delivered"]
 
 
@@ -152,7 +153,8 @@ def test_fifo_under_a_permutation_carries_full_load():
 def test_onoff_source_offers_the_requested_load_in_bursts():
     from switchq.validate.arch import oq
 
-    st_ = oq.replicate(Switch(16, "oq"), Traffic(0.4, arrivals="onoff", mean_burst=10.0), K.Run(200_000, 1000, 0, 5))
+    run = K.Run(slots=200_000, warmup=1000, drain=0, seed=5)
+    st_ = oq.replicate(Switch(16, "oq"), Traffic(0.4, arrivals="onoff", mean_burst=10.0), run)
     offered = st_[K.STAT_M_OFFERED] / (16 * 200_000)
     # 3.2M slots of a renewal on-off source; the rate's standard error is about 0.4 * sqrt(2B / 3.2e6) < 0.002.
     assert offered == pytest.approx(0.4, abs=0.006)

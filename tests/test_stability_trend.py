@@ -35,7 +35,8 @@ def segments(name, params, slots, replications, seed, warmup=None):
     warmup = max(1000, slots // 10) if warmup is None else warmup
     rows = []
     for r_seed in replication_seeds(seed, replications):
-        blocks = mod.replicate(system, workload, K.Run(slots, warmup, 0, r_seed, s)).reshape(s + 1, -1)
+        blocks = mod.replicate(system, workload, K.Run(slots=slots, warmup=warmup, drain=0, seed=r_seed,
+                                                       batches=s)).reshape(s + 1, -1)
         # Block b + 1 holds the counters when segment b began, block 0 those at the end.
         rows.append(np.diff(np.vstack([blocks[1:], blocks[:1]]), axis=0))
     return np.array(rows), mod.LAYOUT, K.batch_slots(slots, s), warmup

@@ -37,7 +37,7 @@ def _streams(kind: str = "cbr") -> VideoStreams:
 
 
 def _run(net, traffic, seed):
-    stats, trace = F.trace_run(net, traffic, K.Run(1, 0, 0, seed))
+    stats, trace = F.trace_run(net, traffic, K.Run(slots=1, warmup=0, drain=0, seed=seed))
     return F.LAYOUT.named(stats), trace
 
 
@@ -171,7 +171,7 @@ def test_best_effort_taking_any_free_vc_waits_less_than_waiting_for_a_drawn_one(
     def latency(reading, seed):
         router = WormholeRouter(n_ports=8, vcs=8, best_effort_vcs=reading)
         traffic = WormholeTraffic(0.7, (0, 100), 20, seconds=0.004, warmup_seconds=4e-4)
-        c = F.LAYOUT.named(F.replicate(WormholeNetwork(router), traffic, K.Run(1, 0, 0, seed)))
+        c = F.LAYOUT.named(F.replicate(WormholeNetwork(router), traffic, K.Run(slots=1, warmup=0, drain=0, seed=seed)))
         assert c["deadlock"] == 0 and c["m_be_messages"] > 1000
         return c["m_be_latency_sum"] / c["m_be_messages"]
 
@@ -223,9 +223,9 @@ def test_fgvc_with_equal_vticks_is_fifo(topology, crossbar, vclock, output, load
     common = dict(n_ports=ports, vcs=4, crossbar=crossbar, vclock_state=vclock, crossbar_output=output)
     traffic = WormholeTraffic(load, (0, 100), message, seconds=0.002, warmup_seconds=2e-4)
     fifo = F.trace_run(WormholeNetwork(WormholeRouter(scheduler="fifo", **common), topology), traffic,
-                       K.Run(1, 0, 0, seed))
+                       K.Run(slots=1, warmup=0, drain=0, seed=seed))
     fgvc = _vanishing_best_effort_vtick(WormholeRouter(scheduler="fgvc", **common))
-    vclock_ = F.trace_run(WormholeNetwork(fgvc, topology), traffic, K.Run(1, 0, 0, seed))
+    vclock_ = F.trace_run(WormholeNetwork(fgvc, topology), traffic, K.Run(slots=1, warmup=0, drain=0, seed=seed))
     assert np.array_equal(fifo[0], vclock_[0])
     assert np.array_equal(fifo[1], vclock_[1])
 
@@ -243,9 +243,9 @@ def test_best_effort_stamped_with_the_largest_value_is_fifo(topology, crossbar, 
     common = dict(n_ports=ports, vcs=4, crossbar=crossbar, crossbar_output=output, best_effort_vcs="free")
     traffic = WormholeTraffic(load, (0, 100), message, seconds=0.002, warmup_seconds=2e-4)
     fifo = F.trace_run(WormholeNetwork(WormholeRouter(scheduler="fifo", **common), topology), traffic,
-                       K.Run(1, 0, 0, seed))
+                       K.Run(slots=1, warmup=0, drain=0, seed=seed))
     largest = WormholeRouter(scheduler=scheduler, best_effort_stamp="largest", **common)
-    flat = F.trace_run(WormholeNetwork(largest, topology), traffic, K.Run(1, 0, 0, seed))
+    flat = F.trace_run(WormholeNetwork(largest, topology), traffic, K.Run(slots=1, warmup=0, drain=0, seed=seed))
     assert np.array_equal(fifo[0], flat[0])
     assert np.array_equal(fifo[1], flat[1])
 
@@ -412,7 +412,7 @@ def test_the_same_seed_gives_the_same_numbers_and_another_seed_others():
     for topology, ports in (("switch", 4), ("fatmesh", 8)):
         net = WormholeNetwork(WormholeRouter(n_ports=ports, vcs=4), topology)
         traffic = WormholeTraffic(0.6, (50, 50), 20, _streams("vbr"), seconds=0.002, warmup_seconds=5e-4)
-        a, b, other = (F.trace_run(net, traffic, K.Run(1, 0, 0, s)) for s in (7, 7, 8))
+        a, b, other = (F.trace_run(net, traffic, K.Run(slots=1, warmup=0, drain=0, seed=s)) for s in (7, 7, 8))
         assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
         assert not np.array_equal(a[0], other[0]) and not np.array_equal(a[1], other[1])
 

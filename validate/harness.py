@@ -313,7 +313,8 @@ def _rows(declaration, system, workload, settings: RunSettings, seeds, progress:
 
     timed = declaration.slotted or declaration.timeline is not None
     segments = settings.batches if settings.batches > 1 else SEGMENTS if timed else 1
-    args = [(declaration.kernel, system, workload, K.Run(settings.slots, settings.warmup_slots, 0, s, segments))
+    args = [(declaration.kernel, system, workload, K.Run(slots=settings.slots, warmup=settings.warmup_slots, drain=0,
+                                                         seed=s, batches=segments))
             for s in seeds]
     return np.array(run_replications(_replicate, args, settings.workers, progress,
                                      declaration.label(system, workload)))

@@ -76,8 +76,13 @@ def validate(suite, full, workers, seed, as_json):
     from .render import show_comparisons
     from .validate.suites import run_suite
 
+    def finished(i, n, row, seconds):
+        # A line per row on stderr, piped or not: a first run compiles kernels for minutes before the table.
+        sys.stderr.write(f"[{i}/{n}] {row.suite}: {row.case}: {row.verdict} ({seconds:.1f} s)\n")
+        sys.stderr.flush()
+
     rows = run_suite(suite, seed=seed, workers=workers, scale=10.0 if full else 1.0,
-                     progress=not as_json and sys.stderr.isatty())
+                     progress=not as_json and sys.stderr.isatty(), on_row=None if as_json else finished)
     show_comparisons(rows, as_json, f"switchq validate {suite}")
     if any(r.verdict == "DISAGREE" for r in rows):
         raise SystemExit(1)
@@ -125,6 +130,23 @@ def report(name, out, quick, workers, seed, store, no_store, precision, max_repl
     else:
         for p in written:
             click.echo(f"wrote {p}")
+
+
+@app.command("warm", context_settings=CONTEXT)
+@click.option("--workers", "-j", type=int, default=0, show_default=True, help="Processes (0 = all cores).")
+def warm(workers):
+    """Compile every simulator kernel into Numba's on-disk cache, in parallel, so that the first
+    simulate, validate or report runs at full speed. A line per kernel as it is ready.
+
+    \b
+    Example:
+      switchq warm && switchq validate all
+    """
+    from .warm import warm as compile_all
+
+    if workers < 0:
+        raise InputError("--workers", workers, "an integer >= 0 (0 = all cores)")
+    compile_all(workers)
 
 
 @app.command("bench", context_settings=CONTEXT)

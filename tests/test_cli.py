@@ -82,9 +82,25 @@ def test_every_verb_has_help_with_an_example():
     for verb in (["solve", "hol"], ["solve", "oq"], ["solve", "window"], ["solve", "iq"], ["solve", "voq"],
                  ["simulate", "fifo"], ["simulate", "oq"], ["simulate", "voq"], ["simulate", "cicq"],
                  ["simulate", "multicast"], ["size", "credit"], ["size", "sfc"], ["sweep"], ["results"],
-                 ["validate"], ["report"], ["bench"]):
+                 ["validate"], ["report"], ["bench"], ["warm"]):
         p = run(*verb, "--help")
         assert p.returncode == 0 and "Example" in p.stdout, verb
+
+
+def test_validate_prints_a_line_per_row_on_stderr_when_piped():
+    # A first run compiles kernels before its table: piped or redirected, each finished row still shows.
+    p = run("validate", "iq", "--workers", "1")
+    lines = [line for line in p.stderr.splitlines() if line.startswith("[")]
+    assert len(lines) == 2 and lines[0].startswith("[1/2] iq: ") and lines[1].endswith(" s)"), p.stderr
+
+
+def test_warm_compiles_a_kernel_and_refuses_bad_workers():
+    from switchq.warm import compile_one
+
+    assert compile_one("voq") > 0
+    p = run("warm", "-j", "-1")
+    assert p.returncode == 2 and p.stderr.strip() == ("switchq: error: --workers: got -1; allowed: an integer >= 0 "
+                                                      "(0 = all cores)")
 
 
 def test_validate_json_rows_have_a_verdict():

@@ -42,11 +42,21 @@ def run_case(case, declaration, seed: int = 1, workers: int = 1, scale: float = 
                    settings, tolerance, slotted=declaration.slotted)
 
 
-def run_suite(name: str, seed: int = 1, workers: int = 1, scale: float = 1.0, progress: bool = False) -> list:
-    """Rows of one suite, or of all of them (``name == "all"``)."""
+def run_suite(name: str, seed: int = 1, workers: int = 1, scale: float = 1.0, progress: bool = False,
+              on_row=None) -> list:
+    """Rows of one suite, or of all of them (``name == "all"``); ``on_row(i, n, row, seconds)`` as each
+    finishes."""
+    import time
+
     from switchq.registry import suites
 
     table = suites()
     _check.choice("suite", name, ("all", *table))
     cases = [c for s in table.values() for c in s] if name == "all" else table[name]
-    return [run_case(case, d, seed, workers, scale, progress) for case, d in cases]
+    rows = []
+    for i, (case, d) in enumerate(cases, 1):
+        t0 = time.perf_counter()
+        rows.append(run_case(case, d, seed, workers, scale, progress))
+        if on_row is not None:
+            on_row(i, len(cases), rows[-1], time.perf_counter() - t0)
+    return rows

@@ -89,9 +89,9 @@ def switch_stability(unit: str = "cells", part: str = "output"):
     """The stability rule of a switch: its backlog, wherever it waits, grew by offered - dropped - delivered
     while measuring (per replication, in ``unit``), and so did each ``part``'s (the cells for an output, or
     at an input where the queues are the inputs'), with no allowance beyond the harness's."""
-    from switchq.validate.harness import Backlog
-
     def backlog(c):
+        from switchq.validate.harness import Backlog   # here, not above: declaring a switch imports no NumPy
+
         # Cells come in geometric bursts to one output (mean b): the count offered varies by (2b - 1) x itself
         # (the kernels pick their worst part with the same granule: kernel.burst_granule).
         burst = getattr(c.workload, "mean_burst", 1.0)

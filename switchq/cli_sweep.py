@@ -27,7 +27,7 @@ import click
 from .errors import InputError
 from .registry import MODELS, Model
 
-__all__ = ["sweep_group", "results_command"]
+__all__ = ["sweep_group", "results_command", "run_options", "SWEEP_KEYWORDS"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 110}
 
@@ -211,7 +211,7 @@ def _run_model(model: Model, kw: dict) -> None:
         notice(f"wrote {plot_path}")
 
 
-def _run_options(model: Model) -> tuple:
+def run_options(model: Model) -> tuple:
     """The run options of a simulated model's sweep: its twin's (:meth:`Architecture.run_params`), but batch
     means (a sweep point is replications) and with ``--workers`` spreading points, not replications."""
     from dataclasses import replace
@@ -229,19 +229,19 @@ def _run_options(model: Model) -> tuple:
 
 
 # Run settings by target -> run_sweep's keywords (the rest make the precision target).
-_SWEEP_KW = {"slots": "slots", "warmup_slots": "warmup", "replications": "replications", "seed": "seed",
+SWEEP_KEYWORDS = {"slots": "slots", "warmup_slots": "warmup", "replications": "replications", "seed": "seed",
              "workers": "workers"}
 
 
 def _run_values(model: Model, kw: dict) -> dict:
     """run_sweep's keywords from the run options given (text), each read by its Param; the Dask scheduler."""
     out = {"scheduler": kw.pop("dask_scheduler", None), "target": {}}
-    for p in (_run_options(model) if model.build is not None else ()):
+    for p in (run_options(model) if model.build is not None else ()):
         text = kw.pop(p.name, None)
         value = None if text is None else p.parse(text, p.option)
-        if p.target in _SWEEP_KW:
+        if p.target in SWEEP_KEYWORDS:
             if value is not None or p.name == "workers":
-                out[_SWEEP_KW[p.target]] = p.default if value is None else value
+                out[SWEEP_KEYWORDS[p.target]] = p.default if value is None else value
         else:
             out["target"][p.target] = value
     return out
@@ -259,7 +259,7 @@ def _model_command(model: Model) -> click.Command:
         options.append(click.option("--simulate", is_flag=True,
                                     help=("Simulate instead of solving (Monte Carlo, 95% CIs)." if analytic
                                           else "Simulated (this model has no analytic form: always on).")))
-        for p in _run_options(model):
+        for p in run_options(model):
             options.append(click.option(*p.options, p.name, type=str, default=None, metavar="VALUE",
                                         help=_param_line(p, False)))
         options.append(click.option("--dask-scheduler", "dask_scheduler", metavar="ADDRESS", default=None,

@@ -30,7 +30,7 @@ import click
 from .errors import InputError
 from .params import applies_text, check_applies
 
-__all__ = ["solve_group", "simulate_group", "size_group", "read_params"]
+__all__ = ["solve_group", "simulate_group", "size_group", "read_params", "answer_params", "solve_answer"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -124,20 +124,31 @@ def _progress(as_json: bool) -> bool:
 
 # --------------------------------------------------------------------------- solve and size
 
+def answer_params(answer) -> tuple:
+    """The options of ``switchq solve|size NAME``: the answer's parameters its analytic side reads."""
+    return tuple(p for p in answer.params if "analytic" in p.modes)
+
+
+def solve_answer(answer, given: dict) -> tuple:
+    """``([(payload, input names)], units)``: the answer's rows for option texts ``given`` (None: not given),
+    as ``switchq solve|size`` computes them (the CLI and ``switchq serve`` both); InputError names the option."""
+    params = answer_params(answer)
+    with _named(params):
+        payloads = []
+        for values in read_params(params, given):
+            inputs, results = answer.solve(values)
+            head = {"model": answer.name} if answer.verb == "solve" else {}
+            payloads.append(({**head, **inputs, **results}, list(head) + list(inputs)))
+    return payloads, {**{p.target: p.unit for p in params if p.unit}, **answer.units}
+
+
 def _answer_command(answer, declaration) -> click.Command:
-    params = tuple(p for p in answer.params if "analytic" in p.modes)
+    params = answer_params(answer)
 
     def callback(as_json, **given):
         from .render import show, show_rows
 
-        with _named(params):
-            rows = read_params(params, given)
-            payloads = []
-            for values in rows:
-                inputs, results = answer.solve(values)
-                head = {"model": answer.name} if answer.verb == "solve" else {}
-                payloads.append(({**head, **inputs, **results}, list(head) + list(inputs)))
-        units = {**{p.target: p.unit for p in params if p.unit}, **answer.units}
+        payloads, units = solve_answer(answer, given)
         if len(payloads) == 1:
             payload, inputs = payloads[0]
             show(payload, inputs, answer.title, as_json, units=units)

@@ -84,14 +84,10 @@ def field_errors(name: str, given: dict, mode: str = "analytic") -> dict:
     return out
 
 
-def _params(a):
-    return tuple(p for p in a.params if "analytic" in p.modes)
-
-
 def solve(name: str, given: dict | None = None):
     """The answer of ``switchq solve|size NAME`` with these option texts, as its ``--json`` prints it: one
     object, or (a ``many`` parameter given several values) a list or ``{"rows": [...]}``."""
-    from switchq.cli_verbs import _named, read_params
+    from switchq.cli_verbs import answer_params, solve_answer
     from switchq.render import to_json
 
     entry = answer_of(name)
@@ -100,7 +96,7 @@ def solve(name: str, given: dict | None = None):
         raise InputError("model", name, "a model with an analytic answer (this one is simulated only: "
                                         "POST /api/simulate)")
     answer, declaration = entry
-    params = _params(answer)
+    params = answer_params(answer)
     known = {p.name for p in params}
     given = clean_given(given)
     for k in given:
@@ -112,15 +108,8 @@ def solve(name: str, given: dict | None = None):
             # A parameter of the simulated twin only: ``switchq solve`` does not take it either.
             raise InputError(p.option, given[k], f"only when simulating (the analytic {name} answer does not "
                                                  "depend on it)")
-    with _named(params):
-        rows = read_params(params, given)
-        payloads = []
-        for values in rows:
-            inputs, results = answer.solve(values)
-            head = {"model": answer.name} if answer.verb == "solve" else {}
-            payloads.append({**head, **inputs, **results})
-    units = {**{p.target: p.unit for p in params if p.unit}, **answer.units}
-    out = [json.loads(to_json(p, units)) for p in payloads]
+    payloads, units = solve_answer(answer, given)
+    out = [json.loads(to_json(p, units)) for p, _ in payloads]
     if len(out) == 1:
         return out[0]
     return out if declaration.json_rows == "list" else {"rows": out}

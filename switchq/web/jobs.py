@@ -107,7 +107,7 @@ def _warm() -> None:
 def run_values(m, run: dict) -> dict:
     """``run_sweep``'s keywords (slots, warmup, replications, seed) from the run option texts of a page, each
     read by its Param as ``switchq sweep`` reads it."""
-    from switchq.cli_sweep import _SWEEP_KW
+    from switchq.cli_sweep import SWEEP_KEYWORDS
 
     from .pages import run_options
 
@@ -118,7 +118,7 @@ def run_values(m, run: dict) -> dict:
         if p is None:
             raise InputError("run option", k, "one of " + ", ".join(opts) + " (the server sets --workers; "
                                                                              "precision targets are not offered)")
-        out[_SWEEP_KW[p.target]] = p.parse(text, p.option)
+        out[SWEEP_KEYWORDS[p.target]] = p.parse(text, p.option)
     return out
 
 

@@ -50,9 +50,9 @@ def run_options(m) -> tuple:
     replications, seed)."""
     if m.build is None:
         return ()
-    from switchq.cli_sweep import _run_options
+    from switchq.cli_sweep import run_options
 
-    return tuple(p for p in _run_options(m) if p.name not in _SERVER_RUN)
+    return tuple(p for p in run_options(m) if p.name not in _SERVER_RUN)
 
 
 def _field(p, params) -> dict:
@@ -183,13 +183,13 @@ def python_call(name: str, params: dict | None = None, vary: dict | None = None,
     if simulate:
         if m.analytic is not None:
             args.append("simulate=True")
-        from switchq.cli_sweep import _SWEEP_KW
+        from switchq.cli_sweep import SWEEP_KEYWORDS
 
         opts = {p.name: p for p in run_options(m)}
         for k, v in _given(run).items():
             p = opts.get(k)
-            if p is not None and p.target in _SWEEP_KW:
-                args.append(f"{_SWEEP_KW[p.target]}={p.parse(v, p.option)!r}")
+            if p is not None and p.target in SWEEP_KEYWORDS:
+                args.append(f"{SWEEP_KEYWORDS[p.target]}={p.parse(v, p.option)!r}")
         args.append(f"store={store!r}")
     else:
         args.append("store=None")

@@ -45,7 +45,7 @@ def simulator_version() -> str:
     here = Path(__file__).parent
     files = [p for p in sorted(here.rglob("*.py")) if b"@njit" in p.read_bytes()]
     # The harness, its stability rules and every kernel module (some have no @njit of their own).
-    files += [here / "harness.py", here / "result.py", here / "stability.py", *sorted((here / "arch").glob("*.py"))]
+    files += [here / "harness.py", here / "result.py", here / "stability.py", *sorted((here / "arch").rglob("*.py"))]
     files.append(Path(switchq.architectures.__path__[0]).parent / "declaration.py")
     for package in (switchq.architectures, switchq.models):
         files += sorted(Path(package.__path__[0]).glob("*.py"))

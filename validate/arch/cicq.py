@@ -66,7 +66,6 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .. import kernel as K
 
@@ -216,12 +215,7 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
                     continue
                 if prev_burst[i] < 0:  # a new burst starts with this cell
                     burst_first[i] = t
-                    p = 0
-                    if P > 1:
-                        u = np.random.random()
-                        while p < P - 1 and prio_cdf[p] <= u:
-                            p += 1
-                    burst_prio[i] = p
+                    burst_prio[i] = K.draw_index(prio_cdf, P - 1) if P > 1 else 0
                 f = (i * n + d) * P + burst_prio[i]
                 admitted = K.admit(stats, t, warmup, tail[f] - acked[f] < storage, True)
                 K.part_offered(parts, d, t, warmup, admitted)
@@ -241,11 +235,9 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
             best_key = 0
             for step in range(nw + 1):
                 # the outputs from rr_in up, then those below it (the round-robin order of ties)
-                w, bits = K.rotated_word(step, rr_in[i], nw)
-                bits &= vm[i, w]
+                w, bits = K.rotated_members(step, rr_in[i], vm, i)
                 while bits:
-                    j = (w << 6) + trailing_zeros(bits)
-                    bits &= bits - 1
+                    j, bits = K.pop_member(w, bits)
                     x = i * n + j
                     if credits[x] < 1:
                         continue
@@ -280,11 +272,10 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
             if not credited and speculate and rtx_count[i] < rtx_limit:
                 # a flow with unsent cells has its bit in vm (unsent: tail > sent_hw >= retx_ptr)
                 for step in range(nw + 1):
-                    w, bits = K.rotated_word(step, rr_in[i], nw)
-                    bits &= vm[i, w]
+                    w, bits = K.rotated_members(step, rr_in[i], vm, i)
                     while bits:
-                        x = i * n + (w << 6) + trailing_zeros(bits)
-                        bits &= bits - 1
+                        j, bits = K.pop_member(w, bits)
+                        x = i * n + j
                         for p in range(P):
                             f = x * P + p
                             backlog = tail[f] - sent_hw[f]
@@ -395,11 +386,9 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
                 longest = 0
                 for step in range(nw + 1):
                     # the crosspoints holding a cell, from rr_out up, then those below it
-                    w, bits = K.rotated_word(step, rr_out[j], nw)
-                    bits &= cm[j, w]
+                    w, bits = K.rotated_members(step, rr_out[j], cm, j)
                     while bits:
-                        i = (w << 6) + trailing_zeros(bits)
-                        bits &= bits - 1
+                        i, bits = K.pop_member(w, bits)
                         q = xp_len[(i * n + j) * P + p]
                         if q > longest:
                             longest = q
@@ -454,12 +443,11 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
     queued = 0
     for f in range(F):
         queued += tail[f] - deliv_next[f]
-    stats[K.STAT_QUEUED] = queued
     stats[CREDITS_OUT] = X * q_r - credits.sum()
     stats[CREDIT_MIN] = credit_min
     stats[CREDIT_MAX] = credit_max
     stats[RTX_MAX] = rtx_max
-    K.keep_worst_part(stats, parts, K.burst_granule(tr))
+    K.finish(stats, parts, queued, tr)
 
 
 def replicate(switch, traffic, run, speculate=None):
@@ -479,8 +467,8 @@ def replicate(switch, traffic, run, speculate=None):
     storage = K.ring_storage(max(1024, 2 * q_rtx if sfc else 0))
     prio_cdf = np.cumsum(np.asarray(traffic.priority_shares, dtype=np.float64))
     stats = LAYOUT.zeros(run)
-    args = CicqArgs(n, switch.priorities, fc.crosspoint_cells, fc.data_delay_slots, fc.credit_delay_slots, sfc,
-                    bool(speculate), fc.resend == "eager", q_rtx, fc.replacement, switch.arbitration == "lqf",
-                    storage)
+    args = CicqArgs(n_ports=n, priorities=switch.priorities, q_r=fc.crosspoint_cells, data_delay=fc.data_delay_slots,
+                    credit_delay=fc.credit_delay_slots, sfc=sfc, speculate=bool(speculate), eager=fc.resend == "eager",
+                    rtx_limit=q_rtx, replacement=fc.replacement, lqf=switch.arbitration == "lqf", storage=storage)
     _run_cicq(args, run, K.traffic_arrays(traffic, n), prio_cdf, stats, K.parts(n))
     return stats

@@ -51,10 +51,8 @@ def _run_cioq(sw, run, tr, stats, parts):
                     K.ring_push(out_q, out_head, out_len, j, K.ring_pop(q, q_head, q_len, i * n + j))
         for j in range(n):
             if out_len[j] > 0:
-                K.count_departure(stats, t, K.ring_pop(out_q, out_head, out_len, j), run.warmup)
-                K.part_left(parts, j, t, run.warmup)
-    stats[K.STAT_QUEUED] = held.sum() + out_len.sum()
-    K.keep_worst_part(stats, parts, K.burst_granule(tr))
+                K.depart(stats, parts, j, t, K.ring_pop(out_q, out_head, out_len, j), run.warmup)
+    K.finish(stats, parts, held.sum() + out_len.sum(), tr)
 
 
 def replicate(switch, traffic, run):
@@ -63,6 +61,7 @@ def replicate(switch, traffic, run):
     unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
     matching = K.MATCH_ISLIP if switch.matching == "islip" else K.MATCH_PIM
     stats = LAYOUT.zeros(run)
-    args = CioqArgs(n, switch.speedup, matching, switch.iterations, limit, unbounded, storage)
+    args = CioqArgs(n_ports=n, speedup=switch.speedup, matching=matching, iterations=switch.iterations, limit=limit,
+                    unbounded=unbounded, storage=storage)
     _run_cioq(args, run, K.traffic_arrays(traffic, n), stats, K.parts(n))
     return stats

@@ -57,7 +57,6 @@ CircuitArgs = namedtuple("CircuitArgs", "n slots channel_mode pooled matched che
 Mix = namedtuple("Mix", "group_cdf group_dest group_ndest group_size sizes channel")
 Trace = namedtuple("Trace", "inp out held_from until size count")
 
-FIXED, UNIFORM, BIMODAL, TRAIN = 0, 1, 2, 3
 EV_CHECK, EV_END = 0, 1
 
 
@@ -85,23 +84,15 @@ def _refill(i, k, group, t, mix, train, pk, stats):
             ss[i, k] = 0
             return
         d = mix.group_dest[i, g, int(np.random.random() * nd)]
-        law = mix.sizes[mix.group_size[i, g]]
-        kind = int(law[0])
-        a = np.int64(law[1])
-        b = np.int64(law[2])
-        if kind == FIXED:
-            size = a
-        elif kind == UNIFORM:
-            size = a + np.int64(np.random.random() * (b - a + 1))
-        elif np.random.random() < law[3]:
-            k_train = np.int64(law[4])
-            size = b // k_train
-            if kind == TRAIN and k_train > 1:
-                tr_left[i, col] = k_train - 1
-                tr_dest[i, col] = d
-                tr_size[i, col] = size
-        else:
-            size = a
+        law = mix.group_size[i, g]
+        kind = int(mix.sizes[law, 0])
+        k_train = np.int64(mix.sizes[law, 4])
+        size, long = K.packet_size(kind, np.int64(mix.sizes[law, 1]), np.int64(mix.sizes[law, 2]), mix.sizes[law, 3],
+                                   k_train)
+        if long and kind == K.SIZE_TRAIN and k_train > 1:
+            tr_left[i, col] = k_train - 1
+            tr_dest[i, col] = d
+            tr_size[i, col] = size
         sd[i, k] = d
         ss[i, k] = size
     stats[K.STAT_ARRIVED] += 1
@@ -110,7 +101,7 @@ def _refill(i, k, group, t, mix, train, pk, stats):
 
 @njit(cache=True, inline="always")
 def _next_slot(sd, i, k, slots):
-    """The round robin's next non-empty slot after k."""
+    """The round robin's next non-empty slot after k (-1: from slot 0); k if there is none."""
     for s in range(1, slots + 1):
         c = (k + s) % slots
         if sd[i, c] >= 0:
@@ -149,19 +140,18 @@ def _account(sw, stats, i, j, start, end):
 
 
 @njit(cache=True, inline="always")
-def _hold(sw, i, j, k, t, start, pk, ports, heap, trace):
-    """Input i holds output j from t for slot k's packet, whose transfer starts at ``start`` (central control and
-    the ideal switch; distributed control does the same written out in :func:`_run`)."""
+def _hold(sw, i, j, k, t, start, pk, ports, trace):
+    """Input i holds output j from t for slot k's packet, whose transfer starts at ``start``; returns when the
+    transfer ends (the adapter's end event). Central control and the ideal switch; distributed control does
+    the same written out in :func:`_run`."""
     sd, ss, se = pk
     out_busy, out_of, cur, tr_start, out_until = ports
-    heap_t, heap_c, size = heap
     out_busy[j] = True
     out_of[i] = j
     cur[i] = k
     tr_start[i] = start
     end = start + np.int64(ss[i, k] * sw.ns_per_byte + 0.5)
     out_until[j] = end
-    K.heap_push(heap_t, heap_c, size, end, i * 2 + EV_END)   # matched modes only: _run writes the rest out
     c = trace.count[0]
     if c < trace.inp.shape[0]:
         trace.inp[c] = i
@@ -170,6 +160,7 @@ def _hold(sw, i, j, k, t, start, pk, ports, heap, trace):
         trace.until[c] = end
         trace.size[c] = ss[i, k]
         trace.count[0] = c + 1
+    return end
 
 
 @njit(cache=True)
@@ -178,11 +169,12 @@ def _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, stamp):
     sd, ss, se = pk
     out_busy, out_of, cur, tr_start, out_until = ports
     bucket_start, bucket_fill, cand_input, cand_slot, order, taken, eligible, seen = scratch
+    heap_t, heap_c, size = heap
     n = sw.n
     bucket_start[:] = 0
     for i in range(n):
-        taken[i] = out_of[i] >= 0
-        if not taken[i]:
+        taken[i] = stamp if out_of[i] >= 0 else -1    # an input holding an output is taken in this matching
+        if taken[i] != stamp:
             for k in range(sw.slots):
                 d = sd[i, k]
                 eligible[i, k] = d >= 0 and not out_busy[d]
@@ -199,7 +191,7 @@ def _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, stamp):
     if bucket_start[n] == 0:
         return
     for i in range(n):
-        if not taken[i]:
+        if taken[i] != stamp:
             for k in range(sw.slots):
                 d = sd[i, k]
                 if eligible[i, k]:
@@ -211,27 +203,16 @@ def _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, stamp):
         if bucket_start[j + 1] > bucket_start[j]:
             order[m] = j
             m += 1
-    for a in range(m - 1, 0, -1):
-        b = int(np.random.random() * (a + 1))
-        order[a], order[b] = order[b], order[a]
+    K.shuffle(order, m)
     for x in range(m):
         j = order[x]
-        lo = bucket_start[j]
-        hi = bucket_start[j + 1]
-        # A candidate whose input is taken is swapped out, so every draw is uniform over those left.
-        while hi > lo:
-            y = lo + int(np.random.random() * (hi - lo))
+        y = K.draw_free(cand_input, cand_slot, bucket_start, j, taken, stamp)
+        if y >= 0:
             i = cand_input[y]
-            if taken[i]:
-                hi -= 1
-                cand_input[y], cand_input[hi] = cand_input[hi], cand_input[y]
-                cand_slot[y], cand_slot[hi] = cand_slot[hi], cand_slot[y]
-                continue
-            taken[i] = True
-            _hold(sw, i, j, cand_slot[y], t, t + sw.charge_ns, pk, ports, heap, trace)
+            end = _hold(sw, i, j, cand_slot[y], t, t + sw.charge_ns, pk, ports, trace)
+            K.heap_push(heap_t, heap_c, size, end, i * 2 + EV_END)   # matched modes pop their events
             if t >= sw.warm_ns:
                 stats[_ATTEMPTS] += 1   # a central set-up is never rejected: one per packet
-            break
 
 
 @njit(cache=True)
@@ -248,7 +229,7 @@ def _run(sw, mix, trace, stats):
     heap = (np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.zeros(1, np.int64))
     heap_t, heap_c, size = heap
     scratch = (np.zeros(n + 1, np.int64), np.zeros(n, np.int64), np.zeros(n * slots, np.int64),
-               np.zeros(n * slots, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_),
+               np.zeros(n * slots, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
                np.zeros((n, slots), np.bool_), np.zeros(n, np.int64))
     ptr = np.zeros(n, np.int64)
     lanes = max(sw.pooled, slots)
@@ -268,8 +249,6 @@ def _run(sw, mix, trace, stats):
     if sw.matched:
         _match(sw, 0, pk, ports, heap, trace, scratch, stats, channel, matchings)
         matchings += 1
-    # The distributed mode's per-event work is written out here, not in helpers: every array a helper takes
-    # costs Numba two atomic reference-count operations per call, which perf showed as most of the run time.
     # An adapter's next event replaces the one just handled: (new_t, new_code), one sift-down at the end.
     while size[0] > 0 and heap_t[0] < sw.end_ns:
         t = heap_t[0]
@@ -290,13 +269,7 @@ def _run(sw, mix, trace, stats):
                 if sw.pooled:
                     ptr[i] = (channel[i, j] + 1) % sw.pooled
                 elif slots > 1:
-                    nk = k
-                    for step in range(1, slots + 1):     # the round robin's next non-empty slot after k
-                        c = (k + step) % slots
-                        if sd[i, c] >= 0:
-                            nk = c
-                            break
-                    ptr[i] = nk
+                    ptr[i] = _next_slot(sd, i, k, slots)
                 elif nxt < out_until[j]:
                     # FIFO retries the same packet, and its output cannot free before out_until: those
                     # attempts all fail, so skip to the first that can succeed and count the ones between.
@@ -309,7 +282,9 @@ def _run(sw, mix, trace, stats):
                 new_t = nxt
                 new_code = i * 2 + EV_CHECK
             else:
-                # Input i holds output j from t for slot k's packet (as _hold, which _match uses).
+                # Input i holds output j from t for slot k's packet: _hold written out, because calling it here
+                # (inlined) made distributed runs 1.4-1.6x slower (16 ports, 0.2 s: FIFO 11.9 -> 17.2 ms, window
+                # 8 with trains 27.9 -> 44.6 ms).
                 start = t + sw.after_ns
                 out_busy[j] = True
                 out_of[i] = j
@@ -349,7 +324,9 @@ def _run(sw, mix, trace, stats):
                     se[i, x] = se[i, x + 1]
                 rk = slots - 1
                 group = -1
-            # A new packet in slot rk of input i (as _refill, which the start uses).
+            # A new packet in slot rk of input i: _refill written out, because calling it here (inlined, with
+            # its arrays passed in tuples or one by one) made whole runs 1.7-2.3x slower (0.2 s of a 16-port
+            # switch: fifo 75 -> 149 ms, 4 channels 129 -> 302 ms, window 8 with trains 163 -> 308 ms).
             col = group if group >= 0 else 0
             se[i, rk] = t
             if tr_left[i, col] > 0:
@@ -371,36 +348,21 @@ def _run(sw, mix, trace, stats):
                     ss[i, rk] = 0
                 else:
                     d = group_dest[i, g, int(np.random.random() * nd)]
-                    law_row = group_size[i, g]
-                    kind = int(sizes[law_row, 0])
-                    a = np.int64(sizes[law_row, 1])
-                    b = np.int64(sizes[law_row, 2])
-                    if kind == FIXED:
-                        size_b = a
-                    elif kind == UNIFORM:
-                        size_b = a + np.int64(np.random.random() * (b - a + 1))
-                    elif np.random.random() < sizes[law_row, 3]:
-                        k_train = np.int64(sizes[law_row, 4])
-                        size_b = b // k_train
-                        if kind == TRAIN and k_train > 1:
-                            tr_left[i, col] = k_train - 1
-                            tr_dest[i, col] = d
-                            tr_size[i, col] = size_b
-                    else:
-                        size_b = a
+                    law = group_size[i, g]
+                    kind = int(sizes[law, 0])
+                    k_train = np.int64(sizes[law, 4])
+                    size_b, long = K.packet_size(kind, np.int64(sizes[law, 1]), np.int64(sizes[law, 2]),
+                                                 sizes[law, 3], k_train)
+                    if long and kind == K.SIZE_TRAIN and k_train > 1:
+                        tr_left[i, col] = k_train - 1
+                        tr_dest[i, col] = d
+                        tr_size[i, col] = size_b
                     sd[i, rk] = d
                     ss[i, rk] = size_b
                     stats[K.STAT_ARRIVED] += 1
                     stats[_B_ARR] += size_b
             if sw.channel_mode:
-                first = -1 if sw.pointer_head else k
-                nk = first
-                for step in range(1, slots + 1):     # the round robin's next non-empty slot (as _next_slot)
-                    c = (first + step) % slots
-                    if sd[i, c] >= 0:
-                        nk = c
-                        break
-                ptr[i] = nk
+                ptr[i] = _next_slot(sd, i, -1 if sw.pointer_head else k, slots)
             elif sw.pooled:
                 ptr[i] = 0 if sw.pointer_head else (channel[i, j] + 1) % sw.pooled
             else:
@@ -413,22 +375,7 @@ def _run(sw, mix, trace, stats):
                 new_t = t + sw.check_ns
                 new_code = i * 2 + EV_CHECK
         if new_t >= 0:
-            # replace the top (the event just handled) by (new_t, new_code): one sift-down
-            n_heap = size[0]
-            h = 0
-            while True:
-                child = 2 * h + 1
-                if child >= n_heap:
-                    break
-                if child + 1 < n_heap and heap_t[child + 1] < heap_t[child]:
-                    child += 1
-                if heap_t[child] >= new_t:
-                    break
-                heap_t[h] = heap_t[child]
-                heap_c[h] = heap_c[child]
-                h = child
-            heap_t[h] = new_t
-            heap_c[h] = new_code
+            K.heap_replace_top(heap_t, heap_c, size[0], new_t, new_code)
     queued = 0
     for i in range(n):
         if out_of[i] >= 0:
@@ -445,13 +392,14 @@ def _mix(switch, traffic) -> Mix:
     n = switch.n_ports
 
     def law(long_bytes):
-        kind = {"fixed": FIXED, "uniform": UNIFORM, "bimodal": BIMODAL, "train": TRAIN}[traffic.sizes]
-        if kind == FIXED:
-            return (FIXED, traffic.size, traffic.size, 0.0, 1)
-        if kind == UNIFORM:
-            return (UNIFORM, traffic.size_min, traffic.size_max, 0.0, 1)
+        kind = {"fixed": K.SIZE_FIXED, "uniform": K.SIZE_UNIFORM, "bimodal": K.SIZE_BIMODAL,
+                "train": K.SIZE_TRAIN}[traffic.sizes]
+        if kind == K.SIZE_FIXED:
+            return (kind, traffic.size, traffic.size, 0.0, 1)
+        if kind == K.SIZE_UNIFORM:
+            return (kind, traffic.size_min, traffic.size_max, 0.0, 1)
         return (kind, traffic.short, traffic.long, traffic.long_packet_share(long_bytes),
-                traffic.train if kind == TRAIN else 1)
+                traffic.train if kind == K.SIZE_TRAIN else 1)
 
     sizes = np.array([law(traffic.long_bytes), law(traffic.server_long_bytes)], dtype=np.float64)
     others = [[j for j in range(n) if traffic.destinations == "all" or j != i] for i in range(n)]
@@ -493,7 +441,7 @@ def _mix(switch, traffic) -> Mix:
         for c in range(g):
             dest[i, c, :len(groups[i][c])] = groups[i][c]
             ndest[i, c] = len(groups[i][c])
-    return Mix(cdf, dest, ndest, which, sizes, channel)
+    return Mix(group_cdf=cdf, group_dest=dest, group_ndest=ndest, group_size=which, sizes=sizes, channel=channel)
 
 
 def _args(switch, traffic, seed) -> CircuitArgs:
@@ -502,11 +450,12 @@ def _args(switch, traffic, seed) -> CircuitArgs:
     request = switch.claim == "request"
     warm = ns(traffic.warmup_seconds)
     channels = switch.scheduling == "channels"
-    return CircuitArgs(switch.n_ports, switch.slots, channels and switch.pool is None,
-                       switch.channels if channels and switch.pool is not None else 0, switch.matched,
-                       select if request else select + setup, setup if request else 0,
-                       select if switch.control == "central" else 0, 8e9 / switch.link_rate,
-                       switch.pointer == "head", traffic.file_servers, warm, warm + ns(traffic.seconds), int(seed))
+    return CircuitArgs(n=switch.n_ports, slots=switch.slots, channel_mode=channels and switch.pool is None,
+                       pooled=switch.channels if channels and switch.pool is not None else 0, matched=switch.matched,
+                       check_ns=select if request else select + setup, after_ns=setup if request else 0,
+                       charge_ns=select if switch.control == "central" else 0, ns_per_byte=8e9 / switch.link_rate,
+                       pointer_head=switch.pointer == "head", servers=traffic.file_servers, warm_ns=warm,
+                       end_ns=warm + ns(traffic.seconds), seed=int(seed))
 
 
 def run_once(switch, traffic, seed: int, trace: int = 0):
@@ -520,8 +469,8 @@ def run_once(switch, traffic, seed: int, trace: int = 0):
     (2000000, 5)
     """
     stats = LAYOUT.zeros()
-    tr = Trace(np.zeros(trace, np.int64), np.zeros(trace, np.int64), np.zeros(trace, np.int64),
-               np.zeros(trace, np.int64), np.zeros(trace, np.int64), np.zeros(1, np.int64))
+    tr = Trace(inp=np.zeros(trace, np.int64), out=np.zeros(trace, np.int64), held_from=np.zeros(trace, np.int64),
+               until=np.zeros(trace, np.int64), size=np.zeros(trace, np.int64), count=np.zeros(1, np.int64))
     _run(_args(switch, traffic, seed), _mix(switch, traffic), tr, stats)
     return stats, tr
 

@@ -114,10 +114,8 @@ def _run_fifo(sw, run, tr, stats, parts):
             i = winner[d]
             arrival = q[1, i, (q_head[i] + winner_pos[d]) & mask]
             K.ring_remove_at(q, 2, q_head, q_len, i, winner_pos[d])
-            K.count_departure(stats, t, arrival, warmup)
-            K.part_left(parts, i, t, warmup)
-    stats[K.STAT_QUEUED] = q_len.sum()
-    K.keep_worst_part(stats, parts, K.burst_granule(tr))
+            K.depart(stats, parts, i, t, arrival, warmup)
+    K.finish(stats, parts, q_len.sum(), tr)
 
 
 @njit(cache=True)
@@ -139,31 +137,16 @@ def _match_random(q, q_head, q_len, window, t, in_mark, winner, winner_pos, touc
             cand_input[bucket_fill[d]] = i
             cand_pos[bucket_fill[d]] = k
             bucket_fill[d] += 1
-    # Fisher-Yates shuffle of the output order.
-    for a in range(n - 1, 0, -1):
-        b = int(np.random.random() * (a + 1))
-        order[a], order[b] = order[b], order[a]
+    K.shuffle(order, n)
     matched = 0
     for m in range(n):
         d = order[m]
-        lo = bucket_start[d]
-        hi = bucket_start[d + 1]
-        # Draw among the remaining candidates; a candidate whose input is taken is swapped out,
-        # so every draw is uniform over the cells still eligible.
-        while hi > lo:
-            x = lo + int(np.random.random() * (hi - lo))
-            i = cand_input[x]
-            if in_mark[i] == t:
-                hi -= 1
-                cand_input[x], cand_input[hi] = cand_input[hi], cand_input[x]
-                cand_pos[x], cand_pos[hi] = cand_pos[hi], cand_pos[x]
-                continue
-            in_mark[i] = t
-            winner[d] = i
+        x = K.draw_free(cand_input, cand_pos, bucket_start, d, in_mark, t)
+        if x >= 0:
+            winner[d] = cand_input[x]
             winner_pos[d] = cand_pos[x]
             touched[matched] = d
             matched += 1
-            break
     return matched
 
 
@@ -173,6 +156,6 @@ def replicate(switch, traffic, run):
     unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
     policy = RANDOM if switch.window_policy == "random" else ROUNDS
     stats = LAYOUT.zeros(run)
-    _run_fifo(FifoArgs(n, switch.window, policy, limit, unbounded, storage), run, K.traffic_arrays(traffic, n), stats,
-              K.parts(n))
+    sw = FifoArgs(n_ports=n, window=switch.window, policy=policy, limit=limit, unbounded=unbounded, storage=storage)
+    _run_fifo(sw, run, K.traffic_arrays(traffic, n), stats, K.parts(n))
     return stats

@@ -73,7 +73,8 @@ def args_for(vl):
 
     packet = vl.link.mtu_bytes + IB_HEADER_BYTES
     delay = (vl.round_trip_bytes - 6) // 2
-    return IbArgs(packet, -(-packet // BLOCK), delay, vl.round_trip_bytes - delay, vl.buffer_bytes // BLOCK)
+    return IbArgs(packet=packet, blocks=-(-packet // BLOCK), delay=delay, credit_delay=vl.round_trip_bytes - delay,
+                  credits=vl.buffer_bytes // BLOCK)
 
 
 def replicate(vl, saturated, run):

@@ -72,10 +72,7 @@ MODES = {"oq-crosspoint": OQ_CROSSPOINT, "iq-split": IQ_SPLIT, "iq-nosplit": IQ_
 @njit(cache=True)
 def _draw_set(n, size_cdf, scratch):
     """A destination mask: a size from the fanout law, then a uniform subset (partial shuffle)."""
-    u = np.random.random()
-    k = 0
-    while k < n and size_cdf[k] <= u:
-        k += 1
+    k = K.draw_index(size_cdf, n)
     for a in range(n):
         scratch[a] = a
     mask = np.int64(0)
@@ -130,13 +127,7 @@ def _run_multicast(sw, size_cdf, run, stats, parts):
         # Arrivals.
         if t < end:
             for i in range(m_in):
-                if poisson:
-                    count = np.random.poisson(load)
-                elif load < 1.0 and np.random.random() >= load:
-                    continue
-                else:
-                    count = 1
-                for _ in range(count):
+                for _ in range(K.slot_count(load, poisson)):
                     admitted = K.admit(stats, t, warmup, f_len[i] < storage, True)
                     # Parts are the inputs: a packet waits at its input until its last copy leaves.
                     K.part_offered(parts, i, t, warmup, admitted)
@@ -213,8 +204,7 @@ def _run_multicast(sw, size_cdf, run, stats, parts):
                     for jj in range(n):
                         if (dest >> jj) & 1:
                             credits[i, jj] += 1
-                    K.count_departure(stats, t, p_arr[i, slot], measured_from)
-                    K.part_left(parts, i, t, measured_from)
+                    K.depart(stats, parts, i, t, p_arr[i, slot], measured_from)
                     p_free[i, p_nfree[i]] = slot
                     p_nfree[i] += 1
                     in_pool -= 1
@@ -253,16 +243,13 @@ def _run_multicast(sw, size_cdf, run, stats, parts):
                     stats[M_COPIES] += 1
             for i in range(m_in):
                 if f_len[i] > 0 and f_left[i, f_head[i]] == 0:
-                    K.count_departure(stats, t, f_arr[i, f_head[i]], measured_from)
-                    K.part_left(parts, i, t, measured_from)
+                    K.depart(stats, parts, i, t, f_arr[i, f_head[i]], measured_from)
                     f_head[i] = (f_head[i] + 1) & mask_ring
                     f_len[i] -= 1
                     hol_since[i] = t + 1  # the next packet, if any, is at the head from the next slot
         else:
             # Inputs in random order; a HOL packet goes whole if all its outputs are still free.
-            for a in range(m_in - 1, 0, -1):
-                b = int(np.random.random() * (a + 1))
-                order[a], order[b] = order[b], order[a]
+            K.shuffle(order, m_in)
             taken = np.int64(0)
             for a in range(m_in):
                 i = order[a]
@@ -276,8 +263,7 @@ def _run_multicast(sw, size_cdf, run, stats, parts):
                 stats[COPIES] += K.popcount(dest)
                 if t >= measured_from:
                     stats[M_COPIES] += K.popcount(dest)
-                K.count_departure(stats, t, f_arr[i, h], measured_from)
-                K.part_left(parts, i, t, measured_from)
+                K.depart(stats, parts, i, t, f_arr[i, h], measured_from)
                 f_head[i] = (h + 1) & mask_ring
                 f_len[i] -= 1
     stats[K.STAT_QUEUED] = f_len.sum() + in_pool
@@ -295,7 +281,8 @@ def replicate(switch, traffic, run):
     size_cdf = np.cumsum(fanout_pmf(n, traffic.fanout, traffic.fanout_distribution))
     size_cdf[-1] = 1.0  # guard the last bin against rounding
     stats = LAYOUT.zeros(run)
-    args = MulticastArgs(n, traffic.active_inputs or n, MODES[switch.architecture], switch.crosspoint_cells,
-                         float(traffic.load), traffic.arrivals == "poisson", K.UNBOUNDED_CELLS)
+    args = MulticastArgs(n_ports=n, inputs=traffic.active_inputs or n, mode=MODES[switch.architecture],
+                         q=switch.crosspoint_cells, load=float(traffic.load), poisson=traffic.arrivals == "poisson",
+                         storage=K.UNBOUNDED_CELLS)
     _run_multicast(args, size_cdf, run, stats, K.parts(args.inputs))
     return stats

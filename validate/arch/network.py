@@ -56,6 +56,7 @@ from numba import njit
 from switchq.models import _check
 
 from .. import kernel as K
+from .credit_routing import candidates, grant, needs
 
 __all__ = ["replicate", "run_batch", "LAYOUT", "ROUTINGS", "NIC_QUEUE_PACKETS"]
 
@@ -84,73 +85,6 @@ NetArgs = namedtuple("NetArgs", "q link_delay credit_delay routing")
 Tables = namedtuple("Tables", "out_switch out_input route groups stage source_port ports")
 Sources = namedtuple("Sources", "load kind perm size_cdf f_cap")
 Batch = namedtuple("Batch", "src ready n dest")
-
-
-@njit(cache=True, inline="always")
-def _candidates(s, d, tab):
-    """The ports a packet for node ``d`` may take at switch ``s``."""
-    return tab.groups[s, tab.route[s, d]]
-
-
-@njit(cache=True)
-def _need(s, lo, hi, m_dest, mid, tab):
-    """What a packet carrying destinations ``m_dest[mid, lo:hi]`` needs at switch ``s``.
-
-    The mask of the ports their routes take there if every route is fixed
-    (one port); if a route offers a choice, its candidate ports inverted
-    (``~candidates``, negative): the packet climbs through one of them.
-    """
-    mask = np.int64(0)
-    for a in range(lo, hi):
-        g = _candidates(s, m_dest[mid, a], tab)
-        if g & (g - 1):
-            return ~g
-        mask |= g
-    return mask
-
-
-@njit(cache=True)
-def _grant(x0, need, credits, oblivious):
-    """Take the credits a packet needs at the crosspoints ``x0 + port`` of its next switch.
-
-    Returns the mask of ports it will enter there, or 0 if it must wait.
-    With a choice (``need < 0``: the candidates ``~need``) it takes the
-    candidate port with the most credits, ties at random, or (``oblivious``)
-    any candidate with a credit, at random.
-    """
-    if need < 0:
-        best = -1
-        best_c = 0
-        ties = 0
-        m = ~need
-        while m:
-            u = K.lowest_bit(m)
-            m &= m - 1
-            c = credits[x0 + u]
-            if oblivious and c > 0:
-                c = 1
-            if c > best_c:
-                best, best_c, ties = u, c, 1
-            elif c == best_c and c > 0:
-                ties += 1
-                if np.random.random() * ties < 1.0:
-                    best = u
-        if best < 0:
-            return np.int64(0)
-        credits[x0 + best] -= 1
-        return np.int64(1) << best
-    m = need
-    while m:
-        p = K.lowest_bit(m)
-        if credits[x0 + p] < 1:
-            return np.int64(0)
-        m &= m - 1
-    m = need
-    while m:
-        p = K.lowest_bit(m)
-        credits[x0 + p] -= 1
-        m &= m - 1
-    return need
 
 
 @njit(cache=True)
@@ -301,10 +235,10 @@ def _run(net, tab, src, batch, run, stats, deliveries, log, parts):
                     # A fork: the slice of destinations routed through port p.
                     here = np.int64(1) << p
                     a = lo
-                    while _candidates(s, m_dest[mid, a], tab) != here:
+                    while candidates(s, m_dest[mid, a], tab) != here:
                         a += 1
                     b = a
-                    while b < hi and _candidates(s, m_dest[mid, b], tab) == here:
+                    while b < hi and candidates(s, m_dest[mid, b], tab) == here:
                         b += 1
                     c_lo[cid] = a
                     c_hi[cid] = b
@@ -317,7 +251,7 @@ def _run(net, tab, src, batch, run, stats, deliveries, log, parts):
                 if nxt == -1:
                     c_need[cid] = 0
                 else:
-                    c_need[cid] = _need(nxt, c_lo[cid], c_hi[cid], m_dest, mid, tab)
+                    c_need[cid] = needs(nxt, c_lo[cid], c_hi[cid], m_dest, mid, tab)
                     if source and c_need[cid] < 0:
                         c_need[cid] = np.int64(1) << tab.source_port[tab.stage[nxt], m_route[mid]]
                 x = x0 + p
@@ -328,7 +262,7 @@ def _run(net, tab, src, batch, run, stats, deliveries, log, parts):
         # New packets into the NICs.
         if not batched and t < end:
             for v in range(nodes):
-                if load < 1.0 and np.random.random() >= load:
+                if not K.bernoulli(load):
                     continue
                 if not K.admit(stats, t, warmup, nic_len[v] < nic_cap, True):
                     continue
@@ -343,10 +277,7 @@ def _run(net, tab, src, batch, run, stats, deliveries, log, parts):
                     m_dest[mid, 0] = src.perm[v]
                     m_n[mid] = 1
                 else:
-                    u = np.random.random()
-                    size = 0
-                    while size < f_cap and src.size_cdf[size] <= u:
-                        size += 1
+                    size = K.draw_index(src.size_cdf, f_cap)
                     # A uniform size-subset of the other nodes (partial shuffle), then sorted.
                     for a in range(nodes - 1):
                         scratch[a] = a if a < v else a + 1
@@ -380,10 +311,10 @@ def _run(net, tab, src, batch, run, stats, deliveries, log, parts):
                 continue
             s = out_sw[n_out + v]
             x0 = (s * ports + out_in[n_out + v]) * ports
-            need = _need(s, 0, m_n[mid], m_dest, mid, tab)
+            need = needs(s, 0, m_n[mid], m_dest, mid, tab)
             if source and need < 0:
                 need = np.int64(1) << tab.source_port[tab.stage[s], m_route[mid]]
-            mask = _grant(x0, need, credits, oblivious)
+            mask = grant(x0, need, credits, oblivious)
             if mask == 0:
                 continue
             c_nfree -= 1
@@ -462,7 +393,7 @@ def _run(net, tab, src, batch, run, stats, deliveries, log, parts):
                 g_free[g_nfree] = gid
                 g_nfree += 1
             if nxt >= 0:
-                c_next[cid] = _grant(nx0, c_need[cid], credits, oblivious)
+                c_next[cid] = grant(nx0, c_need[cid], credits, oblivious)
                 link[o, (t + ld) & (lr - 1)] = cid
                 continue
             # Down to a node: it has the packet ld slots later.
@@ -534,20 +465,20 @@ def _sources(nodes: int, traffic) -> Sources:
     else:
         kind = K.DEST_PERMUTATION
         perm = traffic.permutation(nodes).astype(np.int64)
-    return Sources(float(traffic.load), kind, perm, size_cdf, f_cap)
+    return Sources(load=float(traffic.load), kind=kind, perm=perm, size_cdf=size_cdf, f_cap=f_cap)
 
 
 def _arguments(net):
     """The network's buffers, delays and routing, and its topology's tables, for the kernel."""
     topo = net.topology()
-    tab = Tables(topo.out_switch, topo.out_input, topo.route, topo.groups, topo.stage, topo.source_port, topo.ports)
-    args = NetArgs(net.crosspoint_cells, net.timing.link_delay_slots, net.timing.credit_delay_slots,
-                   ROUTINGS[net.up_routing])
+    tab = Tables(**{name: getattr(topo, name) for name in Tables._fields})
+    args = NetArgs(q=net.crosspoint_cells, link_delay=net.timing.link_delay_slots,
+                   credit_delay=net.timing.credit_delay_slots, routing=ROUTINGS[net.up_routing])
     return args, tab
 
 
-_NO_BATCH = Batch(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
-                  np.zeros((0, 1), dtype=np.int64))
+_NO_BATCH = Batch(src=np.zeros(0, dtype=np.int64), ready=np.zeros(0, dtype=np.int64), n=np.zeros(0, dtype=np.int64),
+                  dest=np.zeros((0, 1), dtype=np.int64))
 
 
 def replicate(net, traffic, run) -> np.ndarray:
@@ -595,8 +526,10 @@ def run_batch(net, src, ready, dests, seed: int = 1, max_slots: int = 10**7):
     stats = LAYOUT.zeros()
     deliveries = np.full(n_batch, -1, dtype=np.int64)
     log = np.full((int(batch_n.sum()), 3), -1, dtype=np.int64)
-    batch = Batch(np.asarray(src, dtype=np.int64), np.asarray(ready, dtype=np.int64), batch_n, batch_dest)
-    no_sources = Sources(0.0, K.DEST_UNIFORM, np.zeros(1, dtype=np.int64), np.ones(1), f_cap)
-    _run(args, tab, no_sources, batch, K.Run(max_slots, 0, 0, seed), stats, deliveries, log,
+    batch = Batch(src=np.asarray(src, dtype=np.int64), ready=np.asarray(ready, dtype=np.int64), n=batch_n,
+                  dest=batch_dest)
+    no_sources = Sources(load=0.0, kind=K.DEST_UNIFORM, perm=np.zeros(1, dtype=np.int64), size_cdf=np.ones(1),
+                         f_cap=f_cap)
+    _run(args, tab, no_sources, batch, K.Run(slots=max_slots, warmup=0, drain=0, seed=seed), stats, deliveries, log,
          K.parts(nodes))
     return deliveries, log, stats

@@ -171,8 +171,8 @@ def args_for(link):
     delay = int(terms["delay"] // g)
     frame = max(frame_r, frame_s)
     threshold = 4 * frame
-    return PfcArgs(frame_r, frame_s, pfc, delay, resp, threshold, 2 * frame, threshold + link.headroom_bytes // g,
-                   g, False)
+    return PfcArgs(frame_r=frame_r, frame_s=frame_s, pfc=pfc, delay=delay, resp=resp, threshold=threshold,
+                   xon=2 * frame, capacity=threshold + link.headroom_bytes // g, granule=g, worst=False)
 
 
 def replicate(link, adversary, run):

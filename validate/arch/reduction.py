@@ -200,9 +200,9 @@ def _run(reduction, start_ps: np.ndarray) -> int:
     cap = _heap_capacity(p, ser, d_ch + d_sw)
     heap_t = np.empty(cap, np.int64)
     heap_c = np.empty(cap, np.int64)
-    wiring = Wiring(p.unit_kind, p.unit_inputs, p.unit_in_ptr, p.unit_in_chan, p.unit_out_link, p.unit_out_chan,
-                    p.chan_unit, p.link_src_node, p.link_dst_chan)
-    times = Times(ser, svc, start_ps, np.int64(o_s), np.int64(d_ch + d_sw), np.int64(d_ch))
+    wiring = Wiring(**{name: getattr(p, name) for name in Wiring._fields})
+    times = Times(ser=ser, svc=svc, start=start_ps, o_s=np.int64(o_s), d_up=np.int64(d_ch + d_sw),
+                  d_down=np.int64(d_ch))
     last = _run_reduction(wiring, times, heap_t, heap_c)
     if last < 0:
         raise RuntimeError("reduction simulator: event heap overflow or undelivered packets (a bug)")

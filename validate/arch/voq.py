@@ -50,10 +50,8 @@ def _run_voq(sw, run, tr, stats, parts):
             j = in_match[i]
             if j >= 0:
                 held[i] -= 1
-                K.count_departure(stats, t, K.ring_pop(q, q_head, q_len, i * n + j), run.warmup)
-                K.part_left(parts, j, t, run.warmup)
-    stats[K.STAT_QUEUED] = held.sum()
-    K.keep_worst_part(stats, parts, K.burst_granule(tr))
+                K.depart(stats, parts, j, t, K.ring_pop(q, q_head, q_len, i * n + j), run.warmup)
+    K.finish(stats, parts, held.sum(), tr)
 
 
 def replicate(switch, traffic, run):
@@ -63,6 +61,7 @@ def replicate(switch, traffic, run):
     unbounded, limit, storage = K.queue_limit(switch.input_buffer_cells)
     stats = LAYOUT.zeros(run)
     matching = ISLIP if switch.matching == "islip" else PIM
-    _run_voq(VoqArgs(n, matching, switch.iterations, limit, unbounded, storage), run, K.traffic_arrays(traffic, n),
-             stats, K.parts(n))
+    sw = VoqArgs(n_ports=n, matching=matching, iterations=switch.iterations, limit=limit, unbounded=unbounded,
+                 storage=storage)
+    _run_voq(sw, run, K.traffic_arrays(traffic, n), stats, K.parts(n))
     return stats

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from switchq.validate.result import Estimate
 
-from .claims import (AGREE, agreeing, at_least, at_most, by_class, derived, listed, paired, printed, reporting,
-                     sampled, shown, tally, within)
-from . import est, points
+from .claims import (AGREE, agreeing, at_least, at_most, by_class, derived, listed, paired, printed, sampled, shown,
+                     tally, within)
+from . import begin, est, points, pyplot
 from .circuit_overhead import READ, SIZES, figs_10_11, reading_name, reproducing, solver_point
 
 SAME = 0.03          # "almost identical", "little impact", "very similar": within this (throughput points)
@@ -113,11 +113,7 @@ class _Claims(list):
 
 
 def _plot(out, name, series, xlabel, title, xlog=False):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for label, xs, es in series:
         ax.errorbar(xs, [e.value for e in es], yerr=[e.half_width for e in es], fmt="o-", ms=3, capsize=2,
@@ -146,8 +142,7 @@ def _claims_table(rows) -> list:
 
 
 def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store=None) -> list[Path]:
-    reporting("circuit")
-    started = time.time()
+    started = begin("circuit")
     sim = _Run(quick, workers, seed, store)
     written, claims = [], _Claims()
     add = claims.add

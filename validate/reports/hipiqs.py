@@ -18,9 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from . import est, points
-from .claims import (AGREE, agreeing, at_least, at_most, by_class, derived, listed, paired, reporting, tally,
-                     within)
+from . import begin, est, points, pyplot
+from .claims import AGREE, agreeing, at_least, at_most, by_class, derived, listed, paired, tally, within
 
 LOADS, QUICK_LOADS = (0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98), (0.4, 0.6, 0.8, 0.9, 0.98)
 FINE, QUICK_FINE = (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98), (0.6, 0.8, 0.9, 0.98)
@@ -127,13 +126,8 @@ class _Claims:
 
 
 def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store=None) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    reporting("hipiqs")
-    started = time.time()
+    started = begin("hipiqs")
+    plt = pyplot()
     progress = sys.stderr.isatty()
     cycles, reps = (QUICK_CYCLES if quick else CYCLES), REPLICATIONS
     loads, fine = (QUICK_LOADS, QUICK_FINE) if quick else (LOADS, FINE)

@@ -27,8 +27,8 @@ from pathlib import Path
 from switchq.errors import InputError
 from switchq.validate.result import Estimate
 
-from . import Row, est, points
-from .claims import AGREE, agreeing, at_least, at_most, by_class, listed, reporting, tally, within
+from . import Row, begin, est, points, pyplot
+from .claims import AGREE, agreeing, at_least, at_most, by_class, listed, tally, within
 from .mediaworm_tables import (BE_READINGS, BEYOND, BUDGET, CELL_MS, DEFAULTS, INTERVALS, JITTER_MEAN_MS,
                                JITTER_SD_MS, KNEE, LATE, LOADS, MESH_LOADS, MESH_MIXES, MIXES, MODEL, MPEG2, PCS_LOADS,
                                PERIOD_MS, QUICK_BUDGET, QUICK_LOADS, QUICK_MESH, QUICK_PCS, QUICK_SIZE_LOADS,
@@ -135,11 +135,7 @@ PANELS = {"d": ("frame_interval_mean_ms", "mean delivery interval d-bar (ms)"),
 def _plot(out, name, title, series, xlabel="offered load (share of the link)", panels=("d", "sd"),
           period_ms=PERIOD_MS):
     """d-bar and sigma_d (and best-effort latency) against x, one line per (label, {x: row}, format)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(4.3 * len(panels), 3.7))
     for ax, panel in zip(axes, panels):
         metric, ylabel = PANELS[panel]
@@ -194,9 +190,8 @@ class _Report(_Tables):
     # ------------------------------------------------------------------ Fig. 5
     def fig5(self):
         run, L = self.run, self.loads
-        mr, tr = run.curve(L, **P()), run.curve(L, **P(scheduler="fifo"))
+        mr, tr, self.top["5", "mr"], self.top["5", "tr"] = self.against(L, {}, scheduler="fifo")
         th = {x: run.theory(**P(load=x)) for x in L}
-        self.top["5", "mr"], self.top["5", "tr"] = top_load(mr), top_load(tr)
         self.fig5_curves = (mr, tr)
 
         def an(key, digits=2):
@@ -347,8 +342,7 @@ class _Report(_Tables):
     # ------------------------------------------------------------------ Figs. 11-12
     def fig11(self):
         run, L = self.run, self.loads
-        mr, tr = run.curve(L, **P(**MPEG2)), run.curve(L, **P(scheduler="fifo", **MPEG2))
-        t_mr, t_tr = top_load(mr), top_load(tr)
+        mr, tr, t_mr, t_tr = self.against(L, MPEG2, scheduler="fifo")
         self.lines += ["## Fig. 11: MR against TR with the MPEG-2 surrogate (1.6 Gbit/s, 128-bit flits, 80:20)", "",
                        f"Each point {run.command(P(**MPEG2))} (`--scheduler fifo` for TR). The surrogate plays Table "
                        "III's sequences through a GOP with lognormal frame sizes (the traces are not available).", ""]
@@ -425,8 +419,7 @@ def _sections(rep: _Report) -> None:
 
 
 def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store=None) -> list[Path]:
-    reporting("mediaworm")
-    started = time.time()
+    started = begin("mediaworm")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     run = _Run(quick, workers, seed, store)

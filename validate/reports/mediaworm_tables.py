@@ -209,6 +209,12 @@ class _Tables:
     """The verdicts (where, the paper says, ours, tolerance, verdict, reading) and Tables II, V and VI; mixed
     into the report's pass over its sections (``self.run``, ``self.lines``, ``self.claims``, ``self.loads``)."""
 
+    def against(self, loads, base, **change) -> tuple:
+        """The curves at ``loads`` of the router ``base`` (options) and of it with ``change``, and the top load
+        of each (:func:`top_load`)."""
+        a, b = self.run.curve(loads, **P(**base)), self.run.curve(loads, **P(**change, **base))
+        return a, b, top_load(a), top_load(b)
+
     # ------------------------------------------------------------------ verdicts
     def judge(self, where, says, ours, tolerance, judge, value, *args, reading="default", **kw):
         """A verdict of the claims engine, kept as a row of the claims table (none while points are collected)."""
@@ -460,8 +466,7 @@ class _Tables:
     # ------------------------------------------------------------------ Fig. 10 and Table VI
     def fig10(self):
         run, L = self.run, self.pcs_loads
-        mw, pcs = run.curve(L, **P(**PCS_ROUTER)), run.curve(L, **P(switching="pcs", **PCS_ROUTER))
-        t_mw, t_pcs = top_load(mw), top_load(pcs)
+        mw, pcs, t_mw, t_pcs = self.against(L, PCS_ROUTER, switching="pcs")
         self.lines += ["## Fig. 10 and Table VI: MediaWorm against PCS (100 Mbit/s, 24 VCs)", "",
                        f"Each point {run.command(P(**PCS_ROUTER))} (`--switching pcs` for PCS): 32-bit flits read "
                        "(the paper gives none at 100 Mbit/s), all traffic real-time (one stream per VC needs every "

@@ -170,12 +170,14 @@ def how(p: Plan, kind="switch", label="Simulation") -> str:
 
 
 def save(fig, path, title):
+    """Write ``fig`` under ``title`` to ``path`` and close it; returns the path."""
     import matplotlib.pyplot as plt
 
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+    return path
 
 
 def curve(ax, loads, results, name, label, style="o-", carried_only=False):

@@ -41,9 +41,9 @@ def namd(p: Plan, out: Path, progress: bool = False, store=None) -> Section:
         ax.grid(alpha=0.3, which="both")
     axes[0].set_ylabel("round completion time (µs)")
     axes[0].legend()
-    save(fig, out / "multicast_namd.png", f"NAMD-like benchmark, 16 senders, mean fanout 16, 256 nodes (paper 003 "
-          f"Figs 17-18); seed {p.seed}, {p.namd_reps} replications, 95 % CI bars")
-    sec = Section(files=[out / "multicast_namd.png"])
+    sec = Section(files=[save(fig, out / "multicast_namd.png", f"NAMD-like benchmark, 16 senders, mean fanout 16, "
+                              f"256 nodes (paper 003 Figs 17-18); seed {p.seed}, {p.namd_reps} replications, 95 % CI "
+                              "bars")])
     sec.lines += ["## 5. NAMD-like benchmark (Figs 17-18, §4)", "",
                   "One round on 256 nodes: 16 random senders each multicast one message to a random set of "
                   "other nodes (size uniform on 1..31, mean 16), with hardware multicast (one copy enters, the "

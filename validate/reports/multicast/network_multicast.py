@@ -36,9 +36,9 @@ def network_multicast(p: Plan, out: Path, progress: bool = False, store=None) ->
     axes[0].set_ylabel("throughput (packets/node/slot)")
     axes[1].set_ylabel("mean latency to the last copy (slots)")
     axes[0].legend(fontsize=8)
-    save(fig, out / "multicast_fattree_fig15.png", f"Multicast, mean fanout 8, 256 nodes, 4 buffers "
-          f"(paper 003 Fig. 15); seed {p.seed}, {s.slots} slots x {s.replications} replications, 95 % CI bars")
-    sec = Section(files=[out / "multicast_fattree_fig15.png"])
+    sec = Section(files=[save(fig, out / "multicast_fattree_fig15.png", f"Multicast, mean fanout 8, 256 nodes, 4 "
+                              f"buffers (paper 003 Fig. 15); seed {p.seed}, {s.slots} slots x {s.replications} "
+                              "replications, 95 % CI bars")])
     sec.lines += ["## 3. Multicast on the 256-node fat tree (Fig. 15, §3.1)", "",
                   "Every node offers multicast packets (Bernoulli) to a set of other nodes whose size is uniform "
                   "on 1..15 (mean 8) and which is uniform given its size. A packet climbs to the lowest switch "

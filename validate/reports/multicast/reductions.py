@@ -56,9 +56,8 @@ def reductions(p: Plan, out: Path, progress: bool = False, store=None) -> Sectio
     ax.set_ylabel("reduction completion time (µs)")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7)
-    save(fig, out / "multicast_reduction.png", f"Reduction on 256 nodes (paper 003 Fig. 16); skewed starts: "
-          f"seed {p.seed}, {p.reduction_reps} replications, 95 % CI bars")
-    sec = Section(files=[out / "multicast_reduction.png"])
+    sec = Section(files=[save(fig, out / "multicast_reduction.png", f"Reduction on 256 nodes (paper 003 Fig. 16); "
+                              f"skewed starts: seed {p.seed}, {p.reduction_reps} replications, 95 % CI bars")])
     skew_us = p.reduction_skew_ns / 1e3
     sec.lines += ["## 6. Reductions (Fig. 16, §3.2)", "",
                   "One reduction over all 256 nodes to node 0 along the paper's spanning tree; each switch's "

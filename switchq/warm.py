@@ -2,8 +2,8 @@
 
 A first simulation on a machine compiles its kernel (seconds to tens of seconds each); ``warm`` does it for
 every declared architecture at once, one process per core, by running each declaration's ``sample`` point
-for a few slots, so later runs load machine code from the cache. Kernels that take longest go first, so two
-cores finish together. The cache lives beside the sources (``__pycache__``), or in ``$NUMBA_CACHE_DIR``.
+for a few slots, so later runs load machine code from the cache. The largest kernels (by source) go first:
+they take longest to compile, so the processes finish together. The cache lives beside the sources (``__pycache__``), or in ``$NUMBA_CACHE_DIR``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,14 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-# Architectures compiled first: the flit-level kernel and the network kernels take the longest.
-_FIRST = ("bmin", "wormhole", "fattree", "namd", "circuit", "multicast", "cicq")
+def _source_size(module: str) -> int:
+    """Bytes of a kernel's source (a module, or a package's modules), found without importing it."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    origin = Path(find_spec(module).origin)
+    files = origin.parent.rglob("*.py") if origin.name == "__init__.py" else [origin]
+    return sum(f.stat().st_size for f in files)
 
 
 def compile_one(name: str) -> float:
@@ -38,8 +44,8 @@ def warm(workers: int = 0, out=sys.stderr) -> dict:
     """Compile every kernel; a line per kernel on ``out`` as it finishes. Returns name -> seconds."""
     from .registry import declarations
 
-    names = sorted((d.name for d in declarations().values() if d.simulated),
-                   key=lambda n: (_FIRST.index(n) if n in _FIRST else len(_FIRST), n))
+    simulated = [d for d in declarations().values() if d.simulated]
+    names = [d.name for d in sorted(simulated, key=lambda d: (-_source_size(d.kernel), d.name))]
     jobs = (os.cpu_count() or 1) if workers == 0 else workers
     done = {}
     t0 = time.perf_counter()

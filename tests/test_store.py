@@ -207,10 +207,13 @@ def test_sigkill_mid_sweep_then_resume_every_point_exactly_once(tmp_path):
 def test_ctrl_c_keeps_finished_points_and_says_how_to_resume(tmp_path):
     path = tmp_path / "int.sqlite"
     # Ten times the slots of SWEEP: points of a second or more, so the sweep cannot end between the first point
-    # stored and the signal on a loaded machine (with 300k slots it once did, in CI).
+    # stored and the signal on a loaded machine.
     sweep = [("3000000" if a == "300000" else a) for a in SWEEP]
     cmd = [sys.executable, "-m", "switchq", *sweep, "--store", str(path), "--workers", "1"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C as a terminal sends it: a test run in the background (nohup, `cmd &`) starts with SIGINT ignored,
+    # which the sweep would inherit, and finish.
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and not (path.exists() and _count(path) >= 1):
         time.sleep(0.02)

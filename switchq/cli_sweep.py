@@ -43,11 +43,15 @@ _STORE_HELP = ("SQLite result store [default: $SWITCHQ_STORE or ./switchq-result
                "are reused, each new one is committed as it finishes.")
 
 
-def _param_line(p, mode_note=True) -> str:
+def _param_line(p, mode_note=True, params=()) -> str:
+    from .params import applies_text
+
     unit = f" [{p.unit}]" if p.unit and p.unit != "1" else ""
     modes = "" if len(p.modes) == 2 or not mode_note else " (with --simulate)"
-    default = "required" if p.required else f"default {p.describe_default()}"
-    return f"{p.help}{unit}; {p.allowed()}; {default}{modes}"
+    default = "required" if p.required else f"default {p.describe_default() or 'none'}"
+    allowed = "" if p.kind == "text" and p.parser is None else f"; {p.allowed()}"   # a text's allowed() is its help
+    where = f"; applies {applies_text(p, params)}" if p.applies else ""
+    return f"{p.help}{unit}{allowed}{where}; {default}{modes}"
 
 
 def _list_text(models) -> str:
@@ -57,7 +61,7 @@ def _list_text(models) -> str:
         lines.append(f"{m.name}  ({modes}): {m.note}")
         width = max(len(p.name) for p in m.params)
         for p in m.params:
-            lines.append(f"  {p.name:<{width}}  {_param_line(p)}")
+            lines.append(f"  {p.name:<{width}}  {_param_line(p, True, m.params)}")
         res = ", ".join(f"{mode}: {m.main[mode]}" for mode in m.modes)
         lines.append(f"  main result (--plot y): {res}")
         lines.append("")
@@ -235,7 +239,7 @@ SWEEP_KEYWORDS = {"slots": "slots", "warmup_slots": "warmup", "replications": "r
 
 def _run_values(model: Model, kw: dict) -> dict:
     """run_sweep's keywords from the run options given (text), each read by its Param; the Dask scheduler."""
-    out = {"scheduler": kw.pop("dask_scheduler", None), "target": {}}
+    out = {"dask_scheduler": kw.pop("dask_scheduler", None), "target": {}}
     for p in (run_options(model) if model.build is not None else ()):
         text = kw.pop(p.name, None)
         value = None if text is None else p.parse(text, p.option)
@@ -254,7 +258,7 @@ def _model_command(model: Model) -> click.Command:
                             help="Vary a parameter over VALUES (repeatable; see below).")]
     for p in model.params:
         options.append(click.option(p.option, p.name, type=str, default=None, metavar="VALUE",
-                                    help=_param_line(p, analytic and simulated)))
+                                    help=_param_line(p, analytic and simulated, model.params)))
     if simulated:
         options.append(click.option("--simulate", is_flag=True,
                                     help=("Simulate instead of solving (Monte Carlo, 95% CIs)." if analytic

@@ -101,8 +101,8 @@ RUN_PARAMS = (
           help="The same target as an absolute half-width, in the targeted metric's unit."),
     Param("max_replications", "max_replications", "int", None, low=2, unit="runs", default_text="200",
           help="Most replications a precision target may take."),
-    Param("precision_on", "precision_metrics", "text", "",
-          help="Metrics the precision target applies to, comma-separated (default: the model's main figure)."),
+    Param("precision_on", "precision_metrics", "text", "", default_text="the model's main figure",
+          help="Metrics the precision target applies to, comma-separated."),
 )
 
 

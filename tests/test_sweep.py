@@ -260,7 +260,7 @@ def test_dask_local_cluster_equals_serial(tmp_path):
     store = tmp_path / "dask.sqlite"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as cluster:
-        on_dask = run_sweep("oq", vary, store=store, scheduler=cluster.scheduler_address, **kw)
+        on_dask = run_sweep("oq", vary, store=store, dask_scheduler=cluster.scheduler_address, **kw)
         p = subprocess.run([sys.executable, "-m", "switchq", "sweep", "oq", "--vary", "load=0.4,0.8", "--vary",
                             "ports=4,8", "--simulate", "--slots", "2000", "--replications", "2", "--dask-scheduler",
                             cluster.scheduler_address, "--no-store", "--json"], capture_output=True, text=True)
@@ -274,7 +274,7 @@ def test_unreachable_scheduler_is_one_line(tmp_path):
     store = tmp_path / "s.sqlite"
     with pytest.raises(InputError, match="--dask-scheduler: got 'tcp://127.0.0.1:9'; allowed: the address of a running"):
         run_sweep("oq", {"load": [0.5]}, {"ports": 4}, simulate=True, slots=1000, replications=2, store=store,
-                  scheduler="tcp://127.0.0.1:9", connect_timeout=1.0)
+                  dask_scheduler="tcp://127.0.0.1:9", connect_timeout=1.0)
     assert len(sweeps.results_rows(store)) == 0
 
 

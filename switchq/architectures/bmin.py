@@ -206,8 +206,8 @@ DECLARATION = Architecture(
                 "turnaround routing, adaptive up) or one crossbar, with FIFO, SAFC, DAMQ, HIPIQS or SP2-style "
                 "central-buffer switches compared at equal storage.\n\nLoad and throughput are flits per node per "
                 "cycle as a share of the injection link (applied and received load, as the paper plots them); "
-                "mean_latency is in cycles from a message's creation to its last flit's arrival. Slots are cycles "
-                "(--cycles is --slots).",
+                "mean_latency is in cycles from a message's creation to its last flit's arrival; runs count clock "
+                "cycles (--cycles, --warmup).",
     config=(FlitNetwork,), accepts=(MessageTraffic,), params=SWITCH_PARAMS, workload=TRAFFIC_PARAMS, build=build,
     kernel="switchq.validate.arch.flit",
     metrics=(Metric("throughput", "flits/cycle/node", _per_node("m_flits_received"),

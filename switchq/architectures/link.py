@@ -82,7 +82,7 @@ SFC_RESULTS = ("round_trip_slots", "q_r", "q_rtx", "row_cells_sfc", "crossbar_ce
 CICQ_RESULTS = ("round_trip_slots", "crosspoint_cells_credit", "total_cells_credit", "crosspoint_bytes_credit",
                 "total_bytes_credit", "crosspoint_bytes_credit_exact", "total_bytes_credit_exact", "q_r", "q_rtx",
                 "crosspoint_cells_sfc", "total_cells_sfc", "crosspoint_bytes_sfc", "total_bytes_sfc",
-                "reduction_factor", "slot_ns", "bandwidth_delay_bytes", "terms", "term_sources", "formula", "source")
+                "reduction_factor", "slot_ns", "bandwidth_delay_bytes", "formula", "source")
 
 
 def _link(p):
@@ -119,16 +119,20 @@ def _with_terms(results: dict, terms: dict, sources: dict) -> dict:
     return {**results, "terms": terms, "term_sources": sources}
 
 
-def _link_terms(r: dict) -> dict:
-    """A link's buffer in bytes: M x tau cells per downstream buffer (the round trip a credit, grant or ACK
-    takes), plus the ACK/NAK retransmission buffer per link (links x (M x receiver + retransmission))."""
-    cell_bytes = r["buffer_bytes"] / r["buffer_cells"]
-    return _with_terms(r, {"round_trip": r["downstream_buffers"] * r["receiver_cells_per_buffer"] * cell_bytes,
-                           "retransmission": r["links"] * r["retransmission_cells_per_link"] * cell_bytes},
-                       {"round_trip": "cells in flight over a round trip, per downstream buffer; " + _SOURCE
-                                      + "section 2.3",
-                        "retransmission": "cells kept for resending until acknowledged, per link; " + _SOURCE
-                                          + "section 2.5"})
+# What each protocol's receiver holds per downstream buffer, and where the paper says so.
+_RECEIVER = {"credit": "a round trip's cells (tau), each waiting for its credit; section 2.3",
+             "grant": "two round trips' cells (2 tau): a grant must reach the sender before it sends; section 2.3",
+             "acknak": "one cell: the receiver forwards or drops, the sender keeps the copies; section 2.4"}
+
+
+def _link_terms(protocol: str, r: dict) -> dict:
+    """A link's buffer in cells, links x (M x receiver + retransmission): the receivers' cells per downstream
+    buffer, plus the ACK/NAK retransmission buffer per link."""
+    return _with_terms(r, {"receivers": r["downstream_buffers"] * r["receiver_cells_per_buffer"],
+                           "retransmission": r["links"] * r["retransmission_cells_per_link"]},
+                       {"receivers": "per downstream buffer, " + _RECEIVER[protocol] + ", " + _SOURCE.rstrip(", "),
+                        "retransmission": "copies kept for resending until acknowledged (ACK/NAK: tau per link; "
+                                          "none with credits or grants); " + _SOURCE + "section 2.5"})
 
 
 def _sfc_terms(r: dict, crossbar_cells: int, linecard_cells: int) -> dict:
@@ -146,7 +150,7 @@ def _link_answer(protocol):
         link = _link(p)
         inputs, results = _split(link_buffer(protocol, link, p["vcs"], p["ports"], p["per"],
                                              _offered_cells(p.get("buffer"), link.cell_bits)))
-        return inputs, _link_terms(results)
+        return inputs, _link_terms(protocol, results)
     return solve
 
 
@@ -179,10 +183,8 @@ def _cicq(p):
     from switchq.solvers.sizing import cicq_crossbar
 
     tau, link, cell = _round_trip(p)
-    inputs, r = _split(cicq_crossbar(p["ports"], tau, p["priorities"], p["rtts"], link, cell, p["crosspoint_cells"],
-                                     p["qr_rule"]))
-    n = inputs["n_ports"]
-    return inputs, _sfc_terms(r, n * n * inputs["priorities"] * r["q_r"], n * r["q_rtx"])
+    return _split(cicq_crossbar(p["ports"], tau, p["priorities"], p["rtts"], link, cell, p["crosspoint_cells"],
+                                p["qr_rule"]))
 
 
 _VARY = {"credit": "cable=10m:100m:10m --link-rate 100Gb/s --cell 256B",
@@ -194,7 +196,7 @@ def _size_link(protocol, examples):
     description, summary = PROTOCOL_NOTES[protocol]
     params = (*LINK, CELL, VCS, SIZE_PORTS, PER) + ((BUFFER,) if protocol == "credit" else ())
     return Answer(f"size-{protocol}", f"{protocol} flow control: buffer", summary, params=params,
-                  solve=_link_answer(protocol), results=LINK_RESULTS, units={**UNITS, "terms": "B"},
+                  solve=_link_answer(protocol), results=LINK_RESULTS, units={**UNITS, "terms": "cells"},
                   main="buffer_cells",
                   table=("round_trip_slots", "buffer_cells", "buffer_bytes", "utilization"), verb="size",
                   description=description, examples=examples, vary_example=_VARY[protocol])
@@ -227,7 +229,7 @@ DECLARATION = Architecture(
         Answer("size-cicq", "Buffered crossbar (CICQ): crosspoint memory",
                "whole buffered crossbar crosspoint memory, credits vs SFC (as switchq size cicq)",
                params=(XBAR_PORTS, RTT_SLOTS, PRIORITIES, RTTS, CROSSPOINT, QR_RULE, *LINK, XBAR_CELL), solve=_cicq,
-               results=CICQ_RESULTS, units={**UNITS, "terms": "cells"}, main="total_cells_credit",
+               results=CICQ_RESULTS, units=UNITS, main="total_cells_credit",
                table=("round_trip_slots", "total_cells_credit", "total_cells_sfc", "reduction_factor"), verb="size",
                description="Crosspoint memory of a whole buffered crossbar (CICQ): credits vs SFC, per crosspoint "
                            "and total.\n\nCredits: P K tau per crosspoint, N^2 P K tau in all. SFC: Q_R per priority "

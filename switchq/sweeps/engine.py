@@ -104,7 +104,7 @@ class SweepRun:
 
 
 def run_sweep(model: str, vary=None, fixed: dict | None = None, *, simulate: bool = False, store=_DEFAULT,
-              scheduler: str | None = None, slots: int | None = None, warmup: int | None = None,
+              dask_scheduler: str | None = None, slots: int | None = None, warmup: int | None = None,
               replications: int | None = None, seed: int | None = None, workers: int = 0,
               progress: bool = False, lock_timeout: float = DEFAULT_TIMEOUT,
               connect_timeout: float = 10.0, target: dict | None = None) -> SweepRun:
@@ -112,7 +112,7 @@ def run_sweep(model: str, vary=None, fixed: dict | None = None, *, simulate: boo
 
     ``store``: a path, None for no store, or the default (``$SWITCHQ_STORE`` or
     ``switchq-results.sqlite`` here). ``workers``: local processes for simulated
-    points (0 = all cores, 1 = this process). ``scheduler``: a Dask scheduler
+    points (0 = all cores, 1 = this process). ``dask_scheduler``: a Dask scheduler
     address (simulated points then run there; ``connect_timeout`` seconds to reach it). ``target``: a
     precision target for simulated points (:func:`~switchq.sweeps.plan.plan_sweep`).
     """
@@ -120,7 +120,7 @@ def run_sweep(model: str, vary=None, fixed: dict | None = None, *, simulate: boo
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
         raise InputError("--workers", workers, "an integer >= 0 (0 = all cores)")
     plan = plan_sweep(model, vary, fixed, simulate, slots, warmup, replications, seed, check=False, target=target)
-    return run_plan(plan, store=store, scheduler=scheduler, workers=workers, progress=progress,
+    return run_plan(plan, store=store, dask_scheduler=dask_scheduler, workers=workers, progress=progress,
                     lock_timeout=lock_timeout, connect_timeout=connect_timeout, started=t0)
 
 
@@ -135,13 +135,14 @@ def run_points(model: str, points: list, *, simulate: bool = True, store=None, s
                     started=t0).rows()
 
 
-def run_plan(plan: Plan, *, store=_DEFAULT, scheduler: str | None = None, workers: int = 0, progress: bool = False,
+def run_plan(plan: Plan, *, store=_DEFAULT, dask_scheduler: str | None = None, workers: int = 0,
+             progress: bool = False,
              lock_timeout: float = DEFAULT_TIMEOUT, connect_timeout: float = 10.0,
              started: float | None = None) -> SweepRun:
     """Check the points the store does not have, then compute and store them."""
     t0 = time.perf_counter() if started is None else started
-    if scheduler is not None and plan.mode == "analytic":
-        raise InputError("--dask-scheduler", scheduler, "only with --simulate (analytic points run here, in "
+    if dask_scheduler is not None and plan.mode == "analytic":
+        raise InputError("--dask-scheduler", dask_scheduler, "only with --simulate (analytic points run here, in "
                                                    "microseconds)")
     path = default_path() if store is _DEFAULT else (None if store is None else Path(store))
     # An existing store is opened (and checked) first, so stored points need no check; a new one is
@@ -160,7 +161,7 @@ def run_plan(plan: Plan, *, store=_DEFAULT, scheduler: str | None = None, worker
                 records[i] = Record(pt, row["results"], row["wall_seconds"], True)
             else:
                 todo.append(i)
-        timing = _execute(plan, todo, records, db, scheduler, workers, progress, connect_timeout)
+        timing = _execute(plan, todo, records, db, dask_scheduler, workers, progress, connect_timeout)
     finally:
         if db is not None:
             db.close()
@@ -222,7 +223,7 @@ def _execute(plan: Plan, todo: list, records: list, db, scheduler, workers, prog
     return dict(timing, compute=done[1])
 
 
-def sweep(model: str, vary=None, *, simulate: bool = False, store=_DEFAULT, scheduler: str | None = None,
+def sweep(model: str, vary=None, *, simulate: bool = False, store=_DEFAULT, dask_scheduler: str | None = None,
           slots: int | None = None, warmup: int | None = None, replications: int | None = None,
           seed: int | None = None, workers: int = 0, progress: bool = False,
           lock_timeout: float = DEFAULT_TIMEOUT, fixed: dict | None = None, target: dict | None = None, **params):
@@ -241,7 +242,7 @@ def sweep(model: str, vary=None, *, simulate: bool = False, store=_DEFAULT, sche
     >>> df[["load", "mean_wait"]].round(4).values.tolist()
     [[0.5, 0.4688], [0.8, 1.875]]
     """
-    run = run_sweep(model, vary, {**(fixed or {}), **params}, simulate=simulate, store=store, scheduler=scheduler,
+    run = run_sweep(model, vary, {**(fixed or {}), **params}, simulate=simulate, store=store, dask_scheduler=dask_scheduler,
                     slots=slots, warmup=warmup, replications=replications, seed=seed, workers=workers,
                     progress=progress, lock_timeout=lock_timeout, target=target)
     df = to_frame(run.rows())

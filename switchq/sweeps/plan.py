@@ -133,11 +133,11 @@ def plan_sweep(model_name: str, vary=None, fixed: dict | None = None, simulate: 
         raise InputError("--simulate", True, f"a model with a simulated twin ({model.name} is analytic only: "
                                              + ", ".join(m.name for m in _models() if m.build) + ")")
     mode = "simulated" if (simulate or model.analytic is None) else "analytic"
-    run = {"slots": slots, "warmup": warmup, "replications": replications, "seed": seed}
+    run = {_option(model, "slots"): slots, "--warmup": warmup, "--replications": replications, "--seed": seed}
     if mode == "analytic":
-        for name, v in run.items():
+        for option, v in run.items():
             if v is not None:
-                raise InputError(f"--{name}", v, "only with --simulate (analytic points are not simulated)")
+                raise InputError(option, v, "only with --simulate (analytic points are not simulated)")
     axes, used = [], set()
     for name, text in _as_pairs(vary):
         p = model.param(name)
@@ -226,11 +226,22 @@ def plan_points(model_name: str, points: list, simulate: bool = True, slots: int
 TARGET = ("precision", "half_width", "max_replications", "precision_metrics")
 
 
+def _option(model: Model, target: str) -> str:
+    """The option that sets run setting ``target`` for ``model`` (``--cycles`` for slots on a flit network)."""
+    from switchq.declaration import RUN_PARAMS
+
+    d = model.declaration
+    for p in (d.run_params() if d is not None else RUN_PARAMS):
+        if p.target == target:
+            return p.option
+    return "--" + target.replace("_", "-")
+
+
 def _run_settings(model: Model, mode: str, slots, warmup, replications, seed, target=None) -> dict:
     target = {k: v for k, v in (target or {}).items() if v not in (None, "", ())}
     if mode != "simulated":
         for k, v in target.items():
-            raise InputError("--" + k.replace("_", "-"), v, "only with --simulate (analytic points are exact)")
+            raise InputError(_option(model, k), v, "only with --simulate (analytic points are exact)")
         return {}
     from switchq.validate.harness import RunSettings
 
@@ -246,8 +257,9 @@ def _run_settings(model: Model, mode: str, slots, warmup, replications, seed, ta
            "simulator": simulator_version()}
     if not model.declaration.slotted:     # its workload sets the run's length (simulated seconds, a round)
         if slots is not None or warmup is not None:
+            clock = " and ".join(p.option for p in model.declaration.clock.params) or "its workload"
             raise InputError("--slots" if slots is not None else "--warmup", slots if slots is not None else warmup,
-                             f"only on a slotted model ({model.name} runs {model.declaration.clock.unit})")
+                             f"only on a slotted model ({model.name}'s runs are set by {clock})")
         del out["slots"], out["warmup_slots"]
     if s.targeted:
         out.update({k: list(getattr(s, k)) if k == "precision_metrics" else getattr(s, k) for k in TARGET})

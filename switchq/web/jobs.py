@@ -18,7 +18,8 @@ queue for it in order.
 The work cap (:class:`Limits`, set by ``switchq serve`` options) is checked
 before a request is queued: at most ``max_points`` points, ``max_replications``
 replications and ``max_slots`` measured (and warm-up) time steps per point on a
-slotted clock, and at most ``queue`` requests waiting. A request that runs past
+slotted clock (``max_simulated`` simulated seconds on a clock of seconds), and at most ``queue`` requests
+waiting. A request that runs past
 ``max_seconds`` of wall time stops after its current point (as a cancel does:
 a point in progress always finishes, and is stored).
 """
@@ -44,6 +45,7 @@ class Limits:
     max_points: int = 25
     max_replications: int = 32
     max_slots: int = 200_000
+    max_simulated: float = 2.0       # simulated seconds (and warm-up) per point, on a clock of simulated seconds
     max_seconds: float = 300.0
     queue: int = 8
 
@@ -161,6 +163,12 @@ class Jobs:
                 if plan.settings[key] > lim.max_slots:
                     raise InputError(option, plan.settings[key],
                                      f"at most {lim.max_slots} per point on this server (switchq serve --max-slots)")
+        for pt in plan.points:    # a clock of simulated seconds: the point's own length (and warm-up)
+            for key in ("seconds", "warmup_seconds"):
+                if (pt.params.get(key) or 0.0) > lim.max_simulated:
+                    raise InputError("--" + key.replace("_", "-"), pt.params[key],
+                                     f"at most {lim.max_simulated:g} s per point on this server (switchq serve "
+                                     "--max-simulated)")
         if len(plan.points) > lim.max_points:
             raise InputError("--vary", f"{len(plan.points)} points",
                              f"at most {lim.max_points} points per request on this server (switchq serve "

@@ -54,12 +54,14 @@ def is_loopback(host: str) -> bool:
               help="Most replications per simulated point.")
 @click.option("--max-slots", default="200000", show_default=True, metavar="INTEGER",
               help="Most measured (and warm-up) slots or cycles per replication.")
+@click.option("--max-simulated", default="2", show_default=True, metavar="SECONDS",
+              help="Most simulated seconds (and warm-up) per replication, for models run in simulated time.")
 @click.option("--max-seconds", default="300", show_default=True, metavar="NUMBER",
               help="Wall time after which a simulation request stops (after its current point).")
 @click.option("--queue", default="8", show_default=True, metavar="INTEGER",
               help="Most simulation requests waiting; more get HTTP 429.")
-def serve_command(host, port, store, no_store, workers, max_points, max_replications, max_slots, max_seconds,
-                  queue):
+def serve_command(host, port, store, no_store, workers, max_points, max_replications, max_slots, max_simulated,
+                  max_seconds, queue):
     """Serve every declared model as a what-if page, with its JSON API (OpenAPI at /openapi.json).
 
     A page per model: its parameters with units, defaults and ranges; the analytic answer as you type;
@@ -75,7 +77,8 @@ def serve_command(host, port, store, no_store, workers, max_points, max_replicat
 
     limits = Limits(max_points=_int("--max-points", max_points, 1), max_replications=_int(
         "--max-replications", max_replications, 1), max_slots=_int("--max-slots", max_slots, 100),
-        max_seconds=_number("--max-seconds", max_seconds), queue=_int("--queue", queue, 1))
+        max_simulated=_number("--max-simulated", max_simulated), max_seconds=_number("--max-seconds", max_seconds),
+        queue=_int("--queue", queue, 1))
     port = _int("--port", port, 1, 65535)
     workers = _int("--workers", workers, 0)
     if store is not None and no_store:

@@ -183,7 +183,8 @@ async function buildModel(name) {
         el("div", {id: "reproduce"}))));
   if (simulated) api("GET", "/api/limits").then(({data}) => {
     document.getElementById("limits").textContent = `This server's cap per request: ${data.max_points} points, ` +
-      `${data.max_replications} replications and ${data.max_slots} slots (or cycles) per point, ` +
+      `${data.max_replications} replications and ${data.max_slots} slots (or cycles; ${data.max_simulated} s ` +
+      `simulated) per point, ` +
       `${data.max_seconds} s of wall time; ${data.queue} requests may wait.`;
   });
   if (S.sim && simulated) simulate();

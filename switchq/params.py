@@ -301,13 +301,16 @@ class Param:
         return {self.name, self.target, *(a.lstrip("-").replace("-", "_") for a in self.aliases), *self.aliases}
 
 
+def _option_of(name: str, params) -> str:
+    return next((q.option for q in params if q.name == name), "--" + name.replace("_", "-"))
+
+
 def applies_text(p: Param, params) -> str:
     """Where ``p`` applies, as its help and its refusal say it: ``only with --buffer-org hipiqs``."""
     if not p.applies:
         return ""
     name, values = p.applies
-    option = next((q.option for q in params if q.name == name), "--" + name.replace("_", "-"))
-    return f"only with {option} " + " or ".join(_fmt(v) for v in values)
+    return f"only with {_option_of(name, params)} " + " or ".join(_fmt(v) for v in values)
 
 
 def check_applies(params, values: dict, given) -> None:
@@ -325,9 +328,9 @@ def check_applies(params, values: dict, given) -> None:
         if p.applies and p.name in given and values.get(p.name) != p.default:
             name, allowed = p.applies
             if values.get(name) not in allowed:
-                option = next((q.option for q in params if q.name == name), "--" + name.replace("_", "-"))
                 raise InputError(p.option, p.shown(values.get(p.name)),
-                                 f"{applies_text(p, params)} (not with {option} {_fmt(values.get(name))})")
+                                 f"{applies_text(p, params)} (not with {_option_of(name, params)} "
+                                 f"{_fmt(values.get(name))})")
 
 
 def sim_only(*params) -> tuple:

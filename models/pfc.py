@@ -101,7 +101,9 @@ class PfcPort:
 
 @dataclass(frozen=True)
 class InfinibandLink:
-    """One InfiniBand link's credit-buffer inputs: a data rate (or a speed and width by name), cable, MTU, VLs."""
+    """One InfiniBand link's credit-buffer inputs: a data rate (or a speed and width by name), cable, MTU, VLs;
+    the round trip's fixed part (SerDes, FEC, pipeline) and the longest a freed credit waits for the next
+    flow-control packet (``credit_update_s``). Both 0 by default: the credits are then a lower bound."""
 
     link_rate_bps: float | None
     cable_m: float
@@ -111,13 +113,15 @@ class InfinibandLink:
     vls: int = 1
     propagation_speed: float | None = None
     fixed_delay_s: float = 0.0
+    credit_update_s: float = 0.0
 
     def __post_init__(self):
         if self.link_rate_bps is not None:
             _check.real("link_rate", self.link_rate_bps, 0.0, None, low_open=True)
         _check.assign(self, cable_m=_check.real("cable", self.cable_m, 0.0),
                       vls=_check.integer("vls", self.vls, 1, 15),
-                      fixed_delay_s=_check.real("fixed_delay", self.fixed_delay_s, 0.0))
+                      fixed_delay_s=_check.real("fixed_delay", self.fixed_delay_s, 0.0),
+                      credit_update_s=_check.real("credit_update", self.credit_update_s, 0.0))
         if self.mtu_bytes not in IB_MTUS:
             raise _check.InputError("mtu", f"{self.mtu_bytes}B", "one of " + ", ".join(f"{m}B" for m in IB_MTUS)
                                     + " (InfiniBand path MTUs)")

@@ -16,7 +16,9 @@ sum (``--model``):
 - ``cisco``: Cisco's PFC white paper (Nexus 5000): both MTUs, the cable both
   ways, the response time; interfaces and framing neglected;
 - ``mlx5``: the Linux mlx5 driver's ``calculate_xoff``
-  (``(301 + 2.16 len) speed + 2.72 MTU``, speed in Gb/s, floored at 40);
+  (``(301 + 2.16 len) speed + 2.72 MTU``, speed in Gb/s, floored at 40; the
+  MTU it is passed is the netdev's, ``dev->mtu``: the IP MTU, without the
+  Ethernet header and FCS);
 - ``sonic``: SONiC's ``buffer_headroom_mellanox.lua`` (Spectrum-2/3 ASIC
   table), whose bytes include the cells small packets waste.
 
@@ -25,7 +27,10 @@ runs at full rate when its buffer holds the round trip's bytes plus one
 whole packet (a packet goes only with credits for all of it), counted in
 whole blocks, each freed only with its last byte (:func:`full_rate_credits`);
 a smaller buffer carries a share of the rate found by a max-plus recursion
-(:func:`credit_throughput`).
+(:func:`credit_throughput`). The round trip is the cable both ways, a fixed
+delay (SerDes, FEC, pipeline) and the longest a freed credit waits for the
+next flow-control packet (the credit-update interval), counted whole; both
+default to 0, and the answer then says it is a lower bound.
 
 Examples
 --------
@@ -39,6 +44,8 @@ Examples
 >>> b = infiniband(InfinibandLink(None, 30.0, 4096, speed="HDR", width=4))
 >>> b.link_rate_bps, b.credits, b.buffer_bytes
 (200000000000.0, 184, 11776)
+>>> infiniband(InfinibandLink(None, 30.0, 4096, speed="HDR", width=4, fixed_delay_s=200e-9)).credits
+263
 """
 
 from __future__ import annotations
@@ -52,7 +59,8 @@ from switchq.models.pfc import InfinibandLink, PfcPort
 __all__ = ["headroom", "infiniband", "Headroom", "CreditBuffer", "IEEE_RESPONSE_QUANTA", "SONIC_RESPONSE_QUANTA",
            "IEEE_INTERFACE_BIT_TIMES", "MEDIUM_SPEED", "IB_SPEEDS", "IB_WIDTHS", "FRAME_OVERHEAD_BYTES",
            "PFC_FRAME_BYTES", "PAUSE_QUANTUM_BITS", "twin_terms", "sonic", "SONIC_ASICS", "full_rate_credits",
-           "credit_throughput", "response_quanta", "interface_delay_s", "propagation_speed"]
+           "credit_throughput", "response_quanta", "interface_delay_s", "propagation_speed", "packet_blocks",
+           "check_buffer", "CISCO_RESPONSE"]
 
 C = 299_792_458.0
 PAUSE_QUANTUM_BITS = 512                  # IEEE 802.3 31B.2: a pause quantum is 512 bit times
@@ -67,7 +75,13 @@ SRC_SONIC_ASIC = ("sonic-net/sonic-buildimage Mellanox asic_table.j2 (cell_size 
                   "Spectrum-2/3; pipeline_latency 18 KB, mac_phy_delay 0.8 KB, peer_response_time 3.8 KB) and the "
                   "dynamic-buffer HLD (small_packet_percentage 100, lossless mtu 1024)")
 SRC_MLX5 = ("Linux drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c, calculate_xoff(): "
-            "xoff = (301 + 216 * cable_len / 100) * speed / 1000 + 272 * mtu / 100, speed in Mb/s, at least 40000")
+            "xoff = (301 + 216 * cable_len / 100) * speed / 1000 + 272 * mtu / 100, speed in Mb/s, at least 40000, "
+            "mtu the netdev's (dev->mtu, as en_dcbnl.c passes it); update_xoff_threshold() refuses a lossless "
+            "buffer smaller than xoff + max_mtu + port_buff_cell_sz, max_mtu = max(netdev max_mtu, 9216) "
+            "(MINIMUM_MAX_MTU)")
+# Cisco's white paper states one response time: 60 quanta (3,840 B) at 10GE. At other speeds switchq substitutes
+# 802.3's value from IEEE_RESPONSE_QUANTA.
+CISCO_RESPONSE = {10_000_000_000: 60}
 SRC_CISCO = ("Cisco, 'Priority Flow Control: Build Reliable Layer 2 Infrastructure' (white paper c11-542809, Nexus "
              "5000): MTU[R] + cable both ways + response + MTU[S]; bits travel at 0.70 c in twinax copper, 0.65 c "
              "in single-mode fibre (476 / 513 ns per 100 m); transceiver latency neglected")
@@ -138,6 +152,7 @@ class CreditBuffer:
     source: str
     round_trip_bytes: int = 0
     extra: dict = field(default_factory=dict)
+    note: str = ""
 
 
 def _whole(rate_bps: float) -> int | None:
@@ -209,6 +224,17 @@ def _ieee(port: PfcPort) -> Headroom:
                    interface_delay_ns=intf * 1e9, propagation_speed=speed)
 
 
+def _cisco_response(port: PfcPort, quanta: int, q_src: str) -> str:
+    """Where the cisco reading's response time comes from: given, the white paper's own figure (60 quanta at
+    10GE), or 802.3's value, which switchq substitutes at the speeds the white paper does not state."""
+    if port.response_quanta is not None:
+        return f"{quanta} quanta x 512 bits: {q_src}"
+    if CISCO_RESPONSE.get(_whole(port.link_rate_bps)) == quanta:
+        return f"{quanta} quanta x 512 bits = {quanta * 64} B, the white paper's figure at 10GE"
+    return (f"{quanta} quanta x 512 bits: 802.3's value, substituted by switchq (the white paper states 60 quanta "
+            f"at 10GE only): {q_src}")
+
+
 def _cisco(port: PfcPort) -> Headroom:
     rate = port.link_rate_bps
     quanta, q_src = response_quanta(port)
@@ -216,9 +242,14 @@ def _cisco(port: PfcPort) -> Headroom:
     terms = {"mtu_receiver": float(port.mtu_bytes), "cable": 2 * _bytes(rate, port.cable_m / speed),
              "transceiver": 2 * _bytes(rate, port.transceiver_delay_s),
              "response": float(quanta * PAUSE_QUANTUM_BITS / 8), "mtu_sender": float(port.mtu_sender)}
+    if port.propagation_speed is None:
+        # The white paper's per-100 m figures (476 ns copper, 513 ns fibre) are 100 / (0.70 or 0.65 x 3e8).
+        s_src += (f"; the white paper computes with c = 3e8 m/s (100 m of {port.medium}: "
+                  f"{100 / (speed * 3e8 / C) * 1e9:.2f} ns), switchq with 299,792,458 m/s "
+                  f"({100 / speed * 1e9:.2f} ns)")
     sources = {"mtu_receiver": f"MTU[R], {SRC_CISCO.split(':')[0]}", "cable": f"cable both ways, {s_src}",
                "transceiver": "given (--transceiver-delay), both ways (the white paper neglects it)",
-               "response": f"{quanta} quanta x 512 bits: {q_src}", "mtu_sender": "MTU[S], Cisco white paper"}
+               "response": _cisco_response(port, quanta, q_src), "mtu_sender": "MTU[S], Cisco white paper"}
     return _answer(port, terms, sources, "MTU_R + 2 rate cable/(8 v) + 2 rate D_xcvr/8 + 64 quanta + MTU_S bytes",
                    SRC_CISCO, response_quanta=quanta, propagation_speed=speed)
 
@@ -235,10 +266,12 @@ def _mlx5(port: PfcPort) -> Headroom:
     terms["integer_rounding"] = xoff - sum(terms.values())
     sources = {"fixed": f"301 x speed[Gb/s] (speed floored at 40 Gb/s), {SRC_MLX5.split(',')[0]}",
                "cable": "2.16 x cable[m] x speed[Gb/s], integer metres (cable_len; the driver's default is 7 m)",
-               "mtu": "2.72 x MTU[B] (the port MTU given)", "integer_rounding": "the driver's integer divisions"}
+               "mtu": "2.72 x MTU[B]: --mtu read as the netdev (IP) MTU the driver passes (dev->mtu, without "
+                      "the Ethernet header and FCS)", "integer_rounding": "the driver's integer divisions"}
     return Headroom("mlx5", xoff, terms, sources,
-                    "xoff = (301 + 216 cable/100) speed_Mbps/1000 + 272 MTU/100 (integer C); the driver refuses a "
-                    "lossless buffer smaller than xoff + max(MTU, 9216) + one cell", SRC_MLX5)
+                    "xoff = (301 + 216 cable/100) speed_Mbps/1000 + 272 MTU/100 (integer C, MTU the netdev's); the "
+                    "driver refuses a lossless buffer smaller than xoff + max(netdev max_mtu, 9216) + one cell",
+                    SRC_MLX5)
 
 
 # Mellanox ASIC_TABLE rows (sonic-buildimage asic_table.j2): cell size in bytes; pipeline latency, MAC/PHY delay
@@ -351,6 +384,29 @@ def _ib_rate(link: InfinibandLink) -> tuple:
     return rate, signalling, encoding
 
 
+def packet_blocks(mtu_bytes: int) -> int:
+    """64-byte credits one packet of ``mtu_bytes`` (+ 26 B of headers) takes: the fewest a VL can send with."""
+    return -(-(mtu_bytes + IB_HEADER_BYTES) // IB_BLOCK_BYTES)
+
+
+def check_buffer(mtu_bytes: int, buffer_bytes: int, name: str = "buffer") -> None:
+    """Refuse (one line, the bytes as given) a buffer per VL below one packet's credits: no packet could ever
+    go, so its throughput would be 0 for want of a buffer, not of a round trip.
+
+    Examples
+    --------
+    >>> check_buffer(4096, 100)
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: buffer: got '100B'; allowed: at least one packet's credits, 65 x 64 B = 4160 B ...
+    """
+    k = packet_blocks(mtu_bytes)
+    if buffer_bytes // IB_BLOCK_BYTES < k:
+        raise _check.InputError(name, f"{buffer_bytes}B", f"at least one packet's credits, {k} x 64 B = {k * 64} B "
+                                f"(MTU {mtu_bytes} B + 26 B of headers): a packet goes only with credits for all "
+                                "its blocks")
+
+
 def _blocks_done(packet: int) -> list:
     """Byte offset of the last byte of each 64-byte block of a packet (its credit is freed then)."""
     return [min(IB_BLOCK_BYTES * (i + 1), packet) - 1 for i in range(-(-packet // IB_BLOCK_BYTES))]
@@ -438,20 +494,27 @@ def infiniband(link: InfinibandLink, buffer_bytes: int | None = None) -> CreditB
     ``buffer_bytes`` the share of the rate that buffer carries.
 
     The rate is ``link.link_rate_bps`` (a data rate), or the speed's data rate per lane times the width. The
-    credit round trip R is the cable both ways plus the fixed delay, rounded up to whole byte times, plus the
-    6-byte flow-control packet; the credits are :func:`full_rate_credits`.
+    credit round trip R is the cable both ways, the fixed delay and the credit-update interval (a freed
+    credit may wait that long for the next flow-control packet: counted whole, a bound), rounded up to whole
+    byte times, plus the 6-byte flow-control packet; the credits are :func:`full_rate_credits`. With the
+    fixed delay or the interval at 0 the answer's ``note`` says the credits are a lower bound.
     """
     rate, signalling, encoding = _ib_rate(link)
     speed = link.propagation_speed or DEFAULT_IB_SPEED
     terms = {"cable": 2 * _bytes(rate, link.cable_m / speed), "fixed_delay": _bytes(rate, link.fixed_delay_s),
-             "credit_packet": float(IB_FC_PACKET_BYTES)}
+             "credit_update": _bytes(rate, link.credit_update_s), "credit_packet": float(IB_FC_PACKET_BYTES)}
     packet = link.mtu_bytes + IB_HEADER_BYTES
-    round_trip = math.ceil(terms["cable"] + terms["fixed_delay"] - 1e-9) + IB_FC_PACKET_BYTES
+    if buffer_bytes is not None:
+        check_buffer(link.mtu_bytes, buffer_bytes)
+    round_trip = (math.ceil(terms["cable"] + terms["fixed_delay"] + terms["credit_update"] - 1e-9)
+                  + IB_FC_PACKET_BYTES)
     credits = full_rate_credits(packet, round_trip)
     terms["packet"] = float(-(-packet // IB_BLOCK_BYTES) * IB_BLOCK_BYTES)
     terms["block_granularity"] = credits * IB_BLOCK_BYTES - sum(terms.values())
     sources = {"cable": f"cable both ways at {speed:.4g} m/s ({'given' if link.propagation_speed else '5 ns/m'})",
-               "fixed_delay": "given (--fixed-delay): SerDes, logic, credit turnaround",
+               "fixed_delay": "given (--fixed-delay): SerDes, FEC, pipeline, credit turnaround; 0 leaves them out",
+               "credit_update": "given (--credit-update): the longest a freed credit waits for the next "
+                                "flow-control packet, counted whole; 0 takes credit updates as instant",
                "credit_packet": f"a 6-byte flow-control packet, {SRC_IBA.split(':')[0]}",
                "packet": f"one packet, MTU + 26 B headers, in whole 64-byte credits (it goes only with credits "
                          f"for all of it); {SRC_IBA}",
@@ -464,6 +527,18 @@ def infiniband(link: InfinibandLink, buffer_bytes: int | None = None) -> CreditB
     return CreditBuffer(rate, signalling, encoding, credits * IB_BLOCK_BYTES, credits,
                         credits * IB_BLOCK_BYTES * link.vls, terms, sources,
                         "credits = K + sum_m #{blocks of packet k - m not back when packet k starts}, K = ceil((MTU "
-                        "+ 26) / 64), R = ceil(2 rate cable/v + rate fixed)/8 + 6 byte times; per VL, x VLs in all",
+                        "+ 26) / 64), R = ceil(2 rate cable/v + rate (fixed + update))/8 + 6 byte times; per VL, x "
+                        "VLs in all",
                         f"{SRC_IBA}; {SRC_IB_SPEEDS}; paper 002 (Minkenberg & Gusat) 2.3: credits need one round "
-                        "trip", round_trip, extra)
+                        "trip", round_trip, extra, _lower_bound_note(link))
+
+
+def _lower_bound_note(link: InfinibandLink) -> str:
+    """What an answer leaves out when the fixed delay or the credit-update interval is 0: its credits are then
+    the fewest any real link needs, a lower bound."""
+    left = [text for value, text in ((link.fixed_delay_s, "--fixed-delay 0 (no SerDes, FEC or pipeline delay)"),
+                                     (link.credit_update_s, "--credit-update 0 (credits returned the moment "
+                                                            "their block is freed)")) if value == 0]
+    if not left:
+        return ""
+    return "a lower bound: " + " and ".join(left) + "; give them for the link's own figures"

@@ -58,14 +58,76 @@ def test_ieee_terms_are_the_bit_times_gupta_prints():
     assert t["mtu_sender"] == t["mtu_receiver"]
 
 
-def test_cisco_cable_bytes_per_100m_at_10g():
-    # Cisco: at 10 Gb/s, 100 m hold 641 bytes of fibre (513 ns) and 595 bytes of copper (476 ns), each way.
-    fibre = headroom(PfcPort(10e9, 100.0, 1500, model="cisco")).terms["cable"] / 2
-    copper = headroom(PfcPort(10e9, 100.0, 1500, medium="copper", model="cisco")).terms["cable"] / 2
-    # Cisco truncates to whole nanoseconds (476.5 ns -> 476), so its bytes are our figures rounded down.
-    assert int(fibre) == 641 and int(copper) == 595
-    # and the response: 60 quanta at 10 Gb/s is 3840 bytes, as the white paper's example.
-    assert headroom(PfcPort(10e9, 100.0, 1500, model="cisco")).terms["response"] == 3840
+def test_cisco_cable_figures_per_100m_at_10g_are_made_with_c_3e8():
+    # Cisco prints, per 100 m at 10 Gb/s: fibre 513 ns, 641 B; copper 476 ns, 595 B. Its copper figures are
+    # 100 / (0.70 x 3e8) = 476.19 ns and 595.24 B: the speed of light rounded to 3e8 m/s, not a truncation
+    # (with c = 299,792,458 m/s copper is 476.52 ns, 595.65 B, which round to 477 and 596). Fibre rounds to the
+    # printed figures either way (512.82 / 513.18 ns). Tolerance: the printed figures are whole units, so a
+    # figure agrees when it rounds to them.
+    def per_100m(medium, speed=None):
+        port = PfcPort(10e9, 100.0, 1500, medium=medium, model="cisco", propagation_speed=speed)
+        b = headroom(port).terms["cable"] / 2
+        return round(b * 8 / 10), round(b)     # ns at 10 Gb/s (8 bits / 10 Gb/s = 0.8 ns a byte), bytes
+
+    assert per_100m("fiber") == (513, 641) and per_100m("fiber", 0.65 * 3e8) == (513, 641)
+    assert per_100m("copper") == (477, 596)
+    assert per_100m("copper", 0.70 * 3e8) == (476, 595)
+    # and size pfc --model cisco says so, with both figures computed.
+    source = headroom(PfcPort(10e9, 100.0, 1500, medium="copper", model="cisco")).term_sources["cable"]
+    assert "computes with c = 3e8 m/s (100 m of copper: 476.19 ns)" in source and "(476.52 ns)" in source
+
+
+def test_sonic_msn2700_300m_entries_are_the_cable_term_in_plain_bytes():
+    # The script writes the cable's bytes x 1000/1024 (speed in Mb/s x 1e9 / (8 x 1024)); the shipped MSN2700
+    # table's 300 m entries are what the same sum gives with the cable in plain bytes (x 1.024), both rounded up
+    # to 1024 B. 25G, 300 m: the script 47104 B, plain bytes 48128 B, the table 48128 B (exact: whole KB).
+    from switchq.solvers.pfc import sonic
+
+    for mbps, table in ((25000, 48128), (40000, 59392), (50000, 66560), (100000, 104448)):
+        h = sonic(mbps * 1e6, 300.0, 9216, "spectrum", response_bytes=3.8 * 1024)
+        plain = math.ceil((h.headroom_bytes - h.terms["round_up_1024"] + 0.024 * h.terms["cable"]) / 1024) * 1024
+        assert h.headroom_bytes == table - (1024 if mbps < 100000 else 2048) and plain == table
+
+
+# ------------------------------------------------------------ issue 25, item 15: the sources as they are
+
+def test_cisco_response_is_the_white_papers_at_10ge_and_8023s_elsewhere():
+    # The white paper states one response time, 60 quanta at 10GE: 60 x 512 / 8 = 3840 B. At 100 Gb/s switchq
+    # takes 802.3's 394 quanta (25216 B) and must say it substituted it.
+    ten = headroom(PfcPort(10e9, 100.0, 1500, model="cisco"))
+    assert ten.terms["response"] == 3840 and "white paper's figure at 10GE" in ten.term_sources["response"]
+    hundred = headroom(PfcPort(100e9, 100.0, 1500, model="cisco"))
+    assert hundred.terms["response"] == 394 * 64
+    assert "802.3's value, substituted by switchq" in hundred.term_sources["response"]
+
+
+def test_mlx5_reads_the_netdev_mtu_and_refuses_by_max_mtu():
+    # en_dcbnl.c passes dev->mtu (the IP MTU) to calculate_xoff; update_xoff_threshold refuses a buffer below
+    # xoff + max_mtu + cell, max_mtu = max(netdev max_mtu, MINIMUM_MAX_MTU = 9216): not the MTU given.
+    out = size("pfc", "--link-rate", "100Gb/s", "--cable", "100m", "--model", "mlx5")
+    assert "max(netdev max_mtu, 9216)" in out["formula"] and "netdev (IP) MTU" in out["term_sources"]["mtu"]
+    help_text = " ".join(CliRunner().invoke(size_group, ["pfc", "--help"]).output.split())
+    assert "mlx5: the netdev (IP) MTU the driver passes to calculate_xoff" in help_text
+
+
+def test_twin_case_says_its_worst_case_demand_is_the_sum_by_construction():
+    from switchq import registry
+
+    case = registry.get_architecture("pfc").cases[0]
+    assert case.quantity == "headroom_used" and "by construction" in case.why and "arithmetic" in case.why
+
+
+def test_loss_intervals_are_never_below_zero():
+    # One frame short with random phases, a few pauses a run: most runs lose nothing, some a frame, so a
+    # Student-t interval of 5 runs would reach below 0; a loss cannot, and the interval is cut there.
+    from switchq.validate.reports.pfc import _nonnegative
+    from switchq.validate.result import Estimate
+
+    cut = _nonnegative(Estimate(0.02, -0.01, 0.05, n=5))
+    assert (cut.value, cut.low, cut.high) == (0.02, 0.0, 0.05)
+    _, r = _twin("random", 1_000_000, shortfall=9236, replications=5)
+    for name in ("frames_lost_per_pause", "loss_probability"):
+        assert r.metrics[name].low >= 0.0
 
 
 def test_sonic_reproduces_the_lua_script():
@@ -255,3 +317,55 @@ def test_model_all_puts_the_four_formulas_side_by_side():
     rows = size("pfc", "--link-rate", "100Gb/s", "--cable", "100m", "--model", "all")
     assert {r["model"]: r["headroom_bytes"] for r in rows} == {"ieee": 87322, "mlx5": 76767, "sonic": 108544,
                                                                "cisco": 56478}
+
+
+# ------------------------------------------------------------ issue 25, item 16: what size infiniband leaves out
+
+@pytest.mark.parametrize("option", ["--fixed-delay", "--credit-update"])
+def test_infiniband_round_trip_counts_the_fixed_delay_and_the_credit_update_interval(option):
+    # 4x HDR, 30 m: R = 7500 B of cable both ways + 6 = 7506 byte times, 184 credits (a lower bound). 200 ns at
+    # 25 B/ns adds 5000: R = 12506. Block i of a back-to-back packet (last byte e_i = 64 i + 63, and 4121) is out
+    # for floor((e_i + 12505) / 4122) earlier packets: 4 for e_i >= 3983 (blocks 62, 63, 64), 3 for the other
+    # 62; so 65 + 62 x 3 + 3 x 4 = 263 credits. Exact integers: no tolerance.
+    out = size("infiniband", "--speed", "HDR", "--width", "4x", "--cable", "30m", option, "200ns")
+    assert out["round_trip_bytes"] == 12506 and out["credits"] == 263
+    assert out["terms"][{"--fixed-delay": "fixed_delay", "--credit-update": "credit_update"}[option]] == 5000
+    assert sum(out["terms"].values()) == out["buffer_bytes"] == 263 * 64
+
+
+def test_infiniband_says_when_its_credits_are_a_lower_bound():
+    base = ("infiniband", "--speed", "HDR", "--width", "4x", "--cable", "30m")
+    note = size(*base)["note"]
+    assert note.startswith("a lower bound:") and "--fixed-delay 0" in note and "--credit-update 0" in note
+    note = size(*base, "--fixed-delay", "100ns")["note"]
+    assert "--fixed-delay" not in note and "--credit-update 0" in note
+    assert "note" not in size(*base, "--fixed-delay", "100ns", "--credit-update", "50ns")
+
+
+def _simulate_error(*args) -> str:
+    from switchq.cli import app
+
+    result = CliRunner().invoke(app, ["simulate", "infiniband", "--speed", "HDR", "--width", "4x", "--cable", "30m",
+                                      "--slots", "20000", *args])
+    # As size_error: the group raises the InputError, the top-level CLI prints it in one line and exits 2.
+    assert isinstance(result.exception, InputError), (result.output, result.exception)
+    line = str(result.exception)
+    assert "\n" not in line
+    return line
+
+
+@pytest.mark.parametrize("typed", ["64B", "100B", "4159B"])
+def test_simulate_infiniband_refuses_a_buffer_below_one_packet_as_size_does(typed):
+    # A 4096 B packet + 26 B of headers takes 65 credits (4160 B): with fewer no packet ever goes, and the twin
+    # used to report throughput 0 with no word of why. The refusal echoes the bytes as typed (100B, not the
+    # 64 B of whole credits it floors to) and is the same line as size infiniband's.
+    line = _simulate_error("--buffer", typed)
+    assert line.startswith(f"--buffer: got '{typed}'; allowed: at least one packet's credits, 65 x 64 B = 4160 B")
+    assert line == str(size_error("infiniband", "--speed", "HDR", "--width", "4x", "--cable", "30m",
+                                  "--buffer", typed))
+
+
+def test_simulate_infiniband_refuses_a_shortfall_that_leaves_less_than_a_packet():
+    # 184 credits (11776 B) less 8000 B leaves 3776 B, under one packet's 4160 B.
+    line = _simulate_error("--shortfall", "8000B")
+    assert line == "--shortfall: got '8000B'; allowed: a size that leaves at least 4160 B of the buffer"

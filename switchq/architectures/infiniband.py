@@ -28,7 +28,11 @@ VLS = Param("vls", "vls", "int", 1, low=1, high=15, unit="VLs", help="Data virtu
 IB_PROPAGATION = Param("propagation_speed", "propagation_speed", "speed", None, low=0, low_open=True, unit="m/s",
                        default_text="2e8m/s, i.e. 5 ns/m", help="Signal speed in the cable.")
 FIXED = Param("fixed_delay", "fixed_delay", "time", 0.0, low=0, unit="s", default_text="0ns",
-              help="Non-cable part of the credit round trip (SerDes, logic).")
+              help="Non-cable part of the credit round trip (SerDes, FEC, pipeline, credit turnaround); 0 leaves "
+                   "them out, so the credits are a lower bound.")
+CREDIT_UPDATE = Param("credit_update", "credit_update", "time", 0.0, low=0, unit="s", default_text="0ns",
+                      help="Longest a freed credit waits for the next flow-control packet, counted whole in the "
+                           "round trip; 0 takes credit updates as instant (a lower bound).")
 
 BUFFER = Param("buffer", "buffer", "size", None, low=64 * 8, unit="bits",
                help="Ask the share of the rate this buffer per VL carries, with a unit (8KiB); whole 64-byte credits.")
@@ -37,13 +41,14 @@ TWIN_BUFFER = Param("buffer", "buffer", "size", None, low=64 * 8, unit="bits", d
 SHORTFALL = Param("shortfall", "shortfall", "size", 0, low=0, unit="bits", default_text="0B",
                   help="Bytes taken off the buffer (4096B: one MTU short).")
 
-PARAMS = (IB_RATE, IB_SPEED, IB_WIDTH, CABLE, IB_MTU, VLS, IB_PROPAGATION, FIXED)
+PARAMS = (IB_RATE, IB_SPEED, IB_WIDTH, CABLE, IB_MTU, VLS, IB_PROPAGATION, FIXED, CREDIT_UPDATE)
 UNITS = {"link_rate_bps": "bit/s", "cable_m": "m", "mtu_bytes": "B", "vls": "VLs", "fixed_delay_ns": "ns",
+         "credit_update_ns": "ns",
          "width": "lanes", "signalling_bps": "bit/s", "buffer_bytes": "B", "credits": "credits", "total_bytes": "B",
          "terms": "B", "round_trip_bytes": "B", "offered_buffer_bytes": "B", "utilization": "1",
          "shortfall_bytes": "B"}
 RESULTS = ("signalling_bps", "encoding", "round_trip_bytes", "buffer_bytes", "credits", "total_bytes", "terms",
-           "term_sources", "utilization", "utilization_method", "formula", "source")
+           "term_sources", "utilization", "utilization_method", "note", "formula", "source")
 
 
 def _link(p):
@@ -51,7 +56,7 @@ def _link(p):
 
     width = None if p["width"] is None else int(p["width"][:-1])
     return InfinibandLink(p["link_rate"], p["cable"], _bytes("mtu", p["mtu"]), p["speed"], width, p["vls"],
-                          p["propagation_speed"], p["fixed_delay"])
+                          p["propagation_speed"], p["fixed_delay"], p["credit_update"])
 
 
 def _size(p):
@@ -61,20 +66,29 @@ def _size(p):
     b = infiniband(link, _bytes("buffer", p.get("buffer")))
     inputs = {"link_rate_bps": b.link_rate_bps, "speed": link.speed, "width": link.width, "cable_m": link.cable_m,
               "mtu_bytes": link.mtu_bytes, "vls": link.vls, "fixed_delay_ns": link.fixed_delay_s * 1e9,
+              "credit_update_ns": link.credit_update_s * 1e9,
               "offered_buffer_bytes": b.extra.get("offered_buffer_bytes")}
     results = {"signalling_bps": b.signalling_bps, "encoding": b.encoding, "round_trip_bytes": b.round_trip_bytes,
                "buffer_bytes": b.buffer_bytes, "credits": b.credits, "total_bytes": b.total_bytes, "terms": b.terms,
                "term_sources": b.term_sources, "utilization": b.extra.get("utilization"),
-               "utilization_method": b.extra.get("utilization_method"), "formula": b.formula, "source": b.source}
+               "utilization_method": b.extra.get("utilization_method"), "note": b.note or None,
+               "formula": b.formula, "source": b.source}
     return ({k: v for k, v in inputs.items() if v is not None}, {k: v for k, v in results.items() if v is not None})
 
 
 def build(p):
-    from switchq.solvers.pfc import infiniband
+    """The twin's VL: a buffer below one packet's credits is refused as ``size infiniband`` refuses it (no
+    packet could go: a throughput of 0 would say nothing of the round trip), by --buffer as given, or by
+    --shortfall when that is what takes it there."""
+    from switchq.solvers.pfc import check_buffer, infiniband, packet_blocks
 
-    b = infiniband(_link(p))
-    room, short = twin_buffer(p, "buffer", lambda: b.buffer_bytes, 64)
-    return CreditLink(_link(p), room, b.round_trip_bytes, short), Saturated()
+    link = _link(p)
+    b = infiniband(link)
+    given = _bytes("buffer", p.get("buffer"))
+    if given is not None:
+        check_buffer(link.mtu_bytes, given)
+    room, short = twin_buffer(p, "buffer", lambda: b.buffer_bytes, 64 * packet_blocks(link.mtu_bytes))
+    return CreditLink(link, room, b.round_trip_bytes, short), Saturated()
 
 
 METRICS = (Metric("throughput", "1", lambda c: c["m_offered"] / c.slots, "share of the link rate the VL carries",
@@ -128,8 +142,10 @@ DECLARATION = Architecture(
                params=(*PARAMS, BUFFER), solve=_size, results=RESULTS, units=UNITS, main="buffer_bytes",
                table=("buffer_bytes", "credits", "total_bytes", "utilization"), verb="size",
                description="Credit buffer per InfiniBand virtual lane for full rate over a cable (credits in "
-                           "64-byte blocks).\n\nThe credit round trip (cable both ways, fixed delay, the 6-byte "
-                           "credit packet) plus one whole packet, counted in blocks each freed with its last byte; "
+                           "64-byte blocks).\n\nThe credit round trip (cable both ways, fixed delay, credit-update "
+                           "interval, the 6-byte credit packet) plus one whole packet, counted in blocks each freed "
+                           "with its last byte; --fixed-delay and --credit-update default to 0, and the answer's "
+                           "note then says its credits are a lower bound; "
                            "speeds by name (SDR..XDR) with their encodings, or a data rate. --buffer: the share of "
                            "the rate a smaller buffer carries (exact max-plus recursion).",
                examples=("switchq size infiniband --link-rate 200Gb/s --cable 30m --mtu 4096B --json",

@@ -25,7 +25,9 @@ LINK_RATE = Param("link_rate", "link_rate", "rate", low=0, low_open=True, unit="
 CABLE = Param("cable", "cable", "length", low=0, high=100_000, unit="m", aliases=("cable_m",),
               help="Cable length with a unit: 100m, 300ft.")
 MTU = Param("mtu", "mtu", "size", 9216 * 8, low=64 * 8, high=16384 * 8, unit="bits", aliases=("mtu_bytes",),
-            default_text="9216B", help="Largest frame the receiver sends (any class), with a unit: 9216B, 1500B.")
+            default_text="9216B", help="Largest frame, with a unit: 9216B, 1500B. ieee, cisco: the receiver's "
+                                       "largest frame (any class); mlx5: the netdev (IP) MTU the driver passes to "
+                                       "calculate_xoff (no Ethernet header or FCS); sonic: the port MTU.")
 MTU_SENDER = Param("mtu_sender", "mtu_sender", "size", None, low=64 * 8, high=16384 * 8, unit="bits",
                    default_text="--mtu", help="Largest lossless frame the sender sends.")
 MEDIUM = Param("medium", "medium", "choice", None, choices=("fiber", "copper"), default_text="fiber",
@@ -117,7 +119,7 @@ def twin_buffer(p, name: str, sized, least: int) -> tuple[int, int]:
     short = _bytes("shortfall", p["shortfall"])
     room = (sized() if given is None else given) - short
     if room < least:
-        raise InputError("shortfall", p["shortfall"], f"a size that leaves at least {least} B of the {name}")
+        raise InputError("shortfall", f"{short}B", f"a size that leaves at least {least} B of the {name}")
     return room, short
 
 
@@ -195,7 +197,9 @@ def _case(label, params, quantity, analytic, **kw):
 CASES = (
     _case("100G, 100 m, 9216 B, worst phases: headroom used = the 802.1Qbb sum", {"phases": "worst"}, "headroom_used",
           lambda: (_ieee_sum(), "sum of the IEEE terms (switchq size pfc)"), tolerance=2.0,
-          why="The twin rounds the one-way delay down to whole byte times, each way: at most 2 bytes under."),
+          why="Equal by construction (the worst-case timeline is built from the same terms): this checks the "
+              "timeline's arithmetic. The twin rounds the one-way delay down to whole byte times, each way: at "
+              "most 2 bytes under."),
     _case("worst phases, headroom as sized (ieee): nothing lost", {"phases": "worst"}, "frames_lost_per_pause",
           lambda: (_lost(_sized("ieee")), "demand <= headroom")),
     _case(f"worst phases, one frame ({_FRAME} B) short: one frame lost per pause",
@@ -215,7 +219,9 @@ DECLARATION = Architecture(
     description="A link with PFC, granule by granule: the sender saturates it, the receiver's egress is paused "
                 "until a pause has fully taken effect, its buffer holds the XOFF threshold plus the headroom "
                 "(sized by --model, or --headroom, less --shortfall).\n\nheadroom_used is what reaches the "
-                "receiver from each XOFF trigger on; with --phases worst it is the 802.1Qbb sum itself.",
+                "receiver from each XOFF trigger on; with --phases worst it is the 802.1Qbb sum by construction "
+                "(the worst-case timeline is built from the same terms, so it checks the timeline's arithmetic); "
+                "--phases random checks that no phase needs more.",
     config=(PfcLink,), accepts=(Adversary,), params=TWIN_PARAMS, workload=(PHASES,), build=build,
     kernel="switchq.validate.arch.pfc", metrics=METRICS, counters=COUNTERS, units=TWIN_UNITS,
     main="headroom_used", table=("headroom_used", "frames_lost_per_pause", "loss_probability"),

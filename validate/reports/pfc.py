@@ -54,6 +54,14 @@ def _runs(model, params, slots, seed, workers, store, progress):
     return rows
 
 
+def _nonnegative(e):
+    """A loss estimate with its interval cut at 0 (what a loss can be); the harness cuts it so, and a row stored
+    before it did is cut here."""
+    from dataclasses import replace
+
+    return replace(e, value=max(e.value, 0.0), low=max(e.low, 0.0), high=max(e.high, 0.0))
+
+
 def _port(rate, cable, model, **kw):
     from switchq.models.pfc import PfcPort
 
@@ -84,9 +92,17 @@ def _headroom_table(lines):
                 cells.append(f"{h.headroom_bytes}{star}")
             reserved = headroom(_port(rate, cable, "sonic")).reserved_bytes
             lines.append(f"| {_gb(rate)} | {cable:g} m | " + " | ".join(cells) + f" | {reserved} |")
+    # Where cisco's response is the white paper's own figure, and where switchq substitutes 802.3's.
+    response = {r: headroom(_port(r, 100.0, "cisco")).term_sources["response"] for r in SPEEDS}
+    substituted = [_gb(r) for r, src in response.items() if "substituted" in src]
+    own = [_gb(r) for r, src in response.items() if "white paper's figure" in src]
     lines += ["", "SONiC's bytes are ASIC buffer, inflated by the cells small packets waste (x 2.25 with 144 B "
-              "cells and every packet small); mlx5 floors the speed at 40 Gb/s; cisco leaves out the interfaces "
-              "and the PFC frame.", ""]
+              "cells and every packet small). mlx5 floors the speed at 40 Gb/s and reads the MTU as the netdev's "
+              f"(the driver passes `dev->mtu`, the IP MTU: {MTU} B here stands for frames of {MTU + 18} B with "
+              "header and FCS), and it refuses a lossless buffer smaller than xoff + max(netdev max_mtu, 9216) + "
+              "one cell. cisco leaves out the interfaces and the PFC frame; its response is the white paper's 60 "
+              f"quanta (3,840 B) at {listed(own)}, and at {listed(substituted)}, which the white paper does not "
+              "state, switchq substitutes 802.3's value (Table 31B-1).", ""]
 
 
 def _published(lines, verdicts):
@@ -123,6 +139,11 @@ def _published(lines, verdicts):
             verdicts.append(v)
             cisco.append((v, other, f"100 m of {medium}, {what}", rounded_c, text))
             lines.append(f"| Cisco, 100 m of {medium}, {what} | {text} | {ours:.2f} | {tol:g} | {v} |")
+    response = headroom(_port(10e9, 100.0, "cisco")).terms["response"]
+    target, tol = printed("3840")
+    v = within(Exact(response, "60 quanta x 64 B"), target, tol, claim="Cisco, response at 10GE, bytes")
+    verdicts.append(v)
+    lines.append(f"| Cisco, response at 10GE (60 quanta), bytes | 3840 | {response:.0f} | {tol:g} | {v} |")
     missed = [c for c in cisco if c[0] != AGREE]
     others = [c[1] for c in cisco]
     lines += ["", f"{tally(verdicts[start:])} agree."
@@ -173,7 +194,11 @@ def _twin(lines, quick, workers, seed, store, progress, verdicts):
               "and starts a maximum frame in its last allowed byte time. Byte-time slots; 100 m of fibre, "
               f"{MTU} B frames. Analytic: the 802.1Qbb sum (tolerance 2 B: the twin rounds the one-way delay "
               "down to whole byte times); frames lost per pause: 0 when the sum fits, 1 when the excess is "
-              "within S's last frame.", "",
+              "within S's last frame. The worst-case timeline is built from the same terms as the sum (R's "
+              "frame, the PFC frame, the one-way delay each way, the response, S's frame), so the headroom it "
+              "uses equals the sum by construction: these rows check the timeline's arithmetic (its delays, "
+              "S's frame plan, the byte and loss counting), not the formula. The random-phase run below is "
+              "the check that no phase needs more.", "",
               "| speed | sized headroom (B) | headroom used (B) | verdict | lost/pause at it | verdict | "
               "lost/pause one frame short | verdict |", "|---|---:|---:|---|---:|---|---:|---|"]
     reps = REPLICATIONS
@@ -199,8 +224,7 @@ def _twin(lines, quick, workers, seed, store, progress, verdicts):
     slots = 3_000_000 if quick else 30_000_000
     base = {"link_rate": 100e9, "cable": 100.0, "mtu": MTU * 8, "phases": "random"}
     at, short = _runs("pfc", [base, {**base, "shortfall": (MTU + 20) * 8}], slots, seed, workers, store, progress)
-    loss = est(at, "loss_probability")
-    lost = est(short, "frames_lost_per_pause")
+    loss, lost = _nonnegative(est(at, "loss_probability")), _nonnegative(est(short, "frames_lost_per_pause"))
     held = within(loss, 0.0, 0.0, claim="twin, 100G, random phases: no loss at the sized headroom")
     verdicts.append(held)
     lines += ["With `--phases random` (R's frame in progress, the sender's reaction and its restart drawn within "
@@ -216,11 +240,18 @@ def _infiniband(lines, workers, seed, store, progress, verdicts):
     from switchq.models.pfc import InfinibandLink
     from switchq.solvers.pfc import IB_SPEEDS, credit_throughput, infiniband
 
+    hdr = infiniband(InfinibandLink(None, 30.0, 4096, "HDR", 4))
+    fixed = infiniband(InfinibandLink(None, 30.0, 4096, "HDR", 4, fixed_delay_s=200e-9))
+    update = infiniband(InfinibandLink(None, 30.0, 4096, "HDR", 4, credit_update_s=200e-9))
     lines += ["## InfiniBand: credits per VL for full rate (4x links, 4096 B MTU)", "",
               "`switchq size infiniband --speed S --width 4x --cable L`: the fewest 64-byte credits with which "
               "back-to-back packets (MTU + 26 B of headers) never wait, over a credit round trip of the cable both "
               "ways at 5 ns/m and the 6-byte credit packet; `switchq validate infiniband` checks them with the "
-              "twin.",
+              "twin. Every figure is a lower bound: `--fixed-delay` is left at 0 (no SerDes, FEC or pipeline) "
+              "and `--credit-update` at 0 (each credit returned the moment its block is freed), as the answer's "
+              f"note says. 4x HDR over 30 m needs {hdr.credits} credits so; with 200 ns of fixed delay "
+              f"{fixed.credits}, with a 200 ns credit-update interval {update.credits} (200 ns is an "
+              "illustration, not a figure from the sources).",
               "", "| speed | encoding | data rate | 3 m | 10 m | 100 m |", "|---|---|---:|---:|---:|---:|"]
     for name, (_, encoding, _) in IB_SPEEDS.items():
         cells = [infiniband(InfinibandLink(None, c, 4096, name, 4)) for c in (3.0, 10.0, 100.0)]

@@ -52,7 +52,7 @@ ARBITRATIONS = ("rr", "random")
 UNIFORM_OVER = ("others", "all")
 CENTRAL_ADMISSIONS = ("packet", "flit")
 UP_SELECTS = ("input", "output")
-FIFO_ROUTINGS = ("head", "arrival")
+FIFO_ROUTINGS = ("head", "arrival", "destination")
 CROSSPOINT_STORAGES = ("extra", "within")
 MAX_MESSAGE_FLITS = 1 << 16
 
@@ -96,16 +96,17 @@ class FlitSwitch:
     fifo_routing : str
         ``fifo``: a message picks among its up ports when it reaches the head of the FIFO, taking any that
         is free (``head``), or on arrival, then waits at the head for that port (``arrival``: the port with
-        the fewest messages waiting for it).
+        the fewest messages waiting for it), or goes up the one port its destination's digit names
+        (``destination``: d-mod-k, as a non-adaptive BMIN routes).
     crosspoint_storage : str
-        HIPIQS: the FIFO units come on top of ``buffer_flits`` (``extra``, the default: §5.1 equalises the
-        input buffers with the central buffer and says nothing of them) or out of it (``within``: the shared
-        buffer keeps ``buffer_flits - ports * crosspoint_flits``).
+        HIPIQS: the FIFO units come out of ``buffer_flits`` (``within``, the default: the shared buffer
+        keeps ``buffer_flits - ports * crosspoint_flits``, as §5.1 compares organisations at equal storage and
+        counts the central buffer's small input FIFOs in its total) or on top of it (``extra``).
     central_admission : str
         ``central``: a packet leaves its input FIFO for the shared buffer only when the chunks it needs are
-        free (``packet``, virtual cut-through into the buffer, the default), or chunk by chunk as they free
-        (``flit``). The paper does not say; with ``flit`` partly admitted packets hold the buffer and the
-        switch collapses past saturation (reports/hipiqs.md shows both).
+        free (``packet``, virtual cut-through into the buffer, the default: those chunks are then reserved for
+        it), or chunk by chunk as they free (``flit``). The paper does not say; with ``flit`` partly admitted
+        packets hold the buffer, and the switch collapses past saturation or deadlocks.
 
     Examples
     --------
@@ -134,7 +135,7 @@ class FlitSwitch:
     central_admission: str = "packet"
     up_select: str = "input"
     fifo_routing: str = "head"
-    crosspoint_storage: str = "extra"
+    crosspoint_storage: str = "within"
 
     def __post_init__(self):
         k = _check.integer("ports", self.ports, 2, 64)
@@ -212,7 +213,9 @@ class FlitNetwork:
 
     Paper 000 §5.1's base system, 16 nodes on a 2-stage BMIN of 8 8-port
     switches, is the 4-ary 2-tree. Its 64-node system's topology is not given;
-    the 4-ary 3-tree (3 stages of 16 8-port switches) is the natural reading.
+    the 4-ary 3-tree (3 stages of 16 8-port switches) is the natural reading,
+    and ``boards`` the SP2's own way up to 80 nodes: 16-node boards (2-stage
+    trees) cabled to each other directly (:func:`switchq.solvers.topology.boards`).
     ``topology="crossbar"`` is one switch with a node on each port (for the
     single-switch HOL checks). A hop costs ``link_delay`` cycles on the wire
     on top of the switch's pipeline.
@@ -226,11 +229,14 @@ class FlitNetwork:
     48
     >>> FlitNetwork.single(8, FlitSwitch(8, "fifo")).nodes
     8
+    >>> FlitNetwork.sp2(64).switches, FlitNetwork.sp2(64).topology
+    (32, 'boards')
     """
 
     switch: FlitSwitch
     tree: FatTree | None = None
     link_delay: int = 1
+    boards: int | None = None
 
     def __post_init__(self):
         if not isinstance(self.switch, FlitSwitch):
@@ -238,12 +244,29 @@ class FlitNetwork:
         if self.tree is not None and self.tree.switch_ports != self.switch.ports:
             raise _check.InputError("ports", self.switch.ports, f"{self.tree.switch_ports} for {self.tree}")
         _check.assign(self, link_delay=_check.integer("link_delay", self.link_delay, 1, 1024))
+        if self.boards is not None:
+            if self.tree is not None:
+                raise _check.InputError("boards", self.boards, "none with a tree (one topology)")
+            if self.switch.buffer_org == "fifo" and self.switch.fifo_routing == "destination":
+                raise _check.InputError("fifo_routing", "destination", "head or arrival on boards (the "
+                                        "destination's digit names an up port on a BMIN only)")
 
     @classmethod
     def bmin(cls, nodes: int = 16, switch: FlitSwitch | None = None, link_delay: int = 1) -> "FlitNetwork":
         """The BMIN of ``nodes`` nodes built from ``switch`` (default an 8-port HIPIQS, 640 flits)."""
         switch = FlitSwitch() if switch is None else switch
         return cls(switch, FatTree.for_nodes(nodes, switch.ports), link_delay)
+
+    @classmethod
+    def sp2(cls, nodes: int = 64, switch: FlitSwitch | None = None, link_delay: int = 1) -> "FlitNetwork":
+        """``nodes / (k/2)^2`` SP2-style boards of 2-stage trees joined directly (2 to 5 boards of 16 nodes for
+        8-port switches)."""
+        switch = FlitSwitch() if switch is None else switch
+        per_board = (switch.ports // 2) ** 2
+        if switch.ports % 2 or nodes % per_board or not 2 <= nodes // per_board <= 5:
+            raise _check.InputError("nodes", nodes, f"{', '.join(str(b * per_board) for b in range(2, 6))} on "
+                                    f"boards of {per_board} nodes ({switch.ports}-port switches)")
+        return cls(switch, None, link_delay, nodes // per_board)
 
     @classmethod
     def single(cls, n_ports: int, switch: FlitSwitch, link_delay: int = 1) -> "FlitNetwork":
@@ -254,25 +277,35 @@ class FlitNetwork:
 
     @property
     def topology(self) -> str:
-        return "crossbar" if self.tree is None else "bmin"
+        return "boards" if self.boards else "crossbar" if self.tree is None else "bmin"
 
     @property
     def nodes(self) -> int:
+        if self.boards:
+            return self.boards * (self.switch.ports // 2) ** 2
         return self.switch.ports if self.tree is None else self.tree.nodes
 
     @property
     def switches(self) -> int:
+        if self.boards:
+            return self.boards * self.switch.ports
         return 1 if self.tree is None else self.tree.switches
 
     def tables(self):
         """Wiring and routing tables (:mod:`switchq.solvers.topology`), the kernel's only view of the shape."""
         from switchq.solvers import topology
 
-        return topology.crossbar(self.switch.ports) if self.tree is None else topology.fat_tree(self.tree)
+        if self.boards:
+            return topology.boards(self.boards, self.switch.ports // 2)
+        if self.tree is None:
+            return topology.crossbar(self.switch.ports)
+        s = self.switch
+        return topology.fat_tree(self.tree, s.buffer_org == "fifo" and s.fifo_routing == "destination")
 
     def describe(self) -> dict:
-        out = {"topology": self.topology if self.tree is None else f"BMIN ({self.tree.name})", "nodes": self.nodes,
-               "switches": self.switches, "link_delay": self.link_delay}
+        shape = (f"BMIN ({self.tree.name})" if self.tree is not None else self.tables().name if self.boards
+                 else self.topology)
+        out = {"topology": shape, "nodes": self.nodes, "switches": self.switches, "link_delay": self.link_delay}
         out.update(self.switch.describe())
         return out
 

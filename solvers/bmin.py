@@ -77,15 +77,27 @@ def _pairs(net, traffic):
 
 
 def route_switches(net, source: int, dest: int) -> int:
-    """Switches a packet from ``source`` to ``dest`` crosses: 2 l + 1 with its least common ancestor on level l
-    (1 on a single switch, and for a node sending to itself: it loops through its leaf)."""
-    if net.tree is None:
-        return 1
-    k = net.tree.k
-    level = 0
-    while source // k ** (level + 1) != dest // k ** (level + 1):
-        level += 1
-    return 2 * level + 1
+    """Switches a packet from ``source`` to ``dest`` crosses, read from the routing tables along the first
+    port of each choice (every choice of these topologies is as long): 2 l + 1 on a tree with the least common
+    ancestor on level l, 1 on a single switch and for a node sending to itself (it loops through its leaf).
+
+    Examples
+    --------
+    >>> from switchq.models.flit import FlitNetwork
+    >>> n = FlitNetwork.bmin(64)
+    >>> route_switches(n, 0, 1), route_switches(n, 0, 5), route_switches(n, 0, 63)
+    (1, 3, 5)
+    >>> route_switches(FlitNetwork.sp2(64), 0, 63)    # leaf, board switch, the far board's switch, leaf
+    4
+    """
+    tab = net.tables()
+    s, hops = int(tab.out_switch[tab.node_link(source)]), 1
+    while True:
+        mask = int(tab.groups[s, tab.route[s, dest]])
+        g = s * tab.ports + (mask & -mask).bit_length() - 1
+        if tab.out_switch[g] < 0:
+            return hops
+        s, hops = int(tab.out_switch[g]), hops + 1
 
 
 def zero_load_latency(net, traffic) -> float:

@@ -25,6 +25,9 @@ Topologies
     the bidirectional MINs (BMIN) with turnaround routing of paper 000 §5:
     a packet climbs to a least common ancestor of source and destination
     (any up port: adaptive) and descends the unique down path.
+:func:`boards`
+    SP2-style boards of a 2-stage tree cabled to each other directly (paper
+    000's 64-node reading).
 :func:`mesh`
     A 2-D mesh of routers, neighbours joined by ``parallel`` links
     (paper 004's 2 x 2 "fat mesh" of 8 x 8 routers uses 2), routed in
@@ -55,7 +58,7 @@ import numpy as np
 
 from switchq.models import _check
 
-__all__ = ["Topology", "fat_tree", "mesh", "crossbar"]
+__all__ = ["Topology", "fat_tree", "boards", "mesh", "crossbar"]
 
 UNWIRED = -2
 TO_NODE = -1
@@ -112,7 +115,7 @@ def _tables(switches: int, ports: int, nodes: int, n_groups: int, stages: int):
 
 
 @lru_cache(maxsize=16)
-def fat_tree(tree) -> Topology:
+def fat_tree(tree, fixed_up: bool = False) -> Topology:
     """Tables of a k-ary n-tree (:class:`switchq.models.network.FatTree`) with turnaround routing.
 
     Switch ``s = l W + w`` (level l from the leaves, W = k^(n-1) switches a
@@ -122,7 +125,9 @@ def fat_tree(tree) -> Topology:
     group k the up ports. Switch s reaches node d iff ``d // k^(l+1) ==
     w // k^l``; it then sends d down port ``(d // k^l) % k``, else up. A
     fixed route word r climbs through up port ``k + (r // k^l) % k`` at level l
-    (d-mod-k routing when r is the destination).
+    (d-mod-k routing when r is the destination). ``fixed_up``: the routing
+    tables themselves send destination d up that one port (groups k+1.. are
+    the single up ports), as a non-adaptive BMIN routes.
 
     Examples
     --------
@@ -134,7 +139,7 @@ def fat_tree(tree) -> Topology:
     k, n = tree.k, tree.n
     ports, width = 2 * k, tree.switches_per_level
     switches, nodes = n * width, tree.nodes
-    out_switch, out_input, route, groups, stage, source_port = _tables(switches, ports, nodes, k + 1, n)
+    out_switch, out_input, route, groups, stage, source_port = _tables(switches, ports, nodes, 2 * k + 1, n)
     kpow = [k ** i for i in range(n + 1)]
     d = np.arange(nodes)
     up = _ports(range(k, ports))
@@ -145,8 +150,9 @@ def fat_tree(tree) -> Topology:
             stage[s] = lv
             groups[s, :k] = [_ports([p]) for p in range(k)]
             groups[s, k] = up
+            groups[s, k + 1:] = [_ports([k + u]) for u in range(k)]
             below = d // kpow[lv + 1] == w // kpow[lv]
-            route[s] = np.where(below, (d // kpow[lv]) % k, k)
+            route[s] = np.where(below, (d // kpow[lv]) % k, k + 1 + (d // kpow[lv]) % k if fixed_up else k)
             for p in range(ports):
                 g = s * ports + p
                 if p < k:
@@ -167,7 +173,95 @@ def fat_tree(tree) -> Topology:
 
         return fattree.graph(tree)
 
-    return Topology(tree.name, ports, out_switch, out_input, route, groups, stage, source_port, True, graph)
+    name = tree.name + (", up port by destination digit" if fixed_up else "")
+    return Topology(name, ports, out_switch, out_input, route, groups, stage, source_port, True, graph)
+
+
+@lru_cache(maxsize=8)
+def boards(n_boards: int, k: int = 4) -> Topology:
+    """Tables of ``n_boards`` boards of 2k-port switches joined directly, board to board (no third stage).
+
+    The IBM SP2 builds systems of up to 80 nodes from 16-node switch boards
+    cabled to each other (Stunkel et al., "The SP2 High-Performance Switch",
+    IBM Systems Journal 34(2), 1995; paper 000 §5.1 takes its switch from
+    it). A board is a 2-stage k-ary tree: k leaf switches (stage 0) of k
+    nodes each, and k board switches (stage 1) whose k up ports leave the
+    board. Those k^2 links are spread as evenly as pairs of boards allow
+    over the other boards, each board switch reaching every other board;
+    with 4 boards of 16 nodes each board sends 5 links to each neighbour
+    and 6 to the opposite board (the paper does not give the split). A
+    packet climbs to any board switch of its board (adaptive), crosses to
+    its destination's board on any link to it from there (adaptive), and
+    descends. Switch ``s = b 2k + stage k + i``; groups 0..k-1 are the down
+    ports, group k a leaf's up ports, group k+1+o the links to board b+1+o.
+
+    Examples
+    --------
+    >>> t = boards(4)
+    >>> t.switches, t.nodes, int(t.groups[0, t.route[0, 5]])       # leaf 0 sends node 5 up: ports 4-7
+    (32, 64, 240)
+    >>> sorted(sum(1 for p in range(4, 8) if t.out_switch[(4 + j) * 8 + p] // 8 == b)
+    ...        for j in range(4) for b in (1,))                     # board 0's links to board 1, by switch
+    [1, 1, 1, 2]
+    """
+    if n_boards < 2 or n_boards - 1 > k * k or (k * k) % (n_boards - 1) and not (
+            n_boards % 2 == 0 and (k * k) % (n_boards - 1) == 1):
+        raise _check.InputError("boards", n_boards, f"2 .. {k * k + 1} boards whose links split evenly (2, 3, 4, 5 "
+                                "for 8-port switches)")
+    ports, per_board = 2 * k, 2 * k
+    switches, nodes = n_boards * per_board, n_boards * k * k
+    others = n_boards - 1
+    out_switch, out_input, route, groups, stage, source_port = _tables(switches, ports, nodes, k + 1 + others, 2)
+    base, extra = divmod(k * k, others)
+    # Each board switch j's k up ports, round robin over the other boards (offset o: board b + 1 + o); the one
+    # extra link of an even board count goes to the opposite board, its own reverse.
+    slots = {o: [] for o in range(others)}
+    offsets = [o for o in range(others) for _ in range(base)] + [n_boards // 2 - 1] * extra
+    for link, o in enumerate(sorted(offsets)):      # link x: board switch x % k, port k + x // k
+        slots[o].append((link % k, k + link // k))
+    d = np.arange(nodes)
+    for b in range(n_boards):
+        for i in range(per_board):
+            s = b * per_board + i
+            stage[s] = i // k
+            groups[s, :k] = [_ports([p]) for p in range(k)]
+            if i < k:      # leaf i: nodes below, board switches above
+                groups[s, k] = _ports(range(k, ports))
+                here = d // k == b * k + i
+                route[s] = np.where(here, d % k, k)
+                for p in range(k):
+                    out_switch[s * ports + p], out_input[s * ports + p] = TO_NODE, (b * k + i) * k + p
+                    out_switch[s * ports + k + p], out_input[s * ports + k + p] = b * per_board + k + p, i
+            else:          # board switch j: leaves below, other boards above
+                j = i - k
+                for o in range(others):
+                    groups[s, k + 1 + o] = _ports([p for jj, p in slots[o] if jj == j])
+                target_board = d // (k * k)
+                route[s] = np.where(target_board == b, (d // k) % k, k + 1 + (target_board - b - 1) % n_boards)
+                for p in range(k):
+                    out_switch[s * ports + p], out_input[s * ports + p] = b * per_board + p, k + j
+    # Board-to-board cables: the n-th link of board b to offset o meets the n-th of the far board's back to b.
+    for b in range(n_boards):
+        for o in range(others):
+            far = (b + 1 + o) % n_boards
+            back = (b - far - 1) % n_boards
+            for (j, p), (j2, p2) in zip(slots[o], slots[back]):
+                out_switch[(b * per_board + k + j) * ports + p] = far * per_board + k + j2
+                out_input[(b * per_board + k + j) * ports + p] = p2
+    for v in range(nodes):
+        out_switch[switches * ports + v], out_input[switches * ports + v] = v // k // k * per_board + v // k % k, v % k
+
+    def graph():
+        import networkx as nx
+
+        g = nx.MultiGraph()
+        for x in range(switches * ports):
+            if out_switch[x] >= 0 and x // ports < out_switch[x]:
+                g.add_edge(int(x // ports), int(out_switch[x]))
+        return g
+
+    return Topology(f"{n_boards} boards of {k * k} nodes joined directly", ports, out_switch, out_input, route,
+                    groups, stage, source_port, True, graph)
 
 
 def mesh(rows: int, cols: int, nodes_per_router: int = 4, parallel: int = 2) -> Topology:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from switchq.models.flit import BUFFER_ORGS, FlitNetwork, FlitSwitch, MessageTraffic
+from switchq.models.flit import BUFFER_ORGS, CROSSPOINT_STORAGES, FlitNetwork, FlitSwitch, MessageTraffic
 from switchq.solvers import bmin, hol
 from switchq.validate import kernel as K
 from switchq.validate.arch import flit as F
@@ -18,7 +18,7 @@ from switchq.architectures.bmin import DECLARATION, build
 def _capacity(sw: FlitSwitch) -> int:
     """Flits an input may store under each organisation's rules."""
     if sw.buffer_org == "hipiqs":
-        return sw.buffer_flits + sw.ports * sw.crosspoint_flits
+        return sw.shared_flits + sw.ports * sw.crosspoint_flits
     if sw.buffer_org == "central":
         return sw.central_input_flits
     return sw.buffer_flits
@@ -27,10 +27,14 @@ def _capacity(sw: FlitSwitch) -> int:
 @settings(max_examples=25, deadline=None)
 @given(org=st.sampled_from(BUFFER_ORGS), message=st.integers(1, 24), chunks=st.integers(2, 12),
        load=st.floats(0.05, 1.0), pattern=st.sampled_from(("uniform", "bitrev", "transpose")),
-       packet=st.one_of(st.none(), st.integers(1, 8)), seed=st.integers(1, 10_000))
+       packet=st.one_of(st.none(), st.integers(1, 8)), seed=st.integers(1, 10_000),
+       storage=st.sampled_from(CROSSPOINT_STORAGES))
 def test_flits_arrive_whole_in_order_uninterleaved_and_within_the_buffers(org, message, chunks, load, pattern,
-                                                                           packet, seed):
-    sw = FlitSwitch(8, org, 8 * chunks + (16 if org == "central" else 0))
+                                                                           packet, seed, storage):
+    # HIPIQS's FIFO units come out of the buffer (within) or on top of it (extra): the shared part has
+    # `chunks` chunks either way.
+    extra = 16 if org == "central" else 8 * 16 if org == "hipiqs" and storage == "within" else 0
+    sw = FlitSwitch(8, org, 8 * chunks + extra, crosspoint_storage=storage)
     net = FlitNetwork.bmin(16, sw)
     traffic = MessageTraffic(load, message, packet, pattern=pattern)
     stats, trace = F.trace_run(net, traffic, K.Run(slots=400, warmup=0, drain=60_000, seed=seed))
@@ -92,9 +96,10 @@ def test_64_port_switches_reach_every_port():
     # Port sets are 64-bit words and port 63 is the sign bit: a 64-port crossbar and a fat tree of 64-port
     # switches (32 up ports, bits 32-63) route to their last port. A lone message through one switch takes its
     # bypass pipeline, two links and M - 1 flits (2 + 2 + 63 cycles); through the tree, as in the test below.
-    net = FlitNetwork.single(64, FlitSwitch(64, "hipiqs", 640))
+    # (FIFO units on top of the buffer: 64 ports' units of 128 flits would not fit within 640.)
+    net = FlitNetwork.single(64, FlitSwitch(64, "hipiqs", 640, crosspoint_storage="extra"))
     assert F.lone_latency(net, 0, 63, 64) == F.lone_latency(net, 63, 0, 64) == 2 + 2 + 63
-    tree = FlitNetwork.bmin(1024, FlitSwitch(64, "hipiqs", 640))
+    tree = FlitNetwork.bmin(1024, FlitSwitch(64, "hipiqs", 640, crosspoint_storage="extra"))
     h = bmin.route_switches(tree, 0, 1023)
     assert h == 3 and F.lone_latency(tree, 0, 1023, 64) == 2 * h + (h + 1) + 63
 
@@ -157,9 +162,66 @@ def test_paper_000_fifo_saturates_long_before_hipiqs():
 
 
 def test_paper_000_central_buffer_beats_hipiqs_when_the_message_is_most_of_the_buffer():
-    # Fig. 7: 256-flit messages in 320-flit buffers (80 %) perform "considerably worse than output queuing":
-    # at load 0.7 the central buffer (packet admission) carries it, HIPIQS does not (it saturates near 0.72).
-    ok_c, central = _stable("central", 256, 320, 0.7)
-    ok_h, hipiqs = _stable("hipiqs", 256, 320, 0.75)
-    # 256-flit messages make the throughput noisy (+-0.04 over 3 x 20,000 cycles): its interval must hold 0.7.
-    assert ok_c and not ok_h and central.throughput.low <= 0.7 <= central.throughput.high
+    # Fig. 7: 256-flit messages in 320-flit buffers (80 %) perform "considerably worse than output queuing".
+    # Judged with the report's own run length, replications and stability rule (reports/hipiqs.md), at equal
+    # storage (HIPIQS's FIFO units within the buffer, the default): the central buffer carries 0.75 stably
+    # (measured 0.742, 95 % CI 0.727 .. 0.757), HIPIQS does not carry 0.7 (measured 0.611, unstable).
+    from switchq.validate.reports.hipiqs import CYCLES, REPLICATIONS
+
+    ok_c, central = _stable("central", 256, 320, 0.75, cycles=CYCLES, reps=REPLICATIONS)
+    ok_h, hipiqs = _stable("hipiqs", 256, 320, 0.7, cycles=CYCLES, reps=REPLICATIONS)
+    assert ok_c and central.throughput.low <= 0.75 <= central.throughput.high
+    # "considerably": the gap is 0.13; 0.05 is the report's tolerance for the word (AROUND).
+    assert not ok_h and hipiqs.throughput.high < central.throughput.low - 0.05
+
+
+def test_central_buffer_reserves_what_it_admits_and_does_not_deadlock():
+    # Issue 25 item 5: admitted whole but not reserved, packets admitted behind one took the chunks its tail
+    # needed; a leaf filled with packets queued for one node behind a packet whose last 8 flits waited for a
+    # chunk, its up share with packets waiting on roots full of packets waiting on the leaves: seed 1's first
+    # replication deadlocked at cycle 111,579 (throughput 0.07). Reserved, every replication runs.
+    ok, r = _stable("central", 256, 320, 0.8, cycles=150_000, reps=2, seed=1)
+    assert r.counters["deadlock"] == 0
+    assert r.throughput.value > 0.7        # both replications carry (measured 0.738; was 0.433: 0.071 and 0.795)
+
+
+def test_hipiqs_compares_at_equal_storage_by_default():
+    # §5.1: organisations compared at equal storage, the central buffer's input FIFOs counted in its total.
+    hip, central = FlitSwitch(8, "hipiqs", 320), FlitSwitch(8, "central", 320)
+    assert hip.crosspoint_storage == "within"
+    assert 8 * (hip.shared_flits + 8 * hip.crosspoint_flits) == central.central_flits + 8 * central.central_input_flits
+    assert DECLARATION.param("crosspoint_storage").default == "within"
+
+
+def test_fifo_routed_by_destination_digit_takes_one_up_port():
+    # A non-adaptive BMIN: at a leaf, node d's messages go up port 4 + d % 4 (d-mod-k), the only bit of the mask.
+    net = FlitNetwork.bmin(16, FlitSwitch(8, "fifo", 640, fifo_routing="destination"))
+    t = net.tables()
+    for d in range(4, 16):
+        assert int(t.groups[0, t.route[0, d]]) == 1 << (4 + d % 4)
+    # With uniform traffic every up link still carries the same load: the channel bound stays 1.
+    assert bmin.saturation_bound(net, MessageTraffic(0.5, 64)) == pytest.approx(1.0)
+    with pytest.raises(Exception, match="fifo_routing"):
+        FlitNetwork.sp2(64, FlitSwitch(8, "fifo", 640, fifo_routing="destination"))
+
+
+def test_sp2_boards_wiring_routes_and_drains():
+    # Four 16-node boards cabled directly: links pair up both ways, each board sends 5 links to each
+    # neighbour and 6 to the opposite board, every board switch reaches every other board, and a packet
+    # crosses 1, 3 or 4 switches (leaf; leaf-board-leaf; leaf-board-board'-leaf).
+    net = FlitNetwork.sp2(64, FlitSwitch(8, "central", 160))
+    t = net.tables()
+    k = t.ports
+    for g in range(t.switches * k):
+        if t.out_switch[g] >= 0:
+            back = t.out_switch[g] * k + t.out_input[g]
+            assert (t.out_switch[back], t.out_input[back]) == (g // k, g % k)
+    for b in range(4):
+        to = [sum(t.out_switch[s * k + p] // 8 == far for s in range(b * 8 + 4, b * 8 + 8) for p in range(4, 8))
+              for far in range(4)]
+        assert sorted(to) == [0, 5, 5, 6] and to[(b + 2) % 4] == 6
+    assert {bmin.route_switches(net, 0, d) for d in range(64)} == {1, 3, 4}
+    # Crossing links count as going up for the central buffer's up share: saturated, it drains.
+    stats = F.replicate(net, MessageTraffic(1.0, 32), K.Run(slots=3000, warmup=0, drain=200_000, seed=3))
+    c = F.LAYOUT.named(stats)
+    assert c["deadlock"] == 0 and c["flits_offered"] == c["flits_received"]

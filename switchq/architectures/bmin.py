@@ -14,9 +14,10 @@ from switchq.models.flit import (ARBITRATIONS, BUFFER_ORGS, CENTRAL_ADMISSIONS, 
                                  CROSSPOINT_STORAGES, FIFO_ROUTINGS, UNIFORM_OVER, UP_SELECTS, FlitNetwork, FlitSwitch, MessageTraffic)
 from switchq.params import REQUIRED, Param, sim_only
 
-TOPOLOGY = Param("topology", "topology", "choice", "bmin", choices=("bmin", "crossbar"),
-                 help="bmin: a k-ary n-tree of --ports-port switches (16 nodes: 2 stages, 64: 3); crossbar: one "
-                      "switch, a node on each port.")
+TOPOLOGY = Param("topology", "topology", "choice", "bmin", choices=("bmin", "boards", "crossbar"),
+                 help="bmin: a k-ary n-tree of --ports-port switches (16 nodes: 2 stages, 64: 3); boards: the "
+                      "SP2's 16-node boards cabled to each other directly (32-80 nodes); crossbar: one switch, a "
+                      "node on each port.")
 NODES = Param("nodes", "nodes", "int", 16, low=2, high=4096, unit="nodes", aliases=("-P",),
               help="Nodes: a power of ports/2 on a BMIN (16, 64); the port count on a crossbar.")
 PORTS = Param("ports", "switch_ports", "int", 8, low=2, high=64, unit="ports", aliases=("-k",),
@@ -29,8 +30,9 @@ BUFFER = Param("buffer_flits", "buffer_flits", "int", 640, low=2, high=1 << 20, 
 XP = Param("crosspoint_flits", "crosspoint_flits", "int", None, low=1, high=1 << 16, unit="flits",
            default_text="2 x ports", help="hipiqs: FIFO unit per input/output pair.",
            applies=("buffer_org", ("hipiqs",)))
-XP_STORAGE = Param("crosspoint_storage", "crosspoint_storage", "choice", "extra", choices=CROSSPOINT_STORAGES,
-                   help="hipiqs: FIFO units on top of --buffer-flits (extra) or out of it (within).",
+XP_STORAGE = Param("crosspoint_storage", "crosspoint_storage", "choice", "within", choices=CROSSPOINT_STORAGES,
+                   help="hipiqs: FIFO units out of --buffer-flits (within: equal storage, paper 000 §5.1) or on "
+                        "top of it (extra).",
                    applies=("buffer_org", ("hipiqs",)))
 CENTRAL_IN = Param("central_input_flits", "central_input_flits", "int", None, low=1, high=1 << 20, unit="flits",
                    default_text="2 x ports", help="central: each input's small FIFO (the rest is the central buffer).",
@@ -51,7 +53,8 @@ UP_SELECT = Param("up_select", "up_select", "choice", "input", choices=UP_SELECT
                   help="Adaptive up port: fewest flits queued for it in this input's buffer (input) or at the "
                        "whole switch (output).")
 FIFO_ROUTING = Param("fifo_routing", "fifo_routing", "choice", "head", choices=FIFO_ROUTINGS,
-                     help="fifo: pick the up port at the head of the queue (any free one) or on arrival.",
+                     help="fifo: pick the up port at the head of the queue (any free one), on arrival, or by the "
+                          "destination's digit (a non-adaptive BMIN).",
                      applies=("buffer_org", ("fifo",)))
 ARBITRATION = Param("arbitration", "arbitration", "choice", "rr", choices=ARBITRATIONS,
                     help="How an output picks among inputs: round-robin pointer, or a random input.")
@@ -87,6 +90,8 @@ def _network(p) -> FlitNetwork:
                         p["fifo_routing"], p["crosspoint_storage"])
     if p["topology"] == "crossbar":
         return FlitNetwork.single(p["nodes"], switch, p["link_delay"])
+    if p["topology"] == "boards":
+        return FlitNetwork.sp2(p["nodes"], switch, p["link_delay"])
     return FlitNetwork.bmin(p["nodes"], switch, p["link_delay"])
 
 

@@ -29,19 +29,30 @@ REPLICATIONS = 5                     # the fewest a verdict may stand on (claims
 CYCLES, QUICK_CYCLES = 150_000, 6_000
 AROUND = 0.05        # "about", "around", "almost identical", "considerably": a grid step of the paper's figures
 STABLE = 0.01        # "does not saturate": the carried share within the backlog rule's 1 % of 1
-TOPOLOGY = ("the paper does not give its 64-node wiring; ours is a 4-ary 3-tree, whose channel-load bound is "
-            "1.0")
+KNEE = 10            # a latency knee: mean latency past this many times the zero-load latency
+TOPOLOGY = "the paper does not give its 64-node wiring: judged on a 4-ary 3-tree and on SP2 boards joined directly"
+
+
+def _deadlocked(row) -> bool:
+    """A point with a deadlocked replication: drawn and tabled as deadlocked, never averaged."""
+    return bool(row.get("deadlock"))
 
 
 def _sat(rows) -> float:
     """The highest load of a curve at which the run is stable (0 if none)."""
-    stable = [r["load"] for r in rows if not r["unstable"]]
+    stable = [r["load"] for r in rows if not r["unstable"] and not _deadlocked(r)]
     return max(stable) if stable else 0.0
 
 
 def _peak(rows):
-    """The point of a curve whose received load is highest: its saturation throughput."""
-    return max(rows, key=lambda r: r["throughput"])
+    """The point of a curve whose received load is highest: its saturation throughput (a deadlocked point
+    is no figure of a steady state, so never the peak)."""
+    return max((r for r in rows if not _deadlocked(r)), key=lambda r: r["throughput"], default=rows[0])
+
+
+def _drawn(rows):
+    """A curve's points as drawn: a deadlocked one breaks the line (NaN); the text lists it."""
+    return [r["load"] for r in rows], [float("nan") if _deadlocked(r) else r["throughput"] for r in rows]
 
 
 def _at(rows, load):
@@ -51,6 +62,9 @@ def _at(rows, load):
 def _level(row, metric: str = "throughput", digits: int = 3) -> str:
     """A point's figure for a table: with its interval when stable; the value and the backlog when not (the
     interval of a run whose backlog grows is no steady state's)."""
+    if _deadlocked(row):
+        return (f"deadlocked at {row['load']:g} ({int(row['deadlock'])} of {row.get('replications', '?')} "
+                "replications): not averaged")
     e = est(row, metric)
     if row.get("unstable"):
         return (f"{e.value:.{digits}f} at {row['load']:g} (unstable: backlog +{row.get('backlog_growth', 0):.3g} "
@@ -135,10 +149,14 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     run = dict(slots=cycles, warmup=warmup, replications=reps, seed=seed, workers=workers, store=store,
                progress=progress)
 
+    deadlocked = []
+
     def curve(grid=loads, **p):
         rows = points("bmin", [{**p, "load": x} for x in grid], **run)
         for r in rows:                 # what the rows were run with (est and paired read it)
             r.setdefault("replications", reps)
+            if _deadlocked(r):
+                deadlocked.append(", ".join(f"{k} {v}" for k, v in p.items()) + f", load {r['load']:g}")
         return rows
 
     from switchq.models.flit import FlitSwitch
@@ -154,6 +172,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
         return curve(grid or loads, nodes=nodes, buffer_org="hipiqs", message_flits=m, buffer_flits=b,
                      traffic=traffic, up_select=reading[0], crosspoint_storage=reading[1], **p)
 
+    from switchq.validate.arch.flit.records import STALL_CYCLES as STALL
     from switchq.validate.kernel import NOISE_SIGMAS, UNSTABLE_GROWTH
 
     growth, sigmas = 100 * UNSTABLE_GROWTH, NOISE_SIGMAS
@@ -181,12 +200,16 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
              "Where the paper is silent, the choices are (options of `switchq simulate bmin`): flit-by-flit "
              "flow control with the downstream state known at once; round-robin output arbitration; routing "
              "one hop ahead; the central buffer's input FIFOs of 2k = 16 flits, packets admitted to it when the "
-             "chunks they need are free, and messages going up holding at most half of it (deadlock "
+             "chunks they need are free (and then reserved for them: without that, packets admitted behind one "
+             "took the chunks its tail needed and a switch deadlocked), and messages going up holding at most half of it (deadlock "
              "avoidance). Two choices change HIPIQS's numbers and give four readings: which up port an adaptive "
              "route takes (the one whose queue *from this input* holds the fewest flits, or whose output at the "
              "switch has the fewest queued from all inputs), and whether HIPIQS's 16-flit FIFO units come on top "
              "of the equalised buffer or out of it. RAN_READINGS FIFO switches are run with the up port picked "
-             "at the head of the queue (the default) and on arrival (a reading).", ""]
+             "at the head of the queue (the default), on arrival, and by the destination's digit (d-mod-k, as a "
+             "non-adaptive BMIN routes). A point where a replication deadlocked (nothing moved for "
+             f"{STALL:,} cycles) is tabled as deadlocked, left out of its curve's line and never averaged. "
+             "DEADLOCKS", ""]
     ran = {}             # figure -> the HIPIQS readings it was run under
 
     # ---- Figs. 7-9: message size against buffer size, 16 nodes
@@ -215,7 +238,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
             if bb != b or org == "safc" or (not isinstance(org, str) and org[1:] != r0):
                 continue
             o = org if isinstance(org, str) else "hipiqs"
-            ax.plot([r["load"] for r in rows], [r["throughput"] for r in rows],
+            ax.plot(*_drawn(rows),
                     {64: "-", 128: "--", 256: ":"}[m], marker=".", markersize=3, label=f"{o} M={m}",
                     color={"fifo": "tab:grey", "damq": "tab:green", "hipiqs": "tab:blue", "central": "tab:orange"}[o])
         ax.plot([0, 1], [0, 1], color="grey", lw=0.5)
@@ -231,17 +254,49 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     plt.close(fig)
     lines += ["![Fig. 7](hipiqs_fig7.png)", ""]
 
-    arrival = {m: curve(nodes=16, buffer_org="fifo", message_flits=m, buffer_flits=640, fifo_routing="arrival")
-               for m in SIZES}
-    for label, reading, table in (("routed at the head (any free up port)", "default",
-                                   {m: grid["fifo", m, 640] for m in SIZES}),
-                                  ("routed on arrival", "FIFO routed on arrival", arrival)):
+    # "FIFO saturates well before 0.60": read as a saturation throughput (the highest received load) and as
+    # the latency knee (mean latency past KNEE times the zero-load latency at 0.60), under the three up-port
+    # rules of a FIFO switch.
+    from switchq.models.flit import FlitNetwork, FlitSwitch as _Switch, MessageTraffic
+    from switchq.solvers.bmin import fifo_saturation, zero_load_latency
+
+    fifo = {("head", m): grid["fifo", m, 640] for m in SIZES}
+    for routing in ("arrival", "destination"):
         for m in SIZES:
+            fifo[routing, m] = curve(nodes=16, buffer_org="fifo", message_flits=m, buffer_flits=640,
+                                     fifo_routing=routing)
+    said = {"head": "routed at the head (any free up port)", "arrival": "routed on arrival",
+            "destination": "up port by destination digit"}
+    single = curve((0.98,), topology="crossbar", nodes=8, buffer_org="fifo", message_flits=64, buffer_flits=640,
+                   uniform_over="all")[0]
+    karol = fifo_saturation(8).saturation_throughput
+    evidence = (f"no reading run reproduces it; the same FIFO switch alone (8 ports, 64-flit messages) carries "
+                f"{_level(single)} against Karol's HOL limit {karol:.3f} (exact, single-flit), so its head-of-line "
+                "blocking is the textbook one")
+    knee_zero = {m: zero_load_latency(FlitNetwork.bmin(16, _Switch(8, "fifo", 640)), MessageTraffic(0.001, m))
+                 for m in SIZES}
+    for routing in ("head", "arrival", "destination"):
+        reading = "default" if routing == default.fifo_routing else f"FIFO {said[routing]}"
+        for m in SIZES:
+            rows = fifo[routing, m]
             claims.one("Fig. 7", f"FIFO saturates well before an applied load of 0.60 (640-flit buffers, {m}-flit "
-                       f"messages; {label})", f"{_level(_peak(table[m]))}; saturation load {_sat(table[m]):g}",
-                       "saturation throughput at most 0.60", at_most, est(_peak(table[m]), "throughput"), 0.60,
-                       reading=reading, evidence="no reading run reproduces it: a FIFO with a fixed up port, and "
-                       "saturation read at the latency knee, are yet to be run")
+                       f"messages; {said[routing]})", f"{_level(_peak(rows))}; saturation load {_sat(rows):g}",
+                       "saturation throughput at most 0.60", at_most, est(_peak(rows), "throughput"), 0.60,
+                       reading=reading, otherwise="not reproducible", evidence=evidence)
+            at = _at(rows, 0.6)
+            claims.one("Fig. 7", f"FIFO saturates well before an applied load of 0.60, read at the latency knee "
+                       f"({m}-flit messages; {said[routing]})", f"mean latency at 0.6: {_level(at, 'mean_latency', 0)}"
+                       f" (zero load {knee_zero[m]:.0f})", f"at least {KNEE:g} x zero-load latency", at_least,
+                       est(at, "mean_latency"), KNEE * knee_zero[m], reading=f"latency knee, FIFO {said[routing]}",
+                       otherwise="not reproducible", evidence=evidence)
+    fifo_rows = [(v.reading, v == AGREE) for w, c, o, t, v, rr in claims.rows if c.startswith("FIFO saturates")]
+    by_reading = {}
+    for rd, ok in fifo_rows:
+        by_reading.setdefault(rd, []).append(ok)
+    lines += ["FIFO's \"saturates well before an applied load of 0.60\", by reading (routing rule, and saturation "
+              f"read as the highest received load or as mean latency past {KNEE:g} x its zero-load value at 0.60): "
+              + "; ".join(f"{rd}: {sum(oks)} of {len(oks)} message sizes agree" for rd, oks in by_reading.items())
+              + ".", ""]
     damq = _peak(grid["damq", 128, 640])
     claims.one("§5.2.1", "DAMQ's saturation throughput is about 0.76 for messages about 20 % of the buffer "
                "(quoted from [22], another network)", f"DAMQ 128/640: {_level(damq)}", f"0.76 ± {AROUND} ('about')",
@@ -272,18 +327,22 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                     f"|difference| <= {AROUND}", within, {r: (e, _diff(e)) for r, e in d.items()}, 0.0, AROUND,
                     compares=True)
     # §5.3 says both "raising the saturation throughput" and "(in terms of saturation load)": in a network that
-    # carries what it is offered up to saturation the two are one figure, judged on the received load.
+    # carries what it is offered up to saturation the two are one figure. Judged on the received load at the
+    # grid's top load, where every one of these curves is past its knee: a peak read off the grid would move
+    # with the grid's step.
+    top_load = max(loads)
     gains = {}
     for r in readings:
         h = ("hipiqs",) + r
-        g = {m: derived([peak[h, m, 1280], peak[h, m, 640]], "throughput", lambda a, b: a - b, "gain")
+        at_top = {(m, b): _at(grid[h, m, b], top_load) for m in (128, 256) for b in (640, 1280)}
+        g = {m: derived([at_top[m, 1280], at_top[m, 640]], "throughput", lambda a, b: a - b, "gain")
              for m in (128, 256)}
-        gains[r] = (paired(g[256], g[128], "gain"), "gain (640 -> 1280 flits) " + ", ".join(
-            f"{m}: {paired(peak[h, m, 1280], peak[h, m, 640], 'throughput').value:+.3f}" for m in (128, 256))
-            + "; 256 minus 128: " + _diff(paired(g[256], g[128], "gain")))
+        gains[r] = (paired(g[256], g[128], "gain"), f"gain in received load at {top_load:g} (640 -> 1280 flits) "
+                    + ", ".join(f"{m}: {paired(at_top[m, 1280], at_top[m, 640], 'throughput').value:+.3f}"
+                                for m in (128, 256)) + "; 256 minus 128: " + _diff(paired(g[256], g[128], "gain")))
     claims.each("Fig. 8", "diminishing returns: 640 -> 1280 flits helps 128-flit messages marginally, 256-flit "
-                "messages more (gain in saturation throughput)", "gain(256) - gain(128) at least 0", at_least, gains,
-                0.0, compares=True)
+                f"messages more (gain in received load at {top_load:g})", "gain(256) - gain(128) at least 0",
+                at_least, gains, 0.0, compares=True)
 
     # ---- Fig. 10: 64 nodes
     ups = [r for r in readings if r[1] == default.crosspoint_storage]
@@ -330,46 +389,54 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
             lw, lp = _at(whole, low), _at(pk, low)
             lines.append(f"| {m} | {b} | {_level(_peak(whole))} | {_level(_peak(pk))} | "
                          f"{_level(lw, 'mean_latency', 1)} | {_level(lp, 'mean_latency', 1)} |")
-            d = paired(_peak(pk), _peak(whole), "throughput")
-            claims.one("Fig. 11", f"packetisation improves saturation bandwidth ({m}/{b})", "packets minus whole: "
-                       + _diff(d), "at least 0", at_least, d, 0.0, hip=r0, compares=True)
+            # Paired at one load, the grid's top (past both curves' knees): two peaks read at different grid
+            # points are neither paired nor free of the grid's step.
+            d = paired(_at(pk, max(loads)), _at(whole, max(loads)), "throughput")
+            claims.one("Fig. 11", f"packetisation improves saturation bandwidth ({m}/{b})", f"received at "
+                       f"{max(loads):g}, packets minus whole: " + _diff(d), "at least 0", at_least, d, 0.0, hip=r0,
+                       compares=True)
             d = paired(lp, lw, "mean_latency")
             claims.one("Fig. 11", f"packetisation does not improve message latency ({m}/{b}, load {low:g})",
                        f"packets minus whole: {d.value:+.1f} cycles (95 % CI {d.low:+.1f} .. {d.high:+.1f}, paired)",
                        "at least 0", at_least, d, 0.0, hip=r0, compares=True)
     lines.append("")
 
-    # ---- Fig. 12: bit reversal and transpose
+    # ---- Fig. 12: bit reversal and transpose, 64 nodes on both wirings (the paper gives neither)
     paper = {("hipiqs", "bitrev", 64): 0.83, ("hipiqs", "bitrev", 128): 0.75, ("central", "bitrev", 64): 0.85,
              ("central", "bitrev", 128): 0.88, ("hipiqs", "transpose", 64): 0.87, ("hipiqs", "transpose", 128): 0.80,
              ("central", "transpose", 64): 0.90, ("central", "transpose", 128): 0.90}
     top = max(fine)
+    wiring = {"bmin": "4-ary 3-tree", "boards": "SP2 boards"}
     lines += ["## Fig. 12: bit reversal and transpose (640-flit buffers)", "",
               f"At 16 nodes the paper's curves do not saturate up to {top:g}: judged on the carried share (received "
               f"over offered) at {top:g}, at least {1 - STABLE:g}. At 64 nodes its saturation throughputs are read "
-              f"off the figure ('around'), ± {AROUND}.", "",
-              "| nodes | pattern | organisation | message | saturation load | saturation throughput | paper |",
-              "|---:|---|---|---:|---:|---|---:|"]
+              f"off the figure ('around'), ± {AROUND}. The paper does not give its 64-node wiring: each 64-node "
+              "claim is judged on the 4-ary 3-tree (the default) and on the SP2's own wiring, four 16-node boards "
+              "cabled to each other directly (`--topology boards`: 5 links to each neighbouring board, 6 to the "
+              "opposite one, no third stage; Stunkel et al., IBM Systems Journal 34(2), 1995).", "",
+              "| nodes | wiring | pattern | organisation | message | saturation load | saturation throughput | "
+              "paper |", "|---:|---|---|---|---:|---:|---|---:|"]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     perm = {}
-    for nodes in (16, 64):
+    on_boards = {}       # (pattern, organisation, message) -> did any reading on SP2 boards agree
+    for nodes, topo in ((16, "bmin"), (64, "boards"), (64, "bmin")):
         for pattern in ("bitrev", "transpose"):
             for m in (64, 128):
                 values, label = {}, {}
                 for org in ["central"] + [("hipiqs",) + r for r in ups]:
                     if isinstance(org, str):
                         rows = curve(fine, nodes=nodes, buffer_org=org, message_flits=m, buffer_flits=640,
-                                     traffic=pattern)
+                                     traffic=pattern, topology=topo)
                     else:
-                        rows = hip(m, 640, org[1:], nodes=nodes, traffic=pattern, grid=fine)
+                        rows = hip(m, 640, org[1:], nodes=nodes, traffic=pattern, grid=fine, topology=topo)
                         ran.setdefault("Fig. 12", [])
                         if org[1:] not in ran["Fig. 12"]:
                             ran["Fig. 12"].append(org[1:])
-                    perm[nodes, pattern, org, m] = rows
+                    perm[nodes, topo, pattern, org, m] = rows
                     o = org if isinstance(org, str) else "hipiqs"
                     label[org] = o if isinstance(org, str) else f"hipiqs (up by {org[1]})"
                     said = f"≥ {top:g}" if nodes == 16 else f"{paper[o, pattern, m]:g}"
-                    lines.append(f"| {nodes} | {pattern} | {label[org]} | {m} | {_sat(rows):g} | "
+                    lines.append(f"| {nodes} | {wiring[topo]} | {pattern} | {label[org]} | {m} | {_sat(rows):g} | "
                                  f"{_level(_peak(rows))} | {said} |")
                     if nodes == 16:
                         row = _at(rows, top)
@@ -378,48 +445,71 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                     else:
                         values[org] = (est(_peak(rows), "throughput"), _level(_peak(rows)))
                         axes[0 if pattern == "bitrev" else 1].plot(
-                            [r["load"] for r in rows], [r["throughput"] for r in rows],
-                            "--" if isinstance(org, str) else ("-" if org[1] == "input" else ":"), marker=".",
-                            label=f"{label[org]} M={m}")
+                            *_drawn(rows), "--" if isinstance(org, str) else ("-" if org[1] == "input" else ":"),
+                            marker="." if topo == "bmin" else "x", label=f"{label[org]} M={m}, {wiring[topo]}")
                 if nodes == 16:
-                    where, says, tol, judge, kw = ("Fig. 12", "saturation beyond {top:g}",
-                                                   f"carried share ≥ {1 - STABLE:g}", at_least, {})
-                    args = (1.0, STABLE)
+                    says, tol, judge, a, kw = "saturation beyond {top:g}", f"carried share ≥ {1 - STABLE:g}", \
+                        at_least, (1.0, STABLE), {}
                 else:
-                    where, says, tol, judge, kw = ("Fig. 12", "saturation near {t:g}", f"± {AROUND} ('around')",
-                                                   within, dict(otherwise="ambiguity", evidence=TOPOLOGY))
+                    says, tol, judge, kw = "saturation near {t:g}", f"± {AROUND} ('around')", within, \
+                        dict(otherwise="ambiguity", evidence=TOPOLOGY)
                 for o in ("central", "hipiqs"):
                     t = paper.get((o, pattern, m))
-                    a = args if nodes == 16 else (t, AROUND)
+                    a = a if nodes == 16 else (t, AROUND)
                     text = f"{nodes} nodes, {pattern}, {o}, {m}-flit: " + says.format(top=top, t=t)
+                    if topo == "boards":
+                        for org in (["central"] if o == "central" else [("hipiqs",) + r for r in ups]):
+                            hr = None if o == "central" else org[1:]
+                            v = claims.one("Fig. 12", text, values[org][1], tol, judge, values[org][0], *a, hip=hr,
+                                           reading="SP2 boards" + ("" if hr is None else ", " + name[hr]), **kw)
+                            on_boards[pattern, o, m] = on_boards.get((pattern, o, m), False) or v == AGREE
+                        continue
+                    if nodes == 64:
+                        kw = dict(kw, evidence=TOPOLOGY + ("; SP2 boards agree" if on_boards[pattern, o, m] else
+                                                           "; SP2 boards do not agree either"))
                     if o == "central":
-                        claims.one(where, text, values["central"][1], tol, judge, values["central"][0], *a, **kw)
+                        claims.one("Fig. 12", text, values["central"][1], tol, judge, values["central"][0], *a, **kw)
                     else:
-                        claims.each(where, text, tol, judge, {r: values[("hipiqs",) + r] for r in ups}, *a, **kw)
+                        claims.each("Fig. 12", text, tol, judge, {r: values[("hipiqs",) + r] for r in ups}, *a, **kw)
     # §5.5: "for a message size of 128 flits, HIPIQS performs better than output queuing in terms of received
     # traffic beyond saturation" (bit reversal; "slightly better" for transpose), 64 nodes.
     for pattern in ("bitrev", "transpose"):
-        central = _at(perm[64, pattern, "central", 128], top)
-        values = {}
-        for r in ups:
-            h = _at(perm[64, pattern, ("hipiqs",) + r, 128], top)
-            d = paired(h, central, "throughput")
-            values[r] = (d, f"received at {top:g}: HIPIQS {_level(h)}, central {_level(central)}; HIPIQS minus "
-                            "central " + _diff(d))
-        claims.each("§5.5", f"64 nodes, {pattern}, 128-flit: beyond saturation HIPIQS receives more than the "
-                    "central buffer", "at least 0", at_least, values, 0.0, compares=True, otherwise="ambiguity",
-                    evidence=TOPOLOGY)
+        for topo in ("bmin", "boards"):
+            central = _at(perm[64, topo, pattern, "central", 128], top)
+            values = {}
+            for r in ups:
+                h = _at(perm[64, topo, pattern, ("hipiqs",) + r, 128], top)
+                d = paired(h, central, "throughput")
+                values[r] = (d, f"received at {top:g}: HIPIQS {_level(h)}, central {_level(central)}; HIPIQS minus "
+                                "central " + _diff(d))
+            text = (f"64 nodes, {pattern}, 128-flit: beyond saturation HIPIQS receives more than the central "
+                    "buffer")
+            if topo == "bmin":
+                claims.each("§5.5", text, "at least 0", at_least, values, 0.0, compares=True, otherwise="ambiguity",
+                            evidence=TOPOLOGY)
+            else:
+                for r in ups:
+                    claims.one("§5.5", text, values[r][1], "at least 0", at_least, values[r][0], 0.0, hip=r,
+                               reading="SP2 boards, " + name[r], compares=True, otherwise="ambiguity",
+                               evidence=TOPOLOGY)
     for ax, pattern in zip(axes, ("bitrev", "transpose")):
         ax.plot([0.6, 1], [0.6, 1], color="grey", lw=0.5)
-        ax.set_title(f"64 nodes, {pattern}")
+        ax.set_title(f"64 nodes, {pattern} (dots: 3-tree, crosses: SP2 boards)")
         ax.set_xlabel("applied load")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6)
+        ax.legend(fontsize=5)
     axes[0].set_ylabel("received load")
     fig.tight_layout()
     fig.savefig(out / "hipiqs_fig12.png", dpi=100)
     plt.close(fig)
     lines += ["", "![Fig. 12](hipiqs_fig12.png)", ""]
+    boards_agree = sum(v == AGREE for w, c, o, t, v, rr in claims.rows if v.reading.startswith("SP2 boards"))
+    boards_n = sum(1 for *_, v, rr in claims.rows if v.reading.startswith("SP2 boards"))
+    tree_rows = [v for w, c, o, t, v, rr in claims.rows if w in ("Fig. 12", "§5.5") and c.startswith("64 nodes")
+                 and not v.reading.startswith("SP2 boards")]
+    lines += [f"At 64 nodes the 4-ary 3-tree agrees with {sum(v == AGREE for v in tree_rows)} of {len(tree_rows)} "
+              f"of Fig. 12's and §5.5's verdicts (both up-port readings), the SP2 boards with {boards_agree} of "
+              f"{boards_n}.", ""]
 
     # ---- which HIPIQS reading reproduces the paper: counted over the claims every compared reading was run on
     verdicts = claims.rows
@@ -465,7 +555,10 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
               for w, c, o, t, v, rr in verdicts]
     lines += ["", f"Built in {time.time() - started:.0f} s."]
     ran_text = _ran_sentence(ran, readings, name, r0)
-    lines = [x.replace("RAN_READINGS", ran_text).replace("HEADLINE", headline) for x in lines]
+    stuck = (f"Deadlocked points: {len(set(deadlocked))} ({'; '.join(sorted(set(deadlocked)))})." if deadlocked
+             else "No point of this report deadlocked.")
+    lines = [x.replace("RAN_READINGS", ran_text).replace("HEADLINE", headline).replace("DEADLOCKS", stuck)
+             for x in lines]
     path = out / "hipiqs.md"
     path.write_text("\n".join(lines) + "\n")
     return [path, out / "hipiqs_fig7.png", out / "hipiqs_fig12.png"]

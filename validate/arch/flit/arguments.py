@@ -23,7 +23,10 @@ def tables(net) -> Tab:
     up = np.zeros(t.switches * k + t.nodes, dtype=np.int64)
     for g in range(t.switches * k):
         target = t.out_switch[g]
-        up[g] = 1 if target >= 0 and t.stage[target] > t.stage[g // k] else 0
+        # up a stage, or across between SP2 boards (stage 1 to stage 1): the central buffer's up share holds
+        # both, or two boards' switches full of packets crossing to each other could deadlock
+        here = t.stage[g // k]
+        up[g] = 1 if target >= 0 and (t.stage[target] > here or t.stage[target] == here > 0) else 0
     return Tab(out_switch=t.out_switch, out_input=t.out_input, route=t.route.astype(np.int64), groups=t.groups,
                up=up)
 

@@ -58,7 +58,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from ... import kernel as K
 from . import arrays
 from .records import (CENTRAL, DAMQ, E_ARR, E_CLAIM, E_DOWN, E_GI, E_LEN, E_LT, E_NEXT, E_OI, E_PKT, E_PORT, E_Q,
-                      E_READY, E_SENT, E_WPOS, FIFO, FLITS_OFFERED, FLITS_RECEIVED, HIPIQS, I_CHUNKS, I_HELD,
+                      E_READY, E_RES, E_SENT, E_WPOS, FIFO, FLITS_OFFERED, FLITS_RECEIVED, HIPIQS, I_CHUNKS, I_HELD,
                       I_LAST, I_USED, IW, LK_D, LK_E, LK_GI, LK_GI2, LK_LEN, LK_OID, LK_OIE, LK_PKT, LK_Q, LK_Q2,
                       LK_RPOS, LK_SENT, LKW, M_FLITS_OFFERED, M_FLITS_RECEIVED, M_PACKET_LATENCY_SUM, M_PACKETS,
                       NIC_PACKETS, P_DEST, P_GEN, P_LEN, P_MSG, P_RCV, Q_FIFO, Q_RP, Q_SH, Q_WP, QW, SAFC,
@@ -255,17 +255,26 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                     o = least_loaded(groups[s, route[s, pk[pkt, P_DEST]]], qp + s * k, qflits, k, 1, 0)
                     # Admission: a packet enters the central buffer only when the chunks it needs are free
                     # (all of them, or as many as its direction may hold), else it waits in the input FIFO.
+                    # Admitted whole, they are reserved for it: packets admitted after it must not take the
+                    # chunks its tail needs (they did, and a switch filled with packets queued behind one whose
+                    # tail waited for a chunk: a deadlock, reports/hipiqs.md's Fig. 7 note).
                     need = (pk[pkt, P_LEN] + k - 1) // k if sw.c_whole else 1
                     if up_link[s * k + o]:
                         if min(sw.c_chunks - c_used[s], sw.c_up_chunks - c_up[s]) < min(need, sw.c_up_chunks):
                             continue
-                    elif sw.c_chunks - c_used[s] < min(need, sw.c_chunks - sw.c_up_chunks):
-                        continue
+                        res = min(need, sw.c_up_chunks) if sw.c_whole else 0
+                        c_up[s] += res
+                    else:
+                        if sw.c_chunks - c_used[s] < min(need, sw.c_chunks - sw.c_up_chunks):
+                            continue
+                        res = min(need, sw.c_chunks - sw.c_up_chunks) if sw.c_whole else 0
+                    c_used[s] += res
                     e_top -= 1
                     d = e_free[e_top]
                     cq = qp + s * k + o
                     new_entry(ent, d, pkt, cq, ent[e, E_LEN], s, s * k + o, 0, t)
                     ent[d, E_WPOS] = 0
+                    ent[d, E_RES] = res
                     ent[d, E_NEXT] = -1
                     if q_tail[cq] >= 0:
                         ent[q_tail[cq], E_NEXT] = d
@@ -277,7 +286,7 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                     act[(s * k + o) >> 6] |= 1 << ((s * k + o) & 63)
                 cq = ent[d, E_Q]
                 up = up_link[ent[d, E_OI]]
-                if ent[d, E_WPOS] == 0:
+                if ent[d, E_WPOS] == 0 and ent[d, E_ARR] >= ent[d, E_RES] * k:     # a chunk not reserved
                     if c_used[s] >= sw.c_chunks or (up and c_up[s] >= sw.c_up_chunks):
                         continue
                     c_used[s] += 1

@@ -40,8 +40,10 @@ TRACE_COLUMNS = 5
 # queue, its queue, its packet's flits, its input buffer (central-buffer entries: the switch), the switch output
 # it queues for (s * k + o, -1: none), flits in its last central chunk, flits arrived, the cycle a body flit was
 # counted in at send (1-cycle links), flits sent on, the cycle its header may leave, the output sending it, its
-# entry at the next buffer, and (FIFO routed on arrival) the output it waits for.
-(E_PKT, E_NEXT, E_Q, E_LEN, E_GI, E_OI, E_WPOS, E_ARR, E_LT, E_SENT, E_READY, E_CLAIM, E_DOWN, E_PORT) = range(14)
+# entry at the next buffer, (FIFO routed on arrival) the output it waits for, and (central buffer) the chunks
+# reserved for it when it was admitted.
+(E_PKT, E_NEXT, E_Q, E_LEN, E_GI, E_OI, E_WPOS, E_ARR, E_LT, E_SENT, E_READY, E_CLAIM, E_DOWN, E_PORT,
+ E_RES) = range(15)
 EW = 16
 # A packet, a row of the packet record: its destination, flits, message (VC routers: its frame row, -1: best
 # effort), flits received (traced runs), creation cycle, and (VC routers) the VC it takes on router outputs.

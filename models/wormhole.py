@@ -106,7 +106,7 @@ DESTINATIONS = ("all", "others")
 PLACEMENTS = ("uniform", "capped")
 TOPOLOGIES = ("switch", "fatmesh")
 VCLOCK_STATES = ("message", "vc")
-CROSSBAR_OUTPUTS = ("fifo", "stamp")
+CROSSBAR_OUTPUTS = ("stamp", "fifo")
 BEST_EFFORT_VCS = ("drawn", "free")
 BEST_EFFORT_STAMPS = ("vclock", "largest")
 
@@ -177,10 +177,12 @@ class WormholeRouter:
         say; one round caps a uniformly loaded 8 x 8 router near 0.6 (1 - 1/e, like one-iteration PIM), which
         cannot give its jitter-free 0.96.
     crossbar_output : str
-        Multiplexed crossbar: how a crossbar output (B) picks among the inputs offering it a flit: the oldest
-        flit (``fifo``, the default: §III-D puts the rate-based scheduler at the input multiplexer A and rules
-        B out) or the smallest stamp (``stamp``: "competing for the same output port of the crossbar, the one
-        with the smallest auxVC", read as applying at B too).
+        Multiplexed crossbar: how a crossbar output (B) picks among the inputs offering it a flit. ``stamp`` (the
+        default), the smallest stamp: §III-D places the scheduler at the input multiplexer (A), "which means
+        that, at any given cycle, if multiple flits from different VCs are competing for the same output port
+        of the crossbar, the one with the smallest auxVC will be chosen for transmission". ``fifo``, the flit
+        that has waited longest: a reading of §III-D's "we rule out contentions at (B)" as B arbitrating by
+        arrival, no rate-based choice there.
     best_effort_vcs : str
         How a best-effort message gets its VCs. §IV-B.2: "the input and output VC for a message are picked
         from a uniform distribution of the available VCs for this traffic class". ``free`` (the default):
@@ -224,7 +226,7 @@ class WormholeRouter:
     vclock_state: str = "message"
     best_effort_vtick: float | None = None
     crossbar_iterations: int = 0
-    crossbar_output: str = "fifo"
+    crossbar_output: str = "stamp"
     best_effort_vcs: str = "free"
     best_effort_stamp: str = "largest"
     architecture: ClassVar[str] = "wormhole"
@@ -553,8 +555,9 @@ class WormholeNetwork:
 
     def check_traffic(self, traffic) -> None:
         """What this network refuses of a workload: anything but :class:`WormholeTraffic`, a mix that cannot be
-        split over its VCs, and, for PCS (one stream per VC), more streams per input than real-time VCs
-        (counted at the streams' nominal rate)."""
+        split over its VCs, and, for PCS (one stream per VC), a load whose mean input carries more streams
+        than real-time VCs (counted at the streams' nominal rate). Below that, an input drawn one stream more
+        than its VCs (:func:`~switchq.solvers.wormhole_placement.stream_counts`) has it refused at the source."""
         if not isinstance(traffic, WormholeTraffic):
             raise _check.InputError("workload", type(traffic).__name__, "WormholeTraffic")
         m_rt = traffic.realtime_vcs(self.router.vcs)

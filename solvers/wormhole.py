@@ -253,8 +253,8 @@ def fgvc_delay_bound(router, traffic, hops: int = 1, servers: int | None = None,
     >>> b = fgvc_delay_bound(WormholeRouter(), WormholeTraffic(0.96, (80, 20), streams=VideoStreams("cbr")))
     >>> b.vtick, b.bound_cycles, round(b.bound_seconds * 1e6, 2), round(b.jitter_bound_seconds * 1e3, 3)
     (93.75, 1977.75, 158.22, 0.156)
-    >>> round(b.reserved_input_load, 4), b.admissible_input      # 76 streams x 0.010529 of the link
-    (0.8002, True)
+    >>> round(b.reserved_input_load, 4), b.admissible_input      # the busiest input's 77 streams x 0.010529
+    (0.8107, True)
     """
     h = _check.integer("hops", hops, 1, 64)
     k = h + 1 if servers is None else _check.integer("servers", servers, 1, 128)
@@ -277,7 +277,7 @@ def fgvc_delay_bound(router, traffic, hops: int = 1, servers: int | None = None,
     reserved = 0.0
     if traffic.realtime_load > 0:
         rate = sum(wt.wire_rate(st, traffic, router, q) for q in seqs) / len(seqs)
-        reserved = wt.streams_per_input(router, traffic) * rate
+        reserved = wt.streams_per_input(router, traffic) * rate      # the busiest input
     return FgvcBound(bound, bound / cps, vtick, interval, k, zero, (bound - zero) / cps, reserved,
                      reserved <= 1.0 + 1e-12,
                      f"guaranteed-rate bound (M + K - 1) Vtick + K beta + P, K = {k} scheduled links, beta = 1 cycle, "
@@ -300,10 +300,14 @@ def answers(network, traffic) -> dict:
     --------
     >>> from switchq.models.wormhole import WormholeNetwork, WormholeTraffic
     >>> a = answers(WormholeNetwork(), WormholeTraffic(0.96, (80, 20)))
-    >>> a["zero_load_latency_us"], a["streams_per_input"], round(a["fgvc_bound_us"], 1)
-    (2.08, 76, 158.4)
+    >>> a["zero_load_latency_us"], a["streams_total"], a["streams_per_input"], round(a["fgvc_bound_us"], 1)
+    (2.08, 614, 77, 158.4)
+    >>> round(a["effective_load"], 4)                  # 614 streams x 0.0099996 / 8 + 0.192
+    0.9595
     >>> round(a["p_overcommit_any"], 3), round(a["frame_interval_mean_ms"], 3), a["best_effort_saturated"]
-    (0.106, 33.35, False)
+    (0.135, 33.355, True)
+    >>> 614 / 8 * a["stream_wire_rate"] + 0.192 > 1            # video on the wire plus best effort: over the link
+    True
     >>> round(a["p_best_effort_saturated"], 3)
     1.0
     """
@@ -316,8 +320,13 @@ def answers(network, traffic) -> dict:
     z = zero_load_latency(router, traffic.message_flits, hops)
     out = {"hops": hops, "cycle_ns": router.cycle_seconds * 1e9, "zero_load_latency_cycles": z.cycles,
            "zero_load_latency_us": round(z.seconds * 1e6, 9)}
-    s = wt.streams_per_input(router, traffic) if traffic.realtime_load > 0 else 0
+    n = network.nodes
+    total = wt.stream_total(n, router, traffic)
+    s = wt.streams_per_input(router, traffic, nodes=n)
+    out["streams_total"] = total
     out["streams_per_input"] = s
+    if st.kind != "mpeg2":          # mpeg2 draws its sequences per input at random: the run says its load
+        out["effective_load"] = wt.effective_load(n, router, traffic)
     out["realtime_vcs"] = traffic.realtime_vcs(router.vcs)
     out["sigma_d_floor_ms"] = wt.regulator_interval_sd(st, traffic, router.flit_bits) * 1e3
     if s:
@@ -338,20 +347,21 @@ def answers(network, traffic) -> dict:
             if traffic.best_effort_load > 0:
                 out["p_best_effort_saturated"] = float(s * rate > 1.0 - traffic.best_effort_load + 1e-12)
         else:
-            o = overcommit(network.nodes, s, rate, cap, traffic.destinations)
-            f = overcommit_frame_interval(network.nodes, s, rate, st.frame_period, cap, traffic.destinations)
+            o = overcommit(n, s, rate, cap, traffic.destinations, streams=total)
+            f = overcommit_frame_interval(n, s, rate, st.frame_period, cap, traffic.destinations, streams=total)
             out.update(max_streams_per_output=o.max_streams, p_overcommit_output=o.p_output,
                        p_overcommit_any=o.p_any, frame_interval_mean_ms=f.d_mean * 1e3,
                        frame_interval_sd_between_ms=f.d_sd_between * 1e3, share_jitter_free=f.share_jitter_free)
             if traffic.best_effort_load > 0:
-                be = overcommit(network.nodes, s, rate, max(1e-9, 1.0 - traffic.best_effort_load),
-                                traffic.destinations)
+                be = overcommit(n, s, rate, max(1e-9, 1.0 - traffic.best_effort_load), traffic.destinations,
+                                streams=total)
                 out["p_best_effort_saturated"] = be.p_any
     if traffic.best_effort_load > 0:
         be = best_effort_latency(router, traffic, h_int)
         out.update(best_effort_latency_us=be.seconds * 1e6, best_effort_saturated=be.saturated)
     if router.switching == "pcs" and s:
-        est = min(s * network.nodes, network.nodes * router.vcs - 1)
+        m_rt = traffic.realtime_vcs(router.vcs)
+        est = min(sum(min(int(c), m_rt) for c in wt.stream_counts(n, router, traffic)), n * router.vcs - 1)
         f = pcs_fill(est, network.nodes, router.vcs)
         out.update(pcs_established=est, pcs_attempts=f.attempts, pcs_dropped=f.dropped,
                    pcs_setup_cycles=pcs_setup_cycles(router, h_int))
@@ -360,7 +370,8 @@ def answers(network, traffic) -> dict:
 
 
 _UNITS = {"hops": "routers", "cycle_ns": "ns", "zero_load_latency_cycles": "cycles", "zero_load_latency_us": "us",
-          "streams_per_input": "streams", "realtime_vcs": "VCs", "sigma_d_floor_ms": "ms",
+          "streams_total": "streams", "effective_load": "1", "streams_per_input": "streams", "realtime_vcs": "VCs",
+          "sigma_d_floor_ms": "ms",
           "stream_wire_rate": "flits/cycle", "vtick_cycles": "cycles/flit", "fgvc_bound_cycles": "cycles",
           "fgvc_bound_us": "us", "jitter_bound_ms": "ms", "reserved_input_load": "flits/cycle",
           "max_streams_per_output": "streams", "p_overcommit_output": "1", "p_overcommit_any": "1",

@@ -99,7 +99,7 @@ class Overcommit:
 
 
 def overcommit(nodes: int, streams_per_input: int, stream_rate: float, capacity: float = 1.0,
-               destinations: str = "all", targets_per_node: int = 1) -> Overcommit:
+               destinations: str = "all", targets_per_node: int = 1, streams: int | None = None) -> Overcommit:
     """Probability that the streams reserved on an output exceed its ``capacity`` (a share of the link).
 
     Each of the ``nodes * streams_per_input`` streams picks its destination uniformly (``all`` nodes, or the
@@ -112,6 +112,8 @@ def overcommit(nodes: int, streams_per_input: int, stream_rate: float, capacity:
 
     Real-time traffic has priority under FGVC, so capacity 1 asks whether video alone over-reserves; capacity
     1 - best-effort load asks whether best effort saturates at that output (it then has no stable latency).
+    ``streams``: the streams in all when inputs carry different counts (:func:`~.wormhole_placement.stream_total`;
+    each still picks its destination uniformly), instead of ``nodes x streams_per_input``.
 
     Examples
     --------
@@ -129,9 +131,9 @@ def overcommit(nodes: int, streams_per_input: int, stream_rate: float, capacity:
     m = _check.integer("targets_per_node", targets_per_node, 1, 256)
     if destinations == "others" and n < 2:
         raise InputError("nodes", n, "at least 2 with destinations others")
-    total = n * s
+    total = n * s if streams is None else _check.integer("streams", streams, 0, 1 << 24)
     kmax = int(math.floor(c / r + 1e-9))
-    trials, cells = (total, n * m) if destinations == "all" else ((n - 1) * s, (n - 1) * m)
+    trials, cells = (total, n * m) if destinations == "all" else ((n - 1) * total // n, (n - 1) * m)
     p = _binom_sf(kmax, trials, 1.0 / cells) if trials else 0.0
     if destinations == "all":
         p_any = 1.0 - _multinomial_max_cdf(total, n * m, kmax) if total else 0.0
@@ -156,7 +158,8 @@ class FrameInterval:
 
 
 def overcommit_frame_interval(nodes: int, streams_per_input: int, stream_rate: float, frame_period: float,
-                              capacity: float = 1.0, destinations: str = "all") -> FrameInterval:
+                              capacity: float = 1.0, destinations: str = "all",
+                              streams: int | None = None) -> FrameInterval:
     """What over-commitment does to the frame delivery interval d, to first order.
 
     An output reserved K r > capacity serves its streams in proportion to their reservations (VirtualClock
@@ -165,6 +168,7 @@ def overcommit_frame_interval(nodes: int, streams_per_input: int, stream_rate: f
     T the frame period. A stream picked at random sits at an output with K' = 1 + Binomial(N s - 1, 1/N)
     streams (size-biased); ``d_mean`` = T E[max(1, K' r / c)], ``d_sd_between`` its spread across streams
     (a floor for the pooled sigma_d: within-stream jitter adds to it), ``share_jitter_free`` = P(K' r <= c).
+    ``streams``: the streams in all, as :func:`overcommit`.
     Not modelled: wormhole back-pressure, which lets a blocked output hold input VCs shared with streams to
     other outputs and so spreads the slowdown (the simulator measures it).
 
@@ -183,7 +187,8 @@ def overcommit_frame_interval(nodes: int, streams_per_input: int, stream_rate: f
     r = _check.real("stream_rate", stream_rate, 0.0, 1.0, low_open=True)
     t = _check.real("frame_period", frame_period, 0.0, 10.0, low_open=True)
     c = _check.real("capacity", capacity, 0.0, 1.0, low_open=True)
-    trials, cells = (n * s - 1, n) if destinations == "all" else ((n - 1) * s - 1, n - 1)
+    total = n * s if streams is None else _check.integer("streams", streams, 1, 1 << 24)
+    trials, cells = (total - 1, n) if destinations == "all" else ((n - 1) * total // n - 1, n - 1)
     k = np.arange(trials + 1)
     w = binom.pmf(k, trials, 1.0 / cells)
     slow = np.maximum(1.0, (k + 1) * r / c)
@@ -247,8 +252,9 @@ def best_effort_latency(router, traffic, hops: int = 1, servers: int | None = No
     m = traffic.message_flits
     if realtime_load is None:
         r1 = 0.0
-        if traffic.realtime_load > 0:
-            r1 = wt.streams_per_input(router, traffic) * wt.wire_rate(traffic.streams, traffic, router)
+        if traffic.realtime_load > 0:     # the mean input's video: the streams drawn over the router's inputs
+            r1 = (wt.stream_total(router.n_ports, router, traffic) / router.n_ports
+                  * wt.wire_rate(traffic.streams, traffic, router))
     else:
         r1 = _check.real("realtime_load", realtime_load, 0.0, 1.0)
     r2 = traffic.best_effort_load
@@ -294,9 +300,10 @@ def table_v_comparison(router=None, servers: int | None = None) -> list[dict]:
             t = WormholeTraffic(load, mix)
             b = best_effort_latency(router, t, servers=servers)
             us = b.seconds * 1e6
-            s = wt.streams_per_input(router, t)
+            s = wt.stream_total(router.n_ports, router, t)
             cap = 1.0 - t.best_effort_load
-            sat = 1.0 if b.saturated else overcommit(router.n_ports, s, wt.wire_rate(t.streams, t, router), cap).p_any
+            sat = 1.0 if b.saturated else overcommit(router.n_ports, 1, wt.wire_rate(t.streams, t, router), cap,
+                                                     streams=s).p_any
             rows.append({"mix": f"{mix[0]}:{mix[1]}", "load": load, "paper_us": paper, "model_us": us,
                          "ratio": (us / paper) if paper and math.isfinite(us) else None, "p_saturated": sat})
     return rows

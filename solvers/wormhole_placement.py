@@ -4,8 +4,11 @@ Plain NumPy, no simulation: admission at the input link and the random
 draws that place traffic on a router or network, with the
 ``numpy.random.Generator`` passed in, so one seed gives one placement.
 
-- :func:`streams_per_input`: the real-time streams one input carries
-  (admission only at the input link, §IV-B.3).
+- :func:`stream_total` and :func:`stream_counts`: the real-time streams a
+  run draws, round(real-time load / stream rate x nodes) in all, per-input
+  counts differing by at most one (admission only at the input link,
+  §IV-B.3), and :func:`effective_load`, the load they offer;
+  :func:`streams_per_input` the busiest input's count.
 - :func:`place_streams`: streams per input, their input VC, random
   destination and destination VC, phases.
 - :func:`pcs_placement`: PCS connections, one VC each, probes dropped when
@@ -16,8 +19,13 @@ draws that place traffic on a router or network, with the
 Examples
 --------
 >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
->>> streams_per_input(WormholeRouter(), WormholeTraffic(0.5, (50, 50)))      # floor(0.25 / 0.0099996)
-25
+>>> stream_counts(8, WormholeRouter(), WormholeTraffic(0.5, (50, 50))).tolist()   # 0.25 / 0.0099996 x 8 = 200.0
+[25, 25, 25, 25, 25, 25, 25, 25]
+>>> pcs = WormholeRouter(vcs=24, link_rate=100e6, switching="pcs")
+>>> [stream_total(8, pcs, WormholeTraffic(x, (100, 0))) for x in (0.64, 0.67)]      # 0.04 of the link a stream
+[128, 134]
+>>> round(effective_load(8, pcs, WormholeTraffic(0.67, (100, 0))), 4)
+0.67
 """
 
 from __future__ import annotations
@@ -31,31 +39,82 @@ from switchq.models.wormhole import VideoStreams
 
 from .wormhole_frames import wire_rate
 
-__all__ = ["streams_per_input", "place_streams", "pcs_placement", "best_effort_messages", "StreamPlacement",
-           "BestEffortMessages"]
+__all__ = ["stream_rate", "stream_total", "stream_counts", "effective_load", "streams_per_input", "place_streams",
+           "pcs_placement", "best_effort_messages", "StreamPlacement", "BestEffortMessages"]
 
 
-def streams_per_input(router, traffic, stream_rate: float | None = None) -> int:
-    """Real-time streams one input carries: the most whose rates fit the real-time load (admission only at
-    the input link, §IV-B.3), ``floor(realtime_load / rate)`` with the rate a share of the link (nominal:
-    ``nominal_rate / link_rate``; wire: :func:`wire_rate`). 400 Mbit/s, 80:20 at 0.96: 76 streams.
+def stream_rate(router, traffic) -> float:
+    """One stream's rate as admission counts it, a share of the link: ``nominal_rate / link_rate`` (``load_basis``
+    nominal) or :func:`wire_rate` with headers (wire); mpeg2: the mean over its sequences."""
+    st = traffic.streams
+    if traffic.load_basis == "nominal":
+        return st.nominal_rate / router.link_rate
+    rates = [wire_rate(st, traffic, router, s) for s in (st.sequences if st.kind == "mpeg2" else (None,))]
+    return sum(rates) / len(rates)
+
+
+def stream_total(nodes: int, router, traffic, rate: float | None = None) -> int:
+    """Real-time streams a run of ``nodes`` inputs draws in all: ``round(realtime_load / rate x nodes)``, the
+    whole number of streams nearest the real-time load (admission only at the input link, §IV-B.3), so two
+    loads a stream's share apart never run the same streams. 400 Mbit/s, 80:20 at 0.96: 614 (76.8 an input).
+
+    Examples
+    --------
+    >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
+    >>> stream_total(8, WormholeRouter(), WormholeTraffic(0.96, (80, 20)))
+    614
+    >>> stream_total(8, WormholeRouter(), WormholeTraffic(0.96, (80, 20), load_basis="wire"))
+    584
+    """
+    if traffic.realtime_load <= 0:
+        return 0
+    rate = stream_rate(router, traffic) if rate is None else rate
+    return int(math.floor(traffic.realtime_load / rate * nodes + 0.5 + 1e-9))
+
+
+def stream_counts(nodes: int, router, traffic, rate: float | None = None) -> np.ndarray:
+    """Streams at each of ``nodes`` inputs (int64): :func:`stream_total` shared so that counts differ by at most
+    one, the inputs carrying one more spread evenly over the node numbers (input ``v`` has one more where
+    ``floor((v + 1) e / N)`` steps, ``e`` the remainder): no random draw, so a whole number of streams an input
+    draws the same random numbers as before. 100 Mbit/s at 0.67: 134 streams, six inputs of 17 and two of 16.
+
+    Examples
+    --------
+    >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
+    >>> stream_counts(8, WormholeRouter(link_rate=100e6), WormholeTraffic(0.67, (100, 0))).tolist()
+    [16, 17, 17, 17, 16, 17, 17, 17]
+    """
+    total = stream_total(nodes, router, traffic, rate)
+    base, extra = divmod(total, nodes)
+    v = np.arange(nodes, dtype=np.int64)
+    return base + ((v + 1) * extra // nodes - v * extra // nodes)
+
+
+def effective_load(nodes: int, router, traffic) -> float:
+    """The load a run offers, as the paper counts load: :func:`stream_total` streams at their rate (nominal or
+    wire, as ``load_basis``) shared over the ``nodes`` inputs, plus the best-effort load; ``load`` rounded to
+    whole streams. mpeg2 draws its sequences per input at random, so its effective load is the run's."""
+    if traffic.realtime_load <= 0:
+        return traffic.best_effort_load
+    rate = stream_rate(router, traffic)
+    return stream_total(nodes, router, traffic, rate) * rate / nodes + traffic.best_effort_load
+
+
+def streams_per_input(router, traffic, stream_rate: float | None = None, nodes: int | None = None) -> int:
+    """The most real-time streams an input carries: the busiest count of :func:`stream_counts` over ``nodes``
+    inputs (default ``router.n_ports``, one router), the input the FGVC bound's admission asks about.
+    400 Mbit/s, 80:20 at 0.96: 77 (614 streams over 8 inputs).
 
     Examples
     --------
     >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
     >>> streams_per_input(WormholeRouter(), WormholeTraffic(0.96, (80, 20)))
-    76
+    77
     >>> streams_per_input(WormholeRouter(), WormholeTraffic(0.96, (80, 20), load_basis="wire"))
-    72
+    73
     """
-    if stream_rate is None:
-        st = traffic.streams
-        if traffic.load_basis == "nominal":
-            stream_rate = st.nominal_rate / router.link_rate
-        else:
-            rates = [wire_rate(st, traffic, router, s) for s in (st.sequences if st.kind == "mpeg2" else (None,))]
-            stream_rate = sum(rates) / len(rates)
-    return int(math.floor(traffic.realtime_load / stream_rate + 1e-9))
+    n = router.n_ports if nodes is None else nodes
+    return int(stream_counts(n, router, traffic, stream_rate).max()) if traffic.realtime_load > 0 else 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,8 +180,9 @@ def _capped_destinations(rng, sources, input_vc, nodes, m_rt, destinations):
 
 def place_streams(nodes: int, router, traffic, rng: np.random.Generator) -> StreamPlacement:
     """Streams at every input as §IV-B says: as many as the real-time load admits at the input link
-    (:func:`streams_per_input`; mpeg2: sequences drawn uniformly from ``sequences`` and added while their
-    rates fit, stopping at the first that does not), spread evenly over the input's real-time VCs (stream
+    (:func:`stream_counts`: the nearest whole number of streams in all, inputs differing by one at most;
+    mpeg2: sequences drawn uniformly from ``sequences`` and added while their rates fit, stopping at the first
+    that does not), spread evenly over the input's real-time VCs (stream
     ``i`` on VC ``i mod m_rt``: the paper fixes the input VC first and gives no rule), a destination
     uniform over the nodes (``destinations``) and a destination VC uniform over the real-time VCs, or with
     ``placement="capped"`` no (node, VC) pair taking more streams than the busiest input VC carries nor a
@@ -134,7 +194,7 @@ def place_streams(nodes: int, router, traffic, rng: np.random.Generator) -> Stre
     >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
     >>> p = place_streams(8, WormholeRouter(), WormholeTraffic(0.96, (80, 20)), np.random.default_rng(3))
     >>> p.streams, p.realtime_vcs, int(p.per_output(8).sum()), int(p.input_vc.max())
-    (608, 13, 608, 12)
+    (614, 13, 614, 12)
     """
     st = traffic.streams
     m_rt = traffic.realtime_vcs(router.vcs)
@@ -150,9 +210,10 @@ def place_streams(nodes: int, router, traffic, rng: np.random.Generator) -> Stre
                                frame_period=st.frame_period, regulator_span=st.regulator_span)
             rates[q] = (one.nominal_rate / router.link_rate if traffic.load_basis == "nominal"
                         else wire_rate(one, traffic, router))
+    counts = stream_counts(nodes, router, traffic) if st.kind != "mpeg2" else None
     for v in range(nodes):
         if st.kind != "mpeg2":
-            n = streams_per_input(router, traffic)
+            n = int(counts[v])
             sources.append(np.full(n, v, dtype=np.int64))
             seqs.append(np.zeros(n, dtype=np.int64))
             continue
@@ -182,8 +243,9 @@ def place_streams(nodes: int, router, traffic, rng: np.random.Generator) -> Stre
 
 
 def pcs_placement(nodes: int, router, traffic, rng: np.random.Generator):
-    """PCS connections (§III-F, §IV-B.1): every source asks for as many streams as the real-time load admits
-    (:func:`streams_per_input`), one input VC each; a probe names a uniform
+    """PCS connections (§III-F, §IV-B.1): every source asks for its streams of :func:`stream_counts` (the
+    nearest whole number in all, inputs differing by one at most), one input VC each, so at most its real-time
+    VCs (a stream beyond them is refused at the source, no probe sent); a probe names a uniform
     destination and a uniform real-time VC there and is dropped when a connection already holds that output VC
     (no adaptive routing, no retry of the same probe). Sources probe in a random order until each has its
     streams (or 100 x VCs probes failed). Returns ``(placement, attempted, established, dropped)``.
@@ -193,12 +255,11 @@ def pcs_placement(nodes: int, router, traffic, rng: np.random.Generator):
     >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
     >>> r = WormholeRouter(vcs=24, link_rate=100e6, switching="pcs")
     >>> p, att, est, drop = pcs_placement(8, r, WormholeTraffic(0.91, (100, 0)), np.random.default_rng(1))
-    >>> est, att == est + drop, p.streams
-    (176, True, 176)
+    >>> est, att == est + drop, p.streams                      # round(0.91 / 0.04 x 8) = 182
+    (182, True, 182)
     """
     m_rt = traffic.realtime_vcs(router.vcs)
-    want = streams_per_input(router, traffic) if traffic.realtime_load > 0 else 0
-    want = min(want, m_rt)
+    want = np.minimum(stream_counts(nodes, router, traffic), m_rt)
     held = np.zeros((nodes, max(m_rt, 1)), dtype=bool)
     got = np.zeros(nodes, dtype=np.int64)
     fails = np.zeros(nodes, dtype=np.int64)

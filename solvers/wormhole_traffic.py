@@ -27,12 +27,14 @@ from __future__ import annotations
 
 from .wormhole_frames import (QUADRATURE_POINTS, frame_messages, frame_sizes, mean_frame_flits, mpeg2_bandwidth_gap,
                               mpeg2_mean_frame_bits, regulator_interval_sd, wire_rate)
-from .wormhole_placement import (BestEffortMessages, StreamPlacement, best_effort_messages, pcs_placement,
-                                 place_streams, streams_per_input)
+from .wormhole_placement import (BestEffortMessages, StreamPlacement, best_effort_messages, effective_load,
+                                 pcs_placement, place_streams, stream_counts, stream_rate, stream_total,
+                                 streams_per_input)
 from .wormhole_schedule import (FrameSchedule, MessageSchedule, StreamFrames, frame_schedule, injection_schedule,
                                 stream_frames)
 
 __all__ = ["frame_sizes", "frame_messages", "frame_schedule", "injection_schedule", "place_streams", "pcs_placement",
            "best_effort_messages", "stream_frames", "StreamFrames", "mean_frame_flits", "wire_rate",
            "regulator_interval_sd", "mpeg2_mean_frame_bits", "mpeg2_bandwidth_gap", "streams_per_input",
+           "stream_rate", "stream_total", "stream_counts", "effective_load",
            "FrameSchedule", "MessageSchedule", "StreamPlacement", "BestEffortMessages", "QUADRATURE_POINTS"]

@@ -185,7 +185,7 @@ def test_table_ii_cells_say_by_how_much_they_differ(fake, tmp_path):
     cell = [r for r in rows if r[1] == "FGVC at 0.8: d-bar = 32.28 ms" and r[2] == "default"][0]
     assert "off by +1.05" in cell[3] and cell[5] == "DISAGREE"
     # ... and the paper's 32.28 is below any steady state's T: not reproducible, with the derivation.
-    assert cell[6].startswith("not reproducible: in a steady state frames are delivered as fast as they are made")
+    assert cell[6].startswith("not reproducible: d-bar = T + (L_last − L_first) / n")
     # Under the 33 ms reading the same cell is 0.72 ms off.
     cell = [r for r in rows if r[1] == "FGVC at 0.8: d-bar = 32.28 ms" and r[2] == "frames every 33 ms"][0]
     assert "off by +0.72" in cell[3]
@@ -204,3 +204,41 @@ def test_quick_mediaworm_report_with_the_kernel(tmp_path):
     rows = _claims(text)
     assert len(rows) > 60 and all(r[5] in ("agree", "DISAGREE") for r in rows)
     assert re.search(r"\d+ of \d+ claims agree under the default reading", text)
+
+
+def test_the_papers_impossible_numbers_are_not_reproducible_with_their_derivation(fake, monkeypatch, tmp_path):
+    # Issue 25 item 9: each number the paper's own set-up cannot give is a row of class "not reproducible" whose
+    # evidence carries the figures the report computed (a Monte Carlo or a closed form), not a sentence.
+    fake(sat_mixes=("90,10", "50,50"))
+
+    def theory(p):
+        t = _fake_theory(p)
+        if p.get("load", 0) >= 0.9:      # Table V's finite latencies where best effort saturates some output
+            t["p_best_effort_saturated"] = 0.97
+        return t
+    monkeypatch.setattr(mediaworm, "_analytic", theory)
+    mediaworm.build(tmp_path, workers=1)
+    rows = _claims((tmp_path / "mediaworm.md").read_text())
+
+    def row(says):
+        found = [r for r in rows if r[1] == says and r[2] == "default"]
+        assert len(found) == 1, says
+        return found[0]
+    # Table II: d-bar below the frame period, by the Monte Carlo of the regulator and the FGVC bound.
+    r = row("FGVC at 0.8: d-bar = 32.28 ms")
+    assert r[5] == "DISAGREE" and r[6].startswith("not reproducible")
+    dmin = float(re.search(r"d-bar ≥ ([0-9.]+) ms", r[6]).group(1))
+    assert 33.2 < dmin < 33.34                    # T less J / n at most: 33.33 - 0.156 / 7 = 33.31
+    # ... sigma_d above what the regulator and the bound allow where nothing is over-committed (fake P = 0).
+    r = row("FGVC at 0.7: sigma_d = 1.25 ms")
+    assert r[5] == "DISAGREE" and r[6].startswith("not reproducible: P(some output over-committed) = 0.000")
+    # floor 0.052 (the regulator) + J 0.156 (the FGVC bound at M = 20, 400 Mbit/s): 0.208 ms, computed
+    assert "= 0.208 ms" in r[6] and "0.052 (regulator)" in r[6]
+    # Table V: a finite latency where the stated placement saturates best effort at some output.
+    r = row("50:50 at 0.96: 64.6 us")
+    assert r[5] == "DISAGREE" and r[6].startswith("not reproducible") and "probability 0.970" in r[6]
+    assert re.search(r"[01]\.[0-9]{3} of 400 placements", r[6])
+    # Table VI at 0.37: 166 attempts and 56 % drops against its rule's 91.5 attempts, 20 % drops.
+    r = row("at 0.37: 166 attempted")
+    assert r[6].startswith("not reproducible") and "= 91.5 attempts, 18.5 dropped (20% of attempts" in r[6]
+    assert "93 dropped (56%)" in r[6]

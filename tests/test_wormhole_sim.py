@@ -321,7 +321,8 @@ def test_a_stream_alone_arrives_at_zero_load_latency_and_jitter_free(message, pe
     streams = VideoStreams(kind, frame_bytes=4 * payload, frame_sd_bytes=(4 * payload) // 10, frame_period=period,
                            regulator_span=period)
     share = streams.nominal_rate / router.link_rate
-    traffic = WormholeTraffic(min(1.0, 1.5 * share), (100, 0), message, streams, destinations="others",
+    # 1.2 shares an input: round(1.2 x 2) = 2 streams over the two inputs, one each
+    traffic = WormholeTraffic(min(1.0, 1.2 * share), (100, 0), message, streams, destinations="others",
                               seconds=max(1e-4, 10 * period), warmup_seconds=period)
     net = WormholeNetwork(router)
     expected, lat_sum, lat_count, frames, gap, edge = _lone_stream_expectation(net, traffic, seed)
@@ -349,8 +350,8 @@ def test_the_regulator_sends_message_k_at_floor_k_times_the_spacing():
     # sending to each other) shows each message's departure as its header's arrival less the header's path.
     router = WormholeRouter(n_ports=2, vcs=2)
     streams = VideoStreams("cbr", frame_bytes=3160)
-    traffic = WormholeTraffic(1.5 * streams.nominal_rate / router.link_rate, (100, 0), 20, streams,
-                              destinations="others", seconds=0.067, warmup_seconds=0.0)
+    traffic = WormholeTraffic(1.2 * streams.nominal_rate / router.link_rate, (100, 0), 20, streams,
+                              destinations="others", seconds=0.067, warmup_seconds=0.0)     # round(2.4): 1 an input
     net = WormholeNetwork(router)
     _, _, _, _, va, _, _, _, _ = F._vc_arguments(net, traffic, 1)
     _, trace = _run(net, traffic, 1)
@@ -443,9 +444,9 @@ def test_pcs_placement_gives_each_stream_its_own_input_vc_and_output_vc(nodes, v
 
 @pytest.mark.parametrize("kind", ["cbr", "vbr"])
 def test_the_pcs_router_carries_its_circuits(kind):
-    # 4 x 4 router, 8 VCs, 100 Mbit/s (§V-F), frames of 500 B every ms (0.04 of the link): 7 streams per input
-    # ask for 28 of the 32 output VCs. The kernel's figures are the placement's, every flit reaches a node on
-    # an output VC its circuit reserved, whole and in order, and no frame is late.
+    # 4 x 4 router, 8 VCs, 100 Mbit/s (§V-F), frames of 500 B every ms (0.04 of the link): round(0.3 / 0.04 x 4)
+    # = 30 streams, 7 or 8 an input, ask for 30 of the 32 output VCs. The kernel's figures are the placement's,
+    # every flit reaches a node on an output VC its circuit reserved, whole and in order, and no frame is late.
     router = WormholeRouter(n_ports=4, vcs=8, link_rate=100e6, switching="pcs")
     streams = VideoStreams(kind, frame_bytes=500, frame_sd_bytes=100, frame_period=1e-3, regulator_span=1e-3)
     traffic = WormholeTraffic(0.3, (100, 0), 20, streams, seconds=0.01, warmup_seconds=1e-3)
@@ -457,7 +458,7 @@ def test_the_pcs_router_carries_its_circuits(kind):
         c, trace = _run(net, traffic, seed)
         assert (c["attempted"], c["established"], c["refused"], c["streams"]) == (attempted, established, dropped,
                                                                                  established)
-        assert established == 28 and attempted == established + dropped
+        assert established == 30 and attempted == established + dropped
         msgs = _messages(trace)
         circuits = set(zip(va.st_dest.tolist(), va.st_dvc.tolist()))
         assert len(circuits) == established
@@ -524,9 +525,61 @@ def test_best_effort_starving_behind_video_at_one_output_is_unstable():
     from switchq.registry import declarations
     from switchq.validate.harness import RunSettings, run
 
+    # Measured with the crossbar outputs taking the oldest offer (the default then, a reading now): with the
+    # smallest stamp at B best effort loses every contest there and the whole backlog grows past its allowance
+    # too (277,608 flits against 87,155 at this seed), which no longer isolates the per-destination rule.
     d = declarations()["wormhole"]
-    net, traffic = d.build({**d.defaults(), "load": 0.8, "mix": [80, 20], "seconds": 0.1, "warmup_seconds": 0.02})
+    net, traffic = d.build({**d.defaults(), "load": 0.8, "mix": [80, 20], "seconds": 0.1, "warmup_seconds": 0.02,
+                            "crossbar_output": "fifo"})
     r = run(d, net, traffic, RunSettings(slots=1000, replications=2, seed=4))
     assert r.unstable and r.backlog_growth < r.backlog_growth_allowed
     assert r.worst_part == "best-effort flits to node 4"
     assert r.part_backlog_growth > 1.5 * r.part_backlog_growth_allowed
+
+
+# --------------------------------------------------------------------------- §III-D: the crossbar output (B)
+
+def test_crossbar_output_takes_the_smallest_auxvc_by_default():
+    # §III-D: "if multiple flits from different VCs are competing for the same output port of the crossbar, the
+    # one with the smallest auxVC will be chosen for transmission". Issue 25 item 8: the default took the oldest
+    # offer ("fifo"), kept as a reading. The old code fails the first assertion and the last.
+    from dataclasses import replace
+
+    from switchq.registry import declarations
+
+    assert WormholeRouter().crossbar_output == "stamp"
+    d = declarations()["wormhole"]
+    assert d.defaults()["crossbar_output"] == "stamp"
+    net, traffic = d.build({**d.defaults(), "load": 0.9, "seconds": 0.002, "warmup_seconds": 0.0005})
+    assert F._vc_arguments(net, traffic, 5).vc.b_stamp == 1
+
+    def run(n):
+        return F.trace_run(n, traffic, K.Run(slots=1, warmup=0, drain=0, seed=5))
+    default = run(net)
+    stamp, fifo = (run(replace(net, router=replace(net.router, crossbar_output=o))) for o in ("stamp", "fifo"))
+    assert np.array_equal(default[0], stamp[0]) and np.array_equal(default[1], stamp[1])
+    # at 0.9 the outputs are contended often enough that the two rules deliver flits in another order
+    assert not np.array_equal(default[1], fifo[1])
+
+
+def test_pcs_at_0_67_runs_more_streams_than_at_0_64_and_says_its_effective_load():
+    # Issue 25 item 7, as `switchq simulate wormhole --switching pcs --link-rate 100Mb/s --mix 100,0 --load L`
+    # shows it (16 VCs, the default): 0.64 draws 128 streams (effective load 128 x 0.0399984 / 8 = 0.63997) and
+    # 0.67 draws 134 (0.66997), where rounding down per input drew 128 at both. With 16 VCs an input holds 16
+    # circuits, so 0.67's two inputs drawn a 17th have it refused at the source: 128 established at both.
+    from switchq.registry import declarations
+    from switchq.validate.harness import RunSettings, run
+
+    d = declarations()["wormhole"]
+    got = {}
+    for load in (0.64, 0.67):
+        net, traffic = d.build({**d.defaults(), "switching": "pcs", "link_rate": 100e6, "mix": (100.0, 0.0),
+                                "load": load, "seconds": 0.001, "warmup_seconds": 0.0})
+        r = run(d, net, traffic, RunSettings(slots=1000, replications=2, seed=1))
+        got[load] = (r.metrics["streams_drawn"].value, r.metrics["effective_load"].value,
+                     r.metrics["established"].value)
+    assert got[0.64][0] == 128 and got[0.67][0] == 134
+    # exact arithmetic of the nominal rate: 16,666 B x 8 x 30 / 100 Mbit/s per stream
+    assert got[0.64][1] == pytest.approx(128 * 0.0399984 / 8, abs=1e-12)
+    assert got[0.67][1] == pytest.approx(134 * 0.0399984 / 8, abs=1e-12)
+    assert got[0.64][2] == got[0.67][2] == 128

@@ -9,9 +9,9 @@ V2. each router's crossbar. A header that has passed stages 1-3 takes its output
     destination VC on the route's output, the least loaded of the parallel links whose VC is free: the fat
     mesh) if no message holds it; a granted message's next flit may cross (the output VC buffer holds one
     message and is at least a message deep, so it always has room: see :func:`.arguments.vc_arguments`).
-    ``multiplexed``: a matching in stamp order, each free input offering its smallest-stamp flit for a free
-    output (the rate scheduler at the input multiplexer A), each output taking its oldest offer (B;
-    ``crossbar_output="stamp"``: the smallest stamp), repeated while that adds a pair
+    ``multiplexed``: a matching, each free input offering its smallest-stamp flit for a free output (the
+    rate scheduler at the input multiplexer A), each output taking the offer with the smallest stamp (B, §III-D;
+    ``crossbar_output="fifo"``: the oldest offer), repeated while that adds a pair
     (``crossbar_iterations``); ``full``: every input VC at once. A flit crossing at t reaches the VC
     multiplexer at t + 2 (stages 4, 5);
 V3. every link sends one flit: an output's VC multiplexer (C) or a node's NIC takes the VC with the smallest
@@ -282,8 +282,8 @@ def simulate(tab, vc, va, run, stats, trace):
                 elif xo[gi]:
                     live |= 1 << i     # inputs with a flit to offer, not yet matched
             if not vc.full and live:
-                # Matching in stamp order (A, then B; repeated while that adds a pair). An input's offer is the
-                # smallest of its per-output bests (xc, xs), ties to the lower VC.
+                # Matching: A by stamp, then B by stamp (b_stamp) or by ready cycle; repeated while that adds a
+                # pair. An input's offer is the smallest of its per-output bests (xc, xs), ties to the lower VC.
                 out_used = 0
                 for _ in range(vc.iterations):
                     offered = 0

@@ -24,6 +24,16 @@ one reproduces the paper):
   one channel, §6.4).
 - ``destinations``: ``others`` (the paper: "only a single destination" when
   N = 2) or ``all`` (Karol's switch, a node may address itself).
+- ``resolution``: the simulator's clock (§2.2). ``1us`` (default, the
+  paper's: "the accuracy of the simulator is one microsecond; all events
+  scheduled for the same one microsecond time slot are executed in random
+  order"): times are whole microseconds (a transfer rounded to the nearest)
+  and a tick's events are handled one at a time in random order, each port
+  matched as it frees. ``ns``: nanoseconds, and all the circuits ending at
+  one nanosecond are matched together, as one batch: with fixed sizes every
+  circuit ends together and the switch is the slotted one of Hluchyj &
+  Karol, but a size spread of one byte breaks the ties (ties at a
+  nanosecond are an artefact of fixed sizes, so ``ns`` is a reading).
 """
 
 from __future__ import annotations
@@ -34,7 +44,7 @@ from typing import ClassVar
 from . import _check
 
 __all__ = ["CircuitSwitch", "CircuitTraffic", "SCHEDULING", "CONTROL", "SIZES", "DESTINATIONS", "POINTERS",
-           "CLAIMS"]
+           "CLAIMS", "RESOLUTIONS"]
 
 SCHEDULING = ("fifo", "window", "channels")
 CONTROL = ("distributed", "central")
@@ -42,6 +52,7 @@ SIZES = ("fixed", "uniform", "bimodal", "train")
 DESTINATIONS = ("others", "all")
 POINTERS = ("next", "head")
 CLAIMS = ("request", "connect")
+RESOLUTIONS = ("1us", "ns")
 MAX_PACKET_BYTES = 1 << 24
 
 
@@ -52,7 +63,8 @@ class CircuitSwitch:
     ``window``: packets of the FIFO the adapter may try (1 for ``fifo``); ``channels``: logical channels L
     (``channels`` scheduling). Times are seconds, ``link_rate`` bit/s. Central control pays
     ``select_time`` once per packet and is never rejected; distributed control pays
-    ``select_time + setup_time`` per attempt, successful or not.
+    ``select_time + setup_time`` per attempt, successful or not. ``resolution``: the clock and its tie rule
+    (module docstring).
 
     Examples
     --------
@@ -75,6 +87,7 @@ class CircuitSwitch:
     pointer: str = "next"
     claim: str = "request"
     pool: int | None = None
+    resolution: str = "1us"
     architecture: ClassVar[str] = "circuit"
 
     def __post_init__(self):
@@ -86,7 +99,7 @@ class CircuitSwitch:
                       link_rate=_check.real("link_rate", self.link_rate, 1e3, 1e13),
                       pool=_check.optional(_check.integer, "pool", self.pool, 1, 4096))
         for name, choices in (("scheduling", SCHEDULING), ("control", CONTROL), ("pointer", POINTERS),
-                              ("claim", CLAIMS)):
+                              ("claim", CLAIMS), ("resolution", RESOLUTIONS)):
             _check.choice(name, getattr(self, name), choices)
         if self.scheduling == "fifo" and self.window != 1:
             raise _check.InputError("window", self.window, "1 with scheduling fifo (use scheduling window)")
@@ -94,6 +107,10 @@ class CircuitSwitch:
             raise _check.InputError("channels", self.channels, "1 unless scheduling is channels")
         if self.scheduling != "channels" and self.pool is not None:
             raise _check.InputError("pool", self.pool, "none unless scheduling is channels")
+        for name in ("select_time", "setup_time"):     # the 1 us clock keeps whole microseconds
+            if self.resolution == "1us" and 0 < getattr(self, name) < 0.5e-6:
+                raise _check.InputError(name, getattr(self, name), "0 or at least 0.5us with resolution 1us "
+                                                                   "(whole microseconds; use resolution ns)")
 
     @property
     def slots(self) -> int:
@@ -125,7 +142,8 @@ class CircuitSwitch:
         return {"architecture": "circuit", "n_ports": self.n_ports, "scheduling": self.scheduling,
                 "window": self.window, "channels": self.channels, "control": self.control,
                 "select_time": self.select_time, "setup_time": self.setup_time, "link_rate": self.link_rate,
-                "pointer": self.pointer, "claim": self.claim, "pool": self.pool}
+                "pointer": self.pointer, "claim": self.claim, "pool": self.pool,
+                "resolution": self.resolution}
 
 
 @dataclass(frozen=True)

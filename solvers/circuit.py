@@ -8,14 +8,19 @@ Which answer applies (:func:`saturation_throughput` picks it):
   (distributed; one attempt per packet, it is never rejected), the select
   time (central), or 0 (ideal).
 - **Ideal switch, fixed sizes**: all circuits end together, so the switch
-  is slotted and the paper's central rule is the ``random`` window policy:
+  is slotted. Under the nanosecond clock (``--resolution ns``: a batch of
+  ends matched together) the paper's central rule is the ``random`` window policy:
   :mod:`switchq.solvers.hol` (FIFO) and :mod:`switchq.solvers.window` when
   destinations are uniform over all N outputs. With destinations over the
   *other* N - 1 nodes (the paper's network) an output never contends with
   its own node's input; inputs and outputs can no longer be relabelled
   apart, so the lumping of those chains fails and :func:`others_chain`
   solves the full chain instead (small N and W only). It raises the
-  throughput a little (N = 3 FIFO: 0.75 against 0.6825).
+  throughput a little (N = 3 FIFO: 0.75 against 0.6825). FIFO gives the
+  same under the default 1 us clock, whose ends are matched one at a time
+  in random order: every output with a contender at the end of the tick
+  still takes one of them, and which one does not matter (each contender's
+  head is for it). A window does not: its chains are for ``ns`` only.
 - **Ideal switch, variable sizes, FIFO**: Karol's N -> infinity argument
   in continuous time. The head-of-line packets for one output form an
   M/G/1 queue (Poisson arrivals in the limit, random order of service:
@@ -32,12 +37,14 @@ Which answer applies (:func:`saturation_throughput` picks it):
   the retry gap (an output freed while its waiters are mid-attempt stays
   idle) is neglected, so it reads high; its error is measured
   (:data:`OVERHEAD_ERROR`).
-- **Logical channels, L >= the destinations, ideal** (variable sizes or
-  destinations over all N): 1 (§5: every free output always has a taker).
-  Over the other nodes it is 1 only while no two circuits end together:
-  when they do (100-byte packets all last 1 us), the random pick can leave
-  an input whose only free output is its own idle until the next event
-  (:data:`CHANNELS_ERROR`, measured).
+- **Logical channels, L >= the destinations, ideal**: 1 (§5: every free
+  output always has a taker). Under the 1 us clock each circuit's end is
+  matched on its own, and the input freed always has a packet for the
+  output freed with it: exactly 1. Under ``--resolution ns`` with
+  destinations over the other nodes it is 1 only while no two circuits end
+  together: when they do (100-byte packets all last 1 us), the random pick
+  can leave an input whose only free output is its own idle until the next
+  event (:data:`CHANNELS_ERROR`, measured; fixed sizes: no analytic model).
 
 Anything else: no analytic model (windows with variable sizes or overhead,
 channels with overhead): ``switchq simulate circuit``.
@@ -119,17 +126,39 @@ def fifo_limit(c2: float) -> float:
     return 1.0 / (1.0 + math.sqrt((1.0 + c2) / 2.0))
 
 
+def _on_clock(switch, seconds: float) -> float:
+    """A duration as the simulator's clock keeps it: whole microseconds under the paper's 1 us clock."""
+    return math.floor(seconds * 1e6 + 0.5) * 1e-6 if switch.resolution == "1us" else seconds   # half up
+
+
 def _overhead(switch) -> tuple[float, float, float]:
     """(c, selecting, held): overhead per packet without conflicts, the part before the output is checked
-    (the packet is not yet contending), and the part the output is held before the transfer; in seconds."""
+    (the packet is not yet contending), and the part the output is held before the transfer; in seconds, on the
+    simulator's clock (the paper's 2 and 5 us are whole ticks)."""
     if switch.ideal:
         return 0.0, 0.0, 0.0
+    select, setup = _on_clock(switch, switch.select_time), _on_clock(switch, switch.setup_time)
     if switch.control == "central":
-        return switch.select_time, 0.0, switch.select_time
-    c = switch.select_time + switch.setup_time
+        return select, 0.0, select
+    c = select + setup
     if switch.claim == "request":
-        return c, switch.select_time, switch.setup_time
+        return c, select, setup
     return c, c, 0.0
+
+
+def _mean_transfer(switch, traffic) -> float:
+    """E[T] in seconds, each transfer on the simulator's clock (fixed, bimodal and train sizes; uniform sizes
+    at their exact mean, which rounding to the nearest tick leaves unbiased but at the interval's ends)."""
+    bit = 8 / switch.link_rate
+    t = traffic
+    if switch.resolution != "1us" or t.sizes == "uniform":
+        return size_moments(t)[0] * bit
+    transfer = lambda size: max(_on_clock(switch, size * bit), 1e-6)   # noqa: E731  (at least a tick)
+    if t.sizes == "fixed":
+        return transfer(t.size)
+    p = t.long_packet_share(t.long_bytes)
+    k = t.train if t.sizes == "train" else 1
+    return (p * k * transfer(t.long / k) + (1 - p) * transfer(t.short)) / (p * k + 1 - p)
 
 
 def no_conflict(switch, traffic) -> float:
@@ -141,7 +170,7 @@ def no_conflict(switch, traffic) -> float:
     >>> round(no_conflict(CircuitSwitch(2), CircuitTraffic(size=2000)), 6)   # 20 us of data, 7 us overhead
     0.740741
     """
-    mean_t = size_moments(traffic)[0] * 8 / switch.link_rate
+    mean_t = _mean_transfer(switch, traffic)
     c = _overhead(switch)[0]
     return 1.0 if mean_t + c == 0 else mean_t / (mean_t + c)
 
@@ -259,18 +288,25 @@ def saturation_throughput(switch, traffic) -> CircuitSaturation:
                                  "renewal-reward, no conflicts (N = 2): E[T] / (E[T] + c), exact")
     if switch.scheduling == "channels":
         destinations = n - 1 if others else n
-        if switch.ideal and switch.pool is None and switch.channels >= destinations and not (fixed and others):
-            if not others:
+        one_at_a_time = switch.resolution == "1us"
+        if switch.ideal and switch.pool is None and switch.channels >= destinations and (one_at_a_time
+                                                                                         or not (fixed and others)):
+            if not others or one_at_a_time:
                 return CircuitSaturation(1.0, "logical channels, one per destination, ideal switch: every free "
-                                              "output always has a taker (paper 001 §5), exact")
+                                              "output always has a taker (paper 001 §5; under the 1 us clock each "
+                                              "freed input takes the output freed with it), exact")
             return CircuitSaturation(1.0, "logical channels, one per destination, ideal switch: 1 (paper 001 "
                                           "§5) up to the circuits that end together, where the random pick can "
                                           "leave a node's input with only its own output free (measured)",
                                      CHANNELS_ERROR)
         return CircuitSaturation(None, "no analytic model: logical channels with overhead, a pool, fewer channels "
                                        "than destinations, or fixed sizes; simulate it (switchq simulate circuit)")
-    if switch.ideal and fixed:
+    if switch.ideal and fixed and (switch.window == 1 or switch.resolution == "ns"):
         return _slotted(n, switch.window, others)
+    if switch.ideal and fixed:
+        return CircuitSaturation(None, "no analytic model: a window under the 1 us clock (a tick's ends matched one "
+                                       "at a time); the slotted chain is --resolution ns's; simulate it "
+                                       "(switchq simulate circuit)")
     if switch.window > 1:
         return CircuitSaturation(None, "no analytic model: window scheduling with variable sizes or overhead; "
                                        "simulate it (switchq simulate circuit)")

@@ -10,15 +10,18 @@ the variable-size FIFO limit, an overhead approximation, logical channels'
 
 The link rate defaults to 800 Mbit/s: with the paper's 1 us clock a 100-byte
 short packet is exactly 1 us there (0.5 us at 1600), and the overhead
-figures need it (``switchq report circuit`` runs both).
+figures need it (``switchq report circuit`` runs both). The clock is the
+paper's too (``--resolution 1us``): every duration in whole microseconds,
+so at 1600 Mbit/s a 100-byte packet is held 1 us; ``--resolution ns``
+keeps nanoseconds.
 """
 
 from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric, simulated_seconds
 from switchq.errors import InputError
-from switchq.models.circuit import (CLAIMS, CONTROL, DESTINATIONS, POINTERS, SCHEDULING, SIZES, CircuitSwitch,
-                                    CircuitTraffic)
+from switchq.models.circuit import (CLAIMS, CONTROL, DESTINATIONS, POINTERS, RESOLUTIONS, SCHEDULING, SIZES,
+                                    CircuitSwitch, CircuitTraffic)
 from switchq.params import Param
 
 from ._shared import with_default, PORTS
@@ -47,6 +50,10 @@ SYSTEM = (
           help="Round robin after a packet is sent: next (the packet/channel after it) or head."),
     Param("claim", "claim", "choice", "request", choices=CLAIMS,
           help="When a set-up holds the output: request (once selected, through the set-up) or connect."),
+    Param("resolution", "resolution", "choice", "1us", choices=RESOLUTIONS,
+          help="Clock: 1us (the paper's simulator: durations rounded to whole microseconds, a tick's events one "
+               "at a time in random order) or ns (circuits ending at the same nanosecond matched as one batch: "
+               "the slotted switch with fixed sizes)."),
 )
 SIZE_HELP = " Size with a unit (2000B, 32KB)."
 TRAFFIC = (
@@ -93,7 +100,7 @@ def switch(p) -> CircuitSwitch:
         select = 2e-6 if p["select_time"] is None else p["select_time"]
         setup = 5e-6 if p["setup_time"] is None else p["setup_time"]
     return CircuitSwitch(p["ports"], p["scheduling"], p["window"], p["channels"], p["control"], select, setup,
-                         p["link_rate"], p["pointer"], p["claim"], p["pool"])
+                         p["link_rate"], p["pointer"], p["claim"], p["pool"], resolution=p["resolution"])
 
 
 def traffic(p) -> CircuitTraffic:
@@ -172,9 +179,10 @@ CASES = (
           "destinations": "all"}, "Fixed sizes and no overhead make the switch slotted: exact."),
     _case("N=3, ideal, fixed, others: full chain", {"ports": 3, "ideal": True, "size": 16000},
           "Exact full chain of the slotted switch with destinations over the other nodes."),
-    _case("N=3, W=2, ideal, fixed, all: window chain (random rule)", {"ports": 3, "ideal": True, "size": 16000,
-          "scheduling": "window", "window": 2, "destinations": "all"},
-          "Exact lumped chain of the random window rule, which the ideal switch is."),
+    _case("N=3, W=2, ideal, fixed, all, ns clock: window chain (random rule)", {"ports": 3, "ideal": True,
+          "size": 16000, "scheduling": "window", "window": 2, "destinations": "all", "resolution": "ns"},
+          "Exact lumped chain of the random window rule, which the ideal switch is when circuits ending together "
+          "are matched as one batch (--resolution ns)."),
     _case("N=8, L=8 channels, ideal, uniform sizes: 100 %", {"ports": 8, "ideal": True, "sizes": "uniform",
           "scheduling": "channels", "channels": 8},
           "Exact; only the start (every port free at once) can leave a port idle, for one packet time.",
@@ -224,7 +232,7 @@ DECLARATION = Architecture(
                            "error of an approximation (0: exact).",
                examples=("switchq solve circuit --ports 2 --sizes bimodal --long 32KB --long-bytes 0.5 --json",
                          "switchq solve circuit --ports 32 --ideal --sizes uniform --size-min 0B --size-max 32KB",
-                         "switchq solve circuit --ports 3 --ideal --window 2 --scheduling window"),
+                         "switchq solve circuit --ports 3 --ideal --window 2 --scheduling window --resolution ns"),
                vary_example="long_bytes=0.1:0.9:0.2 --sizes bimodal --ports 2"),
     ),
     cases=CASES,

@@ -3,12 +3,19 @@
 Each adapter is saturated and keeps ``slots`` packets it may try: the first
 W packets of its FIFO (``fifo``: W = 1; ``window``), or the heads of its L
 logical channels (``channels``; channel c carries the destinations whose
-rank among the other nodes is c mod L), each always backlogged, or a pool
-of P packets of which only each channel's oldest may go (``--pool P``).
-Round robins start at a random place: adapters in lock step would all
-try the same output at once. Time is integer nanoseconds (the
-paper's simulator had 1 us); events live in the binary heap of
-:mod:`switchq.validate.kernel`, at most one per input.
+rank in the adapter's own random order of the other nodes is c mod L), each
+always backlogged, or a pool of P packets of which only each channel's
+oldest may go (``--pool P``). Round robins start at a random place and every
+adapter scans the destinations in an order of its own: adapters scanning in
+the same order fall into step and all try the same output at once.
+
+Time (``--resolution``): the paper's 1 us clock by default (§2.2): every
+duration is rounded to whole microseconds (a packet lasts at least one)
+and the events of one tick are handled one at a time in random order (an
+event's heap key is its time, then a random rank); or nanoseconds
+(``ns``), where the events of one instant are handled in the heap's order
+and the circuits ending at one nanosecond are matched together. Events live in the binary heap of
+:mod:`switchq.validate.events`, at most one per input.
 
 Distributed control (§2.1, §6): an adapter selects the packet its round
 robin points at (``select_ns``), sends a set-up request, and learns the
@@ -19,12 +26,14 @@ attempt starts at once; a success holds input and output for the set-up
 and the transfer (size x 8 / link rate), after which the next attempt starts.
 
 Central control, and the ideal switch (no overhead, where §2.1 says both
-controls coincide): whenever ports free up (all events of one instant
-first, as the paper's same-slot events), the free outputs in random order
-each pick uniformly one packet addressed to them among the slots of the
-free inputs; a pick holds both ports for ``charge_ns`` (central control's
-2 us per packet) plus the transfer. With fixed sizes every transfer ends
-together, so this is the slotted ``fifo --window-policy random`` switch.
+controls coincide): whenever ports free up, the free outputs in random
+order each pick uniformly one packet addressed to them among the slots of
+the free inputs; a pick holds both ports for ``charge_ns`` (central
+control's 2 us per packet) plus the transfer. Under the 1 us clock each
+circuit's end is matched on its own (a tick's ends in random order); at
+``ns`` all of one instant's ends come first, then one matching, so with
+fixed sizes, every transfer ending together, this is the slotted
+``fifo --window-policy random`` switch.
 
 Throughput is the paper's: bits sent while measuring (transfers cut at the
 window's edges) over ports x link rate x measured time. A packet's delay
@@ -35,6 +44,7 @@ output, held from, until, bytes) can be kept for tests.
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -49,8 +59,12 @@ LAYOUT = K.Layout(("m_attempts", "m_busy_ns", "m_delay_sum_ns", "m_server_send_n
 _ATTEMPTS, _BUSY, _DELAY, _SRV_TX, _SRV_RX, _CC, _B_ARR, _B_DEL, _B_Q = (LAYOUT.index(n) for n in LAYOUT.names[-9:])
 
 # The switch and its run as the kernel reads them (times in ns).
+# ``tick_ns``: the clock's tick (1000: the paper's 1 us; 1: ns); ``order_bits``: bits of random rank after an
+# event's time in its heap key (10 under the 1 us clock: a tick's events in random order; 0: heap order);
+# ``batch``: all ends of one instant before one matching (ns) or each end matched on its own (1 us).
 CircuitArgs = namedtuple("CircuitArgs", "n slots channel_mode pooled matched check_ns after_ns charge_ns "
-                                        "ns_per_byte pointer_head servers warm_ns end_ns seed")
+                                        "ns_per_byte pointer_head servers warm_ns end_ns seed tick_ns order_bits "
+                                        "batch")
 # Where each input's packets go and how big they are: per input and group g (a traffic class in a window,
 # a channel), the chance of the group (windows), its destinations and its size law (a row of `sizes`:
 # kind, a, b, p_long, train), and each destination's logical channel (``channel[i, d]``; pooled channels).
@@ -58,6 +72,25 @@ Mix = namedtuple("Mix", "group_cdf group_dest group_ndest group_size sizes chann
 Trace = namedtuple("Trace", "inp out held_from until size count")
 
 EV_CHECK, EV_END = 0, 1
+ORDER_BITS = 10      # random ranks among one tick's events: ties between two of them 1 in 1024, in heap order
+
+
+@njit(cache=True, inline="always")
+def _key(t, bits):
+    """An event's heap key: its time, then (``bits`` > 0) a random rank among the events of the same time."""
+    if bits == 0:
+        return t
+    return (t << bits) | np.int64(np.random.random() * (1 << bits))
+
+
+@njit(cache=True, inline="always")
+def _transfer(size, sw):
+    """A transfer's duration: size x 8 / link rate, rounded to the nearest tick; under the 1 us clock a packet
+    of a byte or more lasts at least one tick (else time could stand still, every transfer ending at once)."""
+    ticks = np.int64(size * sw.ns_per_byte / sw.tick_ns + 0.5)
+    if ticks == 0 and size > 0 and sw.tick_ns > 1:
+        ticks = 1
+    return ticks * sw.tick_ns
 
 
 @njit(cache=True, inline="always")
@@ -150,7 +183,7 @@ def _hold(sw, i, j, k, t, start, pk, ports, trace):
     out_of[i] = j
     cur[i] = k
     tr_start[i] = start
-    end = start + np.int64(ss[i, k] * sw.ns_per_byte + 0.5)
+    end = start + _transfer(ss[i, k], sw)
     out_until[j] = end
     c = trace.count[0]
     if c < trace.inp.shape[0]:
@@ -210,7 +243,7 @@ def _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, stamp):
         if y >= 0:
             i = cand_input[y]
             end = _hold(sw, i, j, cand_slot[y], t, t + sw.charge_ns, pk, ports, trace)
-            K.heap_push(heap_t, heap_c, size, end, i * 2 + EV_END)   # matched modes pop their events
+            K.heap_push(heap_t, heap_c, size, _key(end, sw.order_bits), i * 2 + EV_END)   # matched modes pop
             if t >= sw.warm_ns:
                 stats[_ATTEMPTS] += 1   # a central set-up is never rejected: one per packet
 
@@ -245,13 +278,14 @@ def _run(sw, mix, trace, stats):
         if sw.channel_mode and sd[i, ptr[i]] < 0:
             ptr[i] = _next_slot(sd, i, ptr[i], slots)
         if not sw.matched:
-            K.heap_push(heap_t, heap_c, size, sw.check_ns, i * 2 + EV_CHECK)
+            K.heap_push(heap_t, heap_c, size, _key(sw.check_ns, sw.order_bits), i * 2 + EV_CHECK)
     if sw.matched:
         _match(sw, 0, pk, ports, heap, trace, scratch, stats, channel, matchings)
         matchings += 1
     # An adapter's next event replaces the one just handled: (new_t, new_code), one sift-down at the end.
-    while size[0] > 0 and heap_t[0] < sw.end_ns:
-        t = heap_t[0]
+    bits = sw.order_bits
+    while size[0] > 0 and (heap_t[0] >> bits) < sw.end_ns:
+        t = heap_t[0] >> bits
         code = heap_c[0]
         if sw.matched:
             K.heap_pop(heap_t, heap_c, size)
@@ -290,7 +324,7 @@ def _run(sw, mix, trace, stats):
                 out_of[i] = j
                 cur[i] = k
                 tr_start[i] = start
-                end = start + np.int64(ss[i, k] * sw.ns_per_byte + 0.5)
+                end = start + _transfer(ss[i, k], sw)
                 out_until[j] = end
                 new_t = end           # the adapter's check event, at the top, becomes its end event
                 new_code = i * 2 + EV_END
@@ -368,14 +402,15 @@ def _run(sw, mix, trace, stats):
             else:
                 ptr[i] = 0 if sw.pointer_head else k
             if sw.matched:
-                if size[0] == 0 or heap_t[0] > t:   # all of this instant's ends first, then one matching
+                # ns: all of this instant's ends first, then one matching; 1 us: each end matched on its own
+                if not sw.batch or size[0] == 0 or (heap_t[0] >> bits) > t:
                     _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, matchings)
                     matchings += 1
             else:
                 new_t = t + sw.check_ns
                 new_code = i * 2 + EV_CHECK
         if new_t >= 0:
-            K.heap_replace_top(heap_t, heap_c, size[0], new_t, new_code)
+            K.heap_replace_top(heap_t, heap_c, size[0], _key(new_t, bits), new_code)
     queued = 0
     for i in range(n):
         if out_of[i] >= 0:
@@ -387,8 +422,9 @@ def _run(sw, mix, trace, stats):
     stats[K.STAT_QUEUED] = queued
 
 
-def _mix(switch, traffic) -> Mix:
-    """Destination groups and size laws of every input (module docstring), as arrays."""
+def _mix(switch, traffic, seed: int) -> Mix:
+    """Destination groups and size laws of every input (module docstring), as arrays. Each adapter's logical
+    channels take the other nodes in an order of its own, drawn from ``seed``."""
     n = switch.n_ports
 
     def law(long_bytes):
@@ -403,9 +439,13 @@ def _mix(switch, traffic) -> Mix:
 
     sizes = np.array([law(traffic.long_bytes), law(traffic.server_long_bytes)], dtype=np.float64)
     others = [[j for j in range(n) if traffic.destinations == "all" or j != i] for i in range(n)]
+    # The order in which adapter i's channels take its destinations (channel of rank r: r mod L), its own: in
+    # one order shared by all, round robins in step try the same outputs at once (issue 25, item 11).
+    rng = np.random.default_rng(int(seed))
+    scan = [[int(d) for d in rng.permutation(others[i])] for i in range(n)]
     f = traffic.file_servers
     if switch.scheduling == "channels" and switch.pool is None:
-        groups = [[[d for r, d in enumerate(others[i]) if r % switch.channels == c] for c in range(switch.channels)]
+        groups = [[[d for r, d in enumerate(scan[i]) if r % switch.channels == c] for c in range(switch.channels)]
                   for i in range(n)]
         cdf = np.ones((n, switch.channels))
         which = np.zeros((n, switch.channels), np.int64)
@@ -432,7 +472,7 @@ def _mix(switch, traffic) -> Mix:
         which = np.zeros((n, 1), np.int64)
     channel = np.zeros((n, n), np.int64)
     for i in range(n):
-        for r, d in enumerate(others[i]):
+        for r, d in enumerate(scan[i]):
             channel[i, d] = r % switch.channels
     g = cdf.shape[1]
     dest = np.zeros((n, g, n), np.int64)
@@ -445,8 +485,10 @@ def _mix(switch, traffic) -> Mix:
 
 
 def _args(switch, traffic, seed) -> CircuitArgs:
+    tick = 1000 if switch.resolution == "1us" else 1
     ns = lambda s: int(round(s * 1e9))   # noqa: E731
-    select, setup = ns(switch.select_time), ns(switch.setup_time)
+    on_tick = lambda s: int(math.floor(s * 1e9 / tick + 0.5)) * tick   # noqa: E731  (whole ticks, half up)
+    select, setup = on_tick(switch.select_time), on_tick(switch.setup_time)
     request = switch.claim == "request"
     warm = ns(traffic.warmup_seconds)
     channels = switch.scheduling == "channels"
@@ -455,7 +497,9 @@ def _args(switch, traffic, seed) -> CircuitArgs:
                        check_ns=select if request else select + setup, after_ns=setup if request else 0,
                        charge_ns=select if switch.control == "central" else 0, ns_per_byte=8e9 / switch.link_rate,
                        pointer_head=switch.pointer == "head", servers=traffic.file_servers, warm_ns=warm,
-                       end_ns=warm + ns(traffic.seconds), seed=int(seed))
+                       end_ns=warm + ns(traffic.seconds), seed=int(seed), tick_ns=tick,
+                       order_bits=ORDER_BITS if switch.resolution == "1us" else 0,
+                       batch=switch.resolution == "ns")
 
 
 def run_once(switch, traffic, seed: int, trace: int = 0):
@@ -471,7 +515,7 @@ def run_once(switch, traffic, seed: int, trace: int = 0):
     stats = LAYOUT.zeros()
     tr = Trace(inp=np.zeros(trace, np.int64), out=np.zeros(trace, np.int64), held_from=np.zeros(trace, np.int64),
                until=np.zeros(trace, np.int64), size=np.zeros(trace, np.int64), count=np.zeros(1, np.int64))
-    _run(_args(switch, traffic, seed), _mix(switch, traffic), tr, stats)
+    _run(_args(switch, traffic, seed), _mix(switch, traffic, seed), tr, stats)
     return stats, tr
 
 

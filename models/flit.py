@@ -263,8 +263,11 @@ class FlitNetwork:
         8-port switches)."""
         switch = FlitSwitch() if switch is None else switch
         per_board = (switch.ports // 2) ** 2
-        if switch.ports % 2 or nodes % per_board or not 2 <= nodes // per_board <= 5:
-            raise _check.InputError("nodes", nodes, f"{', '.join(str(b * per_board) for b in range(2, 6))} on "
+        # a board's per_board links split evenly over the other boards (one extra to the opposite board)
+        fits = [b for b in range(2, per_board + 2) if per_board % (b - 1) == 0
+                or (b % 2 == 0 and per_board % (b - 1) == 1)]
+        if switch.ports % 2 or nodes % per_board or nodes // per_board not in fits:
+            raise _check.InputError("nodes", nodes, f"one of {', '.join(str(b * per_board) for b in fits[:8])} on "
                                     f"boards of {per_board} nodes ({switch.ports}-port switches)")
         return cls(switch, None, link_delay, nodes // per_board)
 
@@ -319,6 +322,19 @@ class FlitNetwork:
             raise _check.InputError("nodes", n, "an even power of two (4, 16, 64, ...) for traffic transpose")
         if traffic.pattern == "uniform" and traffic.uniform_over == "others" and n < 2:
             raise _check.InputError("nodes", n, "at least 2 for uniform traffic over the other nodes")
+        s = self.switch
+        if s.buffer_org == "central" and s.central_admission == "packet":
+            # A packet admitted whole reserves its chunks within its direction's share: one larger than a share
+            # could only be admitted in part, and the tail of a part-reserved packet can starve (a deadlock).
+            chunks = s.central_flits // s.ports
+            up = max(1, int(s.up_share * chunks))
+            share = min(up, chunks - up) * s.ports
+            flits = traffic.message_flits if traffic.packet_flits is None else traffic.packet_flits
+            if flits > share:
+                name = "message_flits" if traffic.packet_flits is None else "packet_flits"
+                raise _check.InputError(name, flits, f"at most {share} flits, the smaller share of the central "
+                                        f"buffer's {chunks} chunks (up share {s.up_share:g}), with central_admission "
+                                        "packet")
 
 
 @dataclass(frozen=True)

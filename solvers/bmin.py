@@ -48,6 +48,8 @@ import numpy as np
 
 from switchq.models import _check
 
+from .topology import TO_NODE
+
 __all__ = ["zero_load_latency", "route_switches", "channel_loads", "saturation_bound", "fifo_saturation",
            "buffer_sharing", "crossbar_cost", "KAMOUN_KLEINROCK", "KAROL"]
 
@@ -95,7 +97,7 @@ def route_switches(net, source: int, dest: int) -> int:
     while True:
         mask = int(tab.groups[s, tab.route[s, dest]])
         g = s * tab.ports + (mask & -mask).bit_length() - 1
-        if tab.out_switch[g] < 0:
+        if tab.out_switch[g] == TO_NODE:
             return hops
         s, hops = int(tab.out_switch[g]), hops + 1
 

@@ -218,7 +218,8 @@ class FgvcBound:
 
 
 def fgvc_delay_bound(router, traffic, hops: int = 1, servers: int | None = None,
-                     message_interval: float | None = None, sequence: int | None = None) -> FgvcBound:
+                     message_interval: float | None = None, sequence: int | None = None,
+                     nodes: int | None = None) -> FgvcBound:
     """Delay bound of one real-time message under FGVC, given the load is admissible (reserved rates at
     most the link at every scheduled link on its path).
 
@@ -277,7 +278,7 @@ def fgvc_delay_bound(router, traffic, hops: int = 1, servers: int | None = None,
     reserved = 0.0
     if traffic.realtime_load > 0:
         rate = sum(wt.wire_rate(st, traffic, router, q) for q in seqs) / len(seqs)
-        reserved = wt.streams_per_input(router, traffic) * rate      # the busiest input
+        reserved = wt.streams_per_input(router, traffic, nodes=nodes) * rate      # the busiest of ``nodes`` inputs
     return FgvcBound(bound, bound / cps, vtick, interval, k, zero, (bound - zero) / cps, reserved,
                      reserved <= 1.0 + 1e-12,
                      f"guaranteed-rate bound (M + K - 1) Vtick + K beta + P, K = {k} scheduled links, beta = 1 cycle, "
@@ -332,7 +333,7 @@ def answers(network, traffic) -> dict:
     if s:
         rate = sum(wt.wire_rate(st, traffic, router, q) for q in st.sequences) / len(st.sequences) \
             if st.kind == "mpeg2" else wt.wire_rate(st, traffic, router)
-        b = fgvc_delay_bound(router, traffic, h_int)
+        b = fgvc_delay_bound(router, traffic, h_int, nodes=n)
         out.update(stream_wire_rate=rate, vtick_cycles=b.vtick, fgvc_bound_cycles=b.bound_cycles,
                    fgvc_bound_us=b.bound_seconds * 1e6, jitter_bound_ms=b.jitter_bound_seconds * 1e3,
                    reserved_input_load=b.reserved_input_load)

@@ -225,3 +225,13 @@ def test_sp2_boards_wiring_routes_and_drains():
     stats = F.replicate(net, MessageTraffic(1.0, 32), K.Run(slots=3000, warmup=0, drain=200_000, seed=3))
     c = F.LAYOUT.named(stats)
     assert c["deadlock"] == 0 and c["flits_offered"] == c["flits_received"]
+
+
+def test_central_packet_admission_refuses_a_packet_larger_than_either_share():
+    # 24-flit buffers leave 8 chunks, 4 of them the up share: a 64-flit packet (8 chunks) could be admitted only
+    # in part, and a part-reserved packet's tail can starve (it deadlocked after ~600 flits): refused, naming
+    # the value and the limit; 32-flit packets (4 chunks) fit.
+    net = FlitNetwork.bmin(16, FlitSwitch(8, "central", 24))
+    with pytest.raises(Exception, match=r"message_flits: got 64; allowed: at most 32 flits"):
+        net.check_traffic(MessageTraffic(0.5, 64))
+    net.check_traffic(MessageTraffic(0.5, 64, 32))

@@ -426,7 +426,7 @@ def test_the_same_seed_gives_the_same_numbers_and_another_seed_others():
 def test_pcs_placement_gives_each_stream_its_own_input_vc_and_output_vc(nodes, vcs, load, destinations, seed):
     router = WormholeRouter(vcs=vcs, link_rate=100e6, switching="pcs")
     traffic = WormholeTraffic(load, (100, 0), destinations=destinations)
-    want = min(wt.streams_per_input(router, traffic), vcs)
+    want = min(wt.streams_per_input(router, traffic, nodes=nodes), vcs)
     p, attempted, established, dropped = wt.pcs_placement(nodes, router, traffic, np.random.default_rng(seed))
     assert attempted == established + dropped and established == p.streams
     assert p.realtime_vcs == vcs

@@ -19,7 +19,8 @@ TOPOLOGY = Param("topology", "topology", "choice", "bmin", choices=("bmin", "boa
                       "SP2's 16-node boards cabled to each other directly (32-80 nodes); crossbar: one switch, a "
                       "node on each port.")
 NODES = Param("nodes", "nodes", "int", 16, low=2, high=4096, unit="nodes", aliases=("-P",),
-              help="Nodes: a power of ports/2 on a BMIN (16, 64); the port count on a crossbar.")
+              help="Nodes: a power of ports/2 on a BMIN (16, 64); 32, 48, 64 or 80 on SP2 boards; the port count on a "
+                   "crossbar.")
 PORTS = Param("ports", "switch_ports", "int", 8, low=2, high=64, unit="ports", aliases=("-k",),
               help="Ports per switch k (8 in paper 000); also the chunk size in flits.")
 ORG = Param("buffer_org", "buffer_org", "choice", "hipiqs", choices=BUFFER_ORGS, aliases=("org",),

@@ -40,13 +40,13 @@ Storage per organisation (``held`` counts flits actually stored, independently, 
   a queue's last chunk refilled by its next packet (the partially-filled-chunk rule), a chunk freed when its
   last flit is read or its queue empties.
 - ``central``: input FIFOs of ``central_input_flits``, then ``central_flits`` in k-flit chunks (one packet a
-  chunk), queues for up ports holding at most ``up_share`` of them (deadlock avoidance, see
-  :class:`~switchq.models.flit.FlitSwitch`).
+  chunk, reserved at admission), queues for up ports holding at most ``up_share`` of them (deadlock
+  avoidance, see :class:`~switchq.models.flit.FlitSwitch`).
 
 For speed (each flit-hop is one arrival and one send), steps 2 and 4 walk only the links of a bitmask, an
 output keeps a record of what it sends (``lk``), 1-cycle links count a body flit in as it is sent (``E_LT``),
-and an idle output of a pair-queue switch skips its arbitration until a header can be ready (``wake``).
-Arbitration draws random numbers only for eligible headers, so none of this changes a result.
+an idle output of a pair-queue switch skips its arbitration until a header can be ready (``wake``), and
+arbitration draws random numbers only for eligible headers: none of this changes a result.
 """
 
 from __future__ import annotations
@@ -253,22 +253,17 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                 if d < 0:
                     pkt = ent[e, E_PKT]
                     o = least_loaded(groups[s, route[s, pk[pkt, P_DEST]]], qp + s * k, qflits, k, 1, 0)
-                    # Admission: a packet enters the central buffer only when the chunks it needs are free
-                    # (all of them, or as many as its direction may hold), else it waits in the input FIFO.
-                    # Admitted whole, they are reserved for it: packets admitted after it must not take the
-                    # chunks its tail needs (they did, and a switch filled with packets queued behind one whose
-                    # tail waited for a chunk: a deadlock, reports/hipiqs.md's Fig. 7 note).
+                    # Admission: a packet enters only when the chunks it needs are free (within its direction's
+                    # share), which are then reserved for it: packets admitted behind it took the chunks its tail
+                    # needed, and a leaf full of packets queued behind one waiting for its tail deadlocked
+                    # (FlitNetwork.check_traffic keeps a packet within either share).
                     need = (pk[pkt, P_LEN] + k - 1) // k if sw.c_whole else 1
-                    if up_link[s * k + o]:
-                        if min(sw.c_chunks - c_used[s], sw.c_up_chunks - c_up[s]) < min(need, sw.c_up_chunks):
-                            continue
-                        res = min(need, sw.c_up_chunks) if sw.c_whole else 0
-                        c_up[s] += res
-                    else:
-                        if sw.c_chunks - c_used[s] < min(need, sw.c_chunks - sw.c_up_chunks):
-                            continue
-                        res = min(need, sw.c_chunks - sw.c_up_chunks) if sw.c_whole else 0
+                    up = up_link[s * k + o]
+                    if sw.c_chunks - c_used[s] < need or (up and sw.c_up_chunks - c_up[s] < need):
+                        continue
+                    res = need if sw.c_whole else 0
                     c_used[s] += res
+                    c_up[s] += res * up
                     e_top -= 1
                     d = e_free[e_top]
                     cq = qp + s * k + o

@@ -375,8 +375,11 @@ def test_the_regulator_sends_message_k_at_floor_k_times_the_spacing():
 def test_cbr_streams_sharing_a_router_repeat_every_frame(message, streams_per_input, scheduler, seed):
     # Constant frames every 6,250 cycles exactly and nothing else: the router's schedule is the same every
     # frame once warm (the load is light, so it empties between frames), so the delivery interval is the
-    # period exactly, however the streams meet at the outputs.
-    router = WormholeRouter(n_ports=4, vcs=4, scheduler=scheduler)
+    # period exactly, however the streams meet at the outputs. That holds with the crossbar output taking the
+    # oldest offer; taking the smallest stamp (the default, §III-D) lets the VCs' stamps, which grow across
+    # frames, reorder two streams' messages at a shared output from one frame to the next (fgfq, 4 streams an
+    # input, seed 901: 4 cycles of deviation summed over the run), so the exact property is tested on the former.
+    router = WormholeRouter(n_ports=4, vcs=4, scheduler=scheduler, crossbar_output="fifo")
     traffic = WormholeTraffic(0.01 * streams_per_input + 0.001, (100, 0), message, _streams("cbr"), seconds=0.005,
                               warmup_seconds=5e-4)
     c, _ = _run(WormholeNetwork(router), traffic, seed)

@@ -20,7 +20,7 @@ from switchq.solvers.wormhole_contention import TABLE_V, TABLE_V_LOADS, TABLE_VI
 from switchq.validate.result import Estimate
 
 from . import est
-from .claims import MIN_SAMPLES, AGREE, Exact, at_least, at_most, derived, paired, sampled, shown, within
+from .claims import MIN_SAMPLES, AGREE, Exact, at_least, at_most, derived, listed, paired, sampled, shown, within
 
 __all__ = ["jitter_free", "top_load", "P", "PERIOD_MS", "JITTER_MEAN_MS", "JITTER_SD_MS", "STRICT", "TABLE_II"]
 
@@ -210,14 +210,6 @@ def _above(grid, x):
     """The lowest load of ``grid`` above ``x`` (the highest if none is)."""
     above = [v for v in grid if v > x + 1e-9]
     return min(above) if above else max(grid)
-
-
-def _be_within(row, target) -> bool:
-    """Whether a stable point's best-effort latency interval reaches ``target`` ± :data:`REL` (False without one)."""
-    if not row or target is None or row.get("unstable"):
-        return False
-    e = _est(row, "best_effort_latency_us")
-    return e.n >= MIN_SAMPLES and e.low <= (1 + REL) * target and e.high >= (1 - REL) * target
 
 
 def _pcs_streams(load) -> int:
@@ -445,14 +437,13 @@ class _Tables:
                 if load not in loads:
                     continue
                 th = run.theory(**P(mix=(x, y), load=load))
-                # A stable latency the default misses where the crossbar's other reading meets it: an ambiguity
-                alt = others.get(CROSSBAR_FIFO, {}).get(m, {}).get(load)
-                amb = (dict(otherwise="ambiguity", evidence=f"the reading '{CROSSBAR_FIFO}' (§III-D's B) gives "
-                            f"{_be(alt)} us, within ± {REL:.0%}") if _be_within(alt, target) else {})
-                cells = [(name, rows[m][load], self._be_cell(m, load, target, rows[m][load], th, name,
-                                                             **(amb if name == "default" else {})))
-                         for name, rows in (("default", curves), *others.items())]
-                (_, row, v), rest = cells[0], cells[1:]
+                # The other readings first: a default disagreement names those that agree (an ambiguity).
+                rest = [(name, rows[m][load], self._be_cell(m, load, target, rows[m][load], th, name))
+                        for name, rows in others.items()]
+                agreeing = [name for name, _, w in rest if w == AGREE]
+                amb = dict(otherwise="ambiguity", evidence="agrees with " + listed(agreeing)) if agreeing else {}
+                row = curves[m][load]
+                v = self._be_cell(m, load, target, row, th, "default", **amb)
                 if load <= 0.7 and v is not None:
                     fitted.append(v)
                 e, unstable = est(row, "best_effort_latency_us"), bool(row.get("unstable"))
@@ -494,9 +485,9 @@ class _Tables:
                          f"{stable[-1]} against {stable[0]})", curves[stable[-1]][ld], curves[stable[0]][ld],
                          at_least, 0.0, metric=metric, digits=1)
 
-    def _be_cell(self, m, load, target, row, th, reading, **kw_stable):
-        """One Table V cell's verdict under one reading (None while collecting); ``kw_stable``: the class of a
-        stable point's disagreement."""
+    def _be_cell(self, m, load, target, row, th, reading, **kw_default):
+        """One Table V cell's verdict under one reading (None while collecting); ``kw_default``: the class of the
+        default's disagreement where another reading agrees (an ambiguity)."""
         unstable = bool(row.get("unstable"))
         # some output's video (on the wire) above the link less best effort: no finite best-effort latency there
         p = th.get("p_best_effort_saturated", 0.0)
@@ -504,12 +495,12 @@ class _Tables:
         if target is not None and not unstable:
             e = _est(row, "best_effort_latency_us")
             return self.judge("Table V", says, _fmt(e, 1), f"± {REL:.0%}", within, e, target, REL * target,
-                              reading=reading, **kw_stable)
+                              reading=reading, **kw_default)
         if self.run.collecting:
             return None
         share = sampled(row, lambda t, a: t / a, "throughput", "applied_load")
-        kw = {}
-        if target is not None and p >= 0.5:
+        kw = dict(kw_default)
+        if not kw and target is not None and p >= 0.5:
             mc, k = self._saturation(m, load)
             kw = dict(otherwise="not reproducible", evidence=f"the stated uniform placement leaves some output with "
                       f"video on the wire plus best effort above its link with probability {p:.3f} (exact: uniform "

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import _check
-from .network import FatTree
+from .network import FatTree, board_counts
 
 __all__ = ["BUFFER_ORGS", "CENTRAL_ADMISSIONS", "UP_SELECTS", "FIFO_ROUTINGS", "CROSSPOINT_STORAGES", "FLIT_PATTERNS", "FLIT_ARRIVALS", "ARBITRATIONS",
            "FlitSwitch", "FlitNetwork",
@@ -263,9 +263,7 @@ class FlitNetwork:
         8-port switches)."""
         switch = FlitSwitch() if switch is None else switch
         per_board = (switch.ports // 2) ** 2
-        # a board's per_board links split evenly over the other boards (one extra to the opposite board)
-        fits = [b for b in range(2, per_board + 2) if per_board % (b - 1) == 0
-                or (b % 2 == 0 and per_board % (b - 1) == 1)]
+        fits = board_counts(per_board)       # a board has as many external links as nodes
         if switch.ports % 2 or nodes % per_board or nodes // per_board not in fits:
             raise _check.InputError("nodes", nodes, f"one of {', '.join(str(b * per_board) for b in fits[:8])} on "
                                     f"boards of {per_board} nodes ({switch.ports}-port switches)")

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 from . import _check
 
-__all__ = ["FatTree", "FatTreeNetwork", "NetworkTiming", "UP_ROUTINGS", "MAX_NODES", "MAX_SWITCH_PORTS"]
+__all__ = ["FatTree", "FatTreeNetwork", "NetworkTiming", "UP_ROUTINGS", "MAX_NODES", "MAX_SWITCH_PORTS",
+           "board_counts"]
 
 # Same radix ceiling as a single switch (models.switch.MAX_PORTS): k <= 512.
 MAX_SWITCH_PORTS = 1024
@@ -35,6 +36,18 @@ MAX_SWITCH_PORTS = 1024
 UP_ROUTINGS = ("adaptive", "random", "source", "dmodk")
 # A million nodes: larger than any machine studied here, and graph() stays buildable.
 MAX_NODES = 1 << 20
+
+
+def board_counts(links: int) -> list:
+    """How many SP2-style boards, each with ``links`` external links, can be cabled directly to each other: those
+    whose links split evenly over the other boards, or leave one over for the opposite board (an even count).
+
+    Examples
+    --------
+    >>> board_counts(16), board_counts(9)
+    ([2, 3, 4, 5, 6, 9, 16, 17], [2, 4, 10])
+    """
+    return [b for b in range(2, links + 2) if links % (b - 1) == 0 or (b % 2 == 0 and links % (b - 1) == 1)]
 
 
 def _max_levels(k: int) -> int:

@@ -204,10 +204,10 @@ def boards(n_boards: int, k: int = 4) -> Topology:
     ...        for j in range(4) for b in (1,))                     # board 0's links to board 1, by switch
     [1, 1, 1, 2]
     """
-    if n_boards < 2 or n_boards - 1 > k * k or (k * k) % (n_boards - 1) and not (
-            n_boards % 2 == 0 and (k * k) % (n_boards - 1) == 1):
-        raise _check.InputError("boards", n_boards, f"2 .. {k * k + 1} boards whose links split evenly (2, 3, 4, 5 "
-                                "for 8-port switches)")
+    from switchq.models.network import board_counts
+
+    if n_boards not in board_counts(k * k):
+        raise _check.InputError("boards", n_boards, f"one of {board_counts(k * k)} (the links split evenly)")
     ports, per_board = 2 * k, 2 * k
     switches, nodes = n_boards * per_board, n_boards * k * k
     others = n_boards - 1

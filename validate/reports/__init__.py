@@ -77,6 +77,24 @@ def begin(name: str) -> float:
     return time.time()
 
 
+def built(started: float, rows) -> str:
+    """The footer's build sentence: this build's seconds and what its distinct simulated ``rows`` took when they
+    were run (each row's ``wall_seconds``, the store's record, so a build from the store still says it).
+
+    Examples
+    --------
+    >>> import time
+    >>> built(time.time(), [{"wall_seconds": 2.5}, {"wall_seconds": None}])
+    "Built in 0 s; its 2 points took 2 s of simulation as they were run (the store's record)."
+    """
+    import time
+
+    rows = list(rows)
+    took = sum(r.get("wall_seconds") or 0.0 for r in rows)
+    return (f"Built in {time.time() - started:.0f} s; its {len(rows)} points took {took:,.0f} s of simulation as they "
+            "were run (the store's record).")
+
+
 def points(model: str, params: list, *, slots: int | None = None, warmup: int | None = None,
            replications: int | None = None, seed: int = 1, workers: int = 0, store=None,
            progress: bool = False) -> list:

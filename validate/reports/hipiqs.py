@@ -15,10 +15,9 @@ rule), is shown but decides no verdict: a grid step is not an interval.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
-from . import begin, est, points, pyplot
+from . import begin, built, est, points, pyplot
 from .claims import AGREE, agreeing, at_least, at_most, by_class, derived, listed, paired, tally, within
 
 LOADS, QUICK_LOADS = (0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98), (0.4, 0.6, 0.8, 0.9, 0.98)
@@ -150,18 +149,19 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                progress=progress)
 
     deadlocked = []
-    simulated = {}                     # point -> the wall seconds its simulation took (the store's record)
+    simulated = {}                     # point -> its row, once (the footer counts what the points took)
 
     def curve(grid=loads, **p):
         rows = points("bmin", [{**p, "load": x} for x in grid], **run)
         for r in rows:                 # what the rows were run with (est and paired read it)
             r.setdefault("replications", reps)
-            simulated[repr(sorted(p.items())), r["load"]] = r.get("wall_seconds") or 0.0
+            simulated[repr(sorted(p.items())), r["load"]] = r
             if _deadlocked(r):
                 deadlocked.append(", ".join(f"{k} {v}" for k, v in p.items()) + f", load {r['load']:g}")
         return rows
 
-    from switchq.models.flit import FlitSwitch
+    from switchq.models.flit import FlitNetwork, FlitSwitch, MessageTraffic
+    from switchq.solvers.bmin import fifo_saturation, saturation_bound, zero_load_latency
 
     default = FlitSwitch()
     readings = [(up, xs) for up in ("input", "output") for xs in ("extra", "within")]
@@ -259,9 +259,6 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     # "FIFO saturates well before 0.60": read as a saturation throughput (the highest received load) and as
     # the latency knee (mean latency past KNEE times the zero-load latency at 0.60), under the three up-port
     # rules of a FIFO switch.
-    from switchq.models.flit import FlitNetwork, FlitSwitch as _Switch, MessageTraffic
-    from switchq.solvers.bmin import fifo_saturation, zero_load_latency
-
     fifo = {("head", m): grid["fifo", m, 640] for m in SIZES}
     for routing in ("arrival", "destination"):
         for m in SIZES:
@@ -275,7 +272,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     fact = (f"the same FIFO switch alone (8 ports, 64-flit messages) carries {_level(single)} against Karol's HOL "
             f"limit {karol:.3f} (exact, single-flit): its head-of-line blocking is the textbook one")
     evidence = "not under this reading; " + fact
-    knee_zero = {m: zero_load_latency(FlitNetwork.bmin(16, _Switch(8, "fifo", 640)), MessageTraffic(0.001, m))
+    knee_zero = {m: zero_load_latency(FlitNetwork.bmin(16, FlitSwitch(8, "fifo", 640)), MessageTraffic(0.001, m))
                  for m in SIZES}
     # The other readings first: the default's disagreement is an ambiguity if one of them agrees.
     agreed = {m: [] for m in SIZES}
@@ -359,7 +356,10 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                 f"messages more (gain in received load at {top_load:g})", "gain(256) - gain(128) at least 0",
                 at_least, gains, 0.0, compares=True)
 
-    from switchq.solvers.bmin import saturation_bound
+    wirings = {"4-ary 3-tree": FlitNetwork.bmin(64), "SP2 boards": FlitNetwork.sp2(64)}
+    # each pattern's channel-load bound on each wiring, computed once (a walk of every route)
+    bound = {(w, pat): saturation_bound(n, MessageTraffic(0.5, 64, pattern=pat))
+             for w, n in wirings.items() for pat in ("uniform", "bitrev", "transpose")}
 
     def unexplained(pattern, said=None):
         """Why a 64-node figure of the paper is not reproduced: the wiring is not given, and the channel-load
@@ -367,8 +367,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
         if said is None:
             return ("the paper does not give its 64-node wiring; neither this wiring nor any reading on SP2 boards "
                     "reproduces it")
-        nets = {"4-ary 3-tree": FlitNetwork.bmin(64, _Switch()), "SP2 boards": FlitNetwork.sp2(64, _Switch())}
-        bounds = {w: saturation_bound(n, MessageTraffic(0.5, 64, pattern=pattern)) for w, n in nets.items()}
+        bounds = {w: bound[w, pattern] for w in wirings}
         return (f"the paper does not give its 64-node wiring; the channel-load bound of {pattern} traffic on each "
                 "wiring run here (" + ", ".join(f"{w} {b:.2f}" for w, b in bounds.items()) + ") is "
                 + ("above" if min(bounds.values()) > said + AROUND else "not above")
@@ -588,8 +587,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     lines += [f"| {w} | {c} | {v.reading} | {o} | {t} | {v} | "
               + ("" if v == AGREE else f"{v.kind}: {v.evidence}" if v.evidence else v.kind) + " |"
               for w, c, o, t, v, rr in verdicts]
-    lines += ["", f"Built in {time.time() - started:.0f} s; its {len(simulated)} points took "
-              f"{sum(simulated.values()):,.0f} s of simulation as they were run (the store's record)."]
+    lines += ["", built(started, simulated.values())]
     ran_text = _ran_sentence(ran, readings, name, r0)
     stuck = (f"Deadlocked points: {len(set(deadlocked))} ({'; '.join(sorted(set(deadlocked)))})." if deadlocked
              else "No point of this report deadlocked.")

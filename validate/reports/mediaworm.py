@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import math
 import sys
-import time
 from pathlib import Path
 
 from switchq.errors import InputError
 from switchq.validate.result import Estimate
 
-from . import Row, begin, est, points, pyplot
+from . import Row, begin, built, est, points, pyplot
 from .claims import AGREE, agreeing, at_least, at_most, by_class, listed, tally, within
 from .mediaworm_tables import (BE_READINGS, BEYOND, BUDGET, CELL_MS, CROSSBAR_FIFO, DEFAULTS, INTERVALS,
                                JITTER_MEAN_MS, JITTER_SD_MS, KNEE, LATE, LOADS, MESH_LOADS, MESH_MIXES, MIXES, MODEL, MPEG2, PCS_LOADS,
@@ -531,9 +530,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
              f"({JITTER_SD_MS:g} ms); 'up to a higher load', 'for a slightly higher load': the paired difference on "
              "the right side of 0 at the knee or the load above it; 'better' (Fig. 6's tolerance, Fig. 8's 4 VCs): "
              "sigma_d summed over the grid, replication by replication; the paper's 'at 90 % load' at 0.9.", "",
-             f"_Built in {time.time() - started:.0f} s; its {len(run.rows)} points took "
-             f"{sum(r.get('wall_seconds') or 0.0 for r in run.rows.values()):,.0f} s of simulation as they were run "
-             "(the store's record)._", ""]
+             f"_{built(started, run.rows.values())}_", ""]
     path = out / "mediaworm.md"
     path.write_text("\n".join(head + rep.lines + tail))
     return [path] + rep.written

@@ -8,15 +8,24 @@ module (``switchq.models.fifo``, ``.oq``, ``.voq``, ``.cicq``, ...);
 
 Examples
 --------
+>>> from switchq.models import Switch
 >>> Switch(8, "voq")
 VoqSwitch(n_ports=8, matching='islip', iterations=1, input_buffer_cells=None)
 """
 
-from .collective import NamdRound, Reduction, StartSkew
-from .flow_control import PROTOCOLS, FlowControl
-from .network import FatTree, FatTreeNetwork, NetworkTiming
-from .switch import Switch
-from .traffic import ARRIVALS, PATTERNS, Traffic
+import importlib
 
-__all__ = ["Switch", "Traffic", "FlowControl", "FatTree", "FatTreeNetwork", "NetworkTiming", "Reduction",
-           "StartSkew", "NamdRound", "PROTOCOLS", "PATTERNS", "ARRIVALS"]
+# Where each name lives: loaded on first use, so a command that needs one model module (``switchq solve hol``
+# reads ``switchq.models.fifo``) does not import the others.
+_HOMES = {"Switch": "switch", "Traffic": "traffic", "PATTERNS": "traffic", "ARRIVALS": "traffic",
+          "FlowControl": "flow_control", "PROTOCOLS": "flow_control", "FatTree": "network",
+          "FatTreeNetwork": "network", "NetworkTiming": "network", "Reduction": "collective",
+          "StartSkew": "collective", "NamdRound": "collective"}
+
+__all__ = list(_HOMES)
+
+
+def __getattr__(name):
+    if name in _HOMES:
+        return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

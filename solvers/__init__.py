@@ -31,10 +31,19 @@ Nothing here imports Numba.
 
 Examples
 --------
+>>> from switchq.solvers import hol
 >>> hol.saturation_throughput(2).exact              # Karol's 2 x 2 FIFO switch
 '3/4'
 """
 
-from . import cicq, crossbar_memory, fattree, flow_control, hol, iq, markov, oq, voq, window
+import importlib
 
 __all__ = ["hol", "window", "oq", "iq", "voq", "flow_control", "crossbar_memory", "cicq", "fattree", "markov"]
+
+
+def __getattr__(name):
+    # Each solver loads on first use: an analytic call imports the one it asks (and NumPy or SciPy only if
+    # that one needs them).
+    if name in __all__:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

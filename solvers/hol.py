@@ -71,12 +71,12 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from switchq.models._check import integer
 
-from .markov import stationary_dense
+if TYPE_CHECKING:
+    import numpy as np   # imported where used: the exact answers (N <= 8 or so) need no NumPy, and start faster
 
 __all__ = [
     "HolSaturation",
@@ -251,6 +251,8 @@ def transition_matrix(n_ports) -> np.ndarray:
     array([[0.5, 0.5],
            [0.5, 0.5]])
     """
+    import numpy as np
+
     n = integer("n_ports", n_ports, 1, N_EXACT)
     index = {s: i for i, s in enumerate(_states(n))}
     matrix = np.zeros((len(index), len(index)))
@@ -270,6 +272,8 @@ def stationary_distribution(n_ports) -> np.ndarray:
     >>> stationary_distribution(2)
     array([0.5, 0.5])
     """
+    from .markov import stationary_dense
+
     return stationary_dense(transition_matrix(n_ports))
 
 
@@ -315,6 +319,8 @@ def _rational_throughput(n: int) -> Fraction:
 
 @lru_cache(maxsize=None)
 def _fit_coefficients() -> tuple[float, ...]:
+    import numpy as np
+
     ns = np.array(_FIT_PORTS, dtype=float)
     excess = np.array([_float_throughput(n) for n in _FIT_PORTS]) - _LIMIT
     powers = np.column_stack([ns ** -(j + 1) for j in range(len(ns))])

@@ -11,26 +11,27 @@ Examples
 0.6184
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 import importlib
 
-from . import models
 from .errors import InputError
-from .models import Switch, Traffic
-
-try:
-    __version__ = version("switchq")
-except PackageNotFoundError:  # running from a source tree without install
-    __version__ = "0.0.0+local"
 
 __all__ = ["models", "solvers", "validate", "simulate", "RunSettings", "sweep", "Switch", "Traffic", "InputError",
            "__version__"]
 
 
 def __getattr__(name):
-    # Solvers and the simulator load on first use, so `import switchq` stays cheap.
-    if name in ("solvers", "validate"):
+    # Models, solvers and the simulator load on first use, so `import switchq` (and with it every CLI call)
+    # stays cheap.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("switchq")
+        except PackageNotFoundError:  # running from a source tree without install
+            return "0.0.0+local"
+    if name in ("Switch", "Traffic"):
+        return getattr(importlib.import_module("switchq.models"), name)
+    if name in ("models", "solvers", "validate"):
         return importlib.import_module(f"switchq.{name}")
     if name in ("simulate", "RunSettings"):
         return getattr(importlib.import_module("switchq.validate.harness"), name)

@@ -25,7 +25,7 @@ from pathlib import Path
 import click
 
 from .errors import InputError
-from .registry import MODELS, Model
+from . import registry
 
 __all__ = ["sweep_group", "results_command", "run_options", "SWEEP_KEYWORDS"]
 
@@ -168,7 +168,7 @@ def _check_out(option: str, path) -> None:
 
 # --------------------------------------------------------------------------- sweep MODEL
 
-def _run_model(model: Model, kw: dict) -> None:
+def _run_model(model: registry.Model, kw: dict) -> None:
     from . import sweeps as engine
 
     as_json = kw.pop("as_json")
@@ -215,7 +215,7 @@ def _run_model(model: Model, kw: dict) -> None:
         notice(f"wrote {plot_path}")
 
 
-def run_options(model: Model) -> tuple:
+def run_options(model: registry.Model) -> tuple:
     """The run options of a simulated model's sweep: its twin's (:meth:`Architecture.run_params`), but batch
     means (a sweep point is replications) and with ``--workers`` spreading points, not replications."""
     from dataclasses import replace
@@ -237,7 +237,7 @@ SWEEP_KEYWORDS = {"slots": "slots", "warmup_slots": "warmup", "replications": "r
              "workers": "workers"}
 
 
-def _run_values(model: Model, kw: dict) -> dict:
+def _run_values(model: registry.Model, kw: dict) -> dict:
     """run_sweep's keywords from the run options given (text), each read by its Param; the Dask scheduler."""
     out = {"dask_scheduler": kw.pop("dask_scheduler", None), "target": {}}
     for p in (run_options(model) if model.build is not None else ()):
@@ -251,7 +251,7 @@ def _run_values(model: Model, kw: dict) -> dict:
     return out
 
 
-def _model_command(model: Model) -> click.Command:
+def _model_command(model: registry.Model) -> click.Command:
     simulated = model.build is not None
     analytic = model.analytic is not None
     options = [click.option("--vary", "-v", multiple=True, metavar="NAME=VALUES",
@@ -308,15 +308,15 @@ class _SweepGroup(click.Group):
     """One command per registered model, built when asked for (so ``switchq --help`` stays fast)."""
 
     def list_commands(self, ctx):
-        return list(MODELS)
+        return list(registry.MODELS)
 
     def get_command(self, ctx, name):
-        model = MODELS.get(name)
+        model = registry.MODELS.get(name)
         return None if model is None else _model_command(model)
 
     def resolve_command(self, ctx, args):
-        if args and args[0] not in MODELS and not args[0].startswith("-"):
-            raise InputError("MODEL", args[0], "one of " + ", ".join(MODELS) + " (switchq sweep --list)")
+        if args and args[0] not in registry.MODELS and not args[0].startswith("-"):
+            raise InputError("MODEL", args[0], "one of " + ", ".join(registry.MODELS) + " (switchq sweep --list)")
         return super().resolve_command(ctx, args)
 
 
@@ -356,7 +356,7 @@ def sweep_group(ctx, list_):
     if ctx.invoked_subcommand is not None:
         return
     if list_:
-        click.echo(_list_text(MODELS.values()), nl=False)
+        click.echo(_list_text(registry.MODELS.values()), nl=False)
         return
     click.echo(ctx.get_help())
 
@@ -392,8 +392,8 @@ def results_command(store, model, mode, where, limit, lock_timeout, as_json, csv
     from . import sweeps as engine
     from .store import default_path
 
-    if model is not None and model not in MODELS:
-        raise InputError("--model", model, "one of " + ", ".join(MODELS))
+    if model is not None and model not in registry.MODELS:
+        raise InputError("--model", model, "one of " + ", ".join(registry.MODELS))
     for option, path in (("--csv", csv), ("--parquet", parquet)):
         _check_out(option, path)
     if csv == "-" and as_json:
@@ -436,7 +436,7 @@ def _show_results(rows, path) -> None:
 
 
 def _result_cells(r) -> list:
-    m = MODELS.get(r["model"])
+    m = registry.MODELS.get(r["model"])
     # Parameters at their default are left out here (--json and --csv have them all).
     params = [p.name for p in m.params if p.name in r and (p.required or r[p.name] != p.default)] if m else []
     main = m.main.get(r["mode"]) if m is not None else None

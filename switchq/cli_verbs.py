@@ -221,18 +221,15 @@ class _DeclaredGroup(click.Group):
         super().__init__(*args, **kwargs)
         self.verb = verb
 
-    def _entries(self) -> dict:
+    def list_commands(self, ctx):
         from . import registry
 
-        if self.verb == "simulate":
-            return {d.name: d for d in registry.declarations().values() if d.simulated}
-        return {a.command: (a, d) for a, d in registry.answers(self.verb).values()}
-
-    def list_commands(self, ctx):
-        return list(self._entries())
+        return list(registry.entries(self.verb))
 
     def get_command(self, ctx, name):
-        entry = self._entries().get(name)
+        from . import registry
+
+        entry = registry.command(self.verb, name)
         if entry is None:
             return None
         return _simulate_command(entry) if self.verb == "simulate" else _answer_command(*entry)

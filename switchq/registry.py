@@ -2,7 +2,8 @@
 
 Each module of :mod:`switchq.architectures` declares one
 :class:`~switchq.declaration.Architecture` as ``DECLARATION``; this module
-imports them all (they import only model descriptions: cheap, no NumPy) and
+imports them (they import only model descriptions: no NumPy; ``switchq solve
+hol`` imports just the one that declares it, found in :func:`command_index`) and
 answers: which declarations there are (:func:`declarations`), which one
 simulates a given system (:func:`for_system`), which answers ``switchq
 solve``/``size`` offer (:func:`answers`), and the models ``switchq sweep``
@@ -16,6 +17,7 @@ it feeds (``ports`` -> ``n_ports``).
 
 Examples
 --------
+>>> from switchq.registry import MODELS
 >>> {"hol", "fifo", "size-credit"} <= set(MODELS)
 True
 >>> oq = get("oq")
@@ -38,6 +40,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Callable
 
 import switchq  # noqa: F401  (the examples name switchq.models)
@@ -46,14 +49,13 @@ from .declaration import FAMILIES, Answer, Architecture
 from .errors import InputError
 from .params import MODES, SIM, Param
 
-__all__ = ["declarations", "get_architecture", "for_system", "switch_class", "answers", "Model", "MODELS", "get",
-           "MODES", "suites", "reports"]
+__all__ = ["declarations", "get_architecture", "for_system", "switch_class", "answers", "command", "entries",
+           "command_index", "discovered_index", "Model", "MODELS", "get", "MODES", "suites", "reports"]
 
 
-@lru_cache(maxsize=1)
-def declarations() -> dict:
-    """Name -> :class:`~switchq.declaration.Architecture`, every module of ``switchq.architectures``, in
-    listing order."""
+
+def _modules() -> list:
+    """``(module name, declaration)`` of every module of ``switchq.architectures`` but the shared pieces."""
     from . import architectures
 
     found = []
@@ -66,12 +68,85 @@ def declarations() -> dict:
             raise TypeError(f"{module.__name__} declares no DECLARATION = Architecture(...)")
         if d.family not in FAMILIES:
             raise TypeError(f"{module.__name__}: family {d.family!r} is not one of {FAMILIES}")
-        found.append(d)
-    found.sort(key=lambda d: (d.order, d.name))
+        found.append((info.name, d))
+    return found
+
+
+@lru_cache(maxsize=1)
+def declarations() -> dict:
+    """Name -> :class:`~switchq.declaration.Architecture`, every module of ``switchq.architectures``, in
+    listing order."""
+    found = sorted((d for _, d in _modules()), key=lambda d: (d.order, d.name))
     names = [d.name for d in found]
     if len(set(names)) != len(names):
         raise TypeError(f"two declarations share a name: {names}")
     return {d.name: d for d in found}
+
+
+def command(verb: str, name: str):
+    """The entry of ``switchq VERB NAME``: ``(Answer, Architecture)`` for ``solve``/``size``, the
+    :class:`~switchq.declaration.Architecture` for ``simulate``; None if there is none. Imports only the
+    declaring module, found in :func:`command_index`."""
+    module = command_index().get(verb, {}).get(name)
+    if module is not None:
+        d = importlib.import_module(f"switchq.architectures.{module}").DECLARATION
+        found = entries(verb, [d]).get(name)
+        if found is not None:
+            return found
+    return entries(verb).get(name)
+
+
+def entries(verb: str, found=None) -> dict:
+    """Command name -> entry (as :func:`command` gives it) of ``switchq VERB``, over the declarations
+    ``found`` (default: all)."""
+    found = declarations().values() if found is None else found
+    if verb == "simulate":
+        return {d.name: d for d in found if d.simulated}
+    return {a.command: (a, d) for d in found for a in d.answers if a.verb == verb}
+
+
+def command_index() -> dict:
+    """Verb -> command -> the name of the module of ``switchq.architectures`` that declares it.
+
+    Kept in ``architectures/__pycache__/commands.json`` with the modules' names, sizes and modification
+    times, and found again by discovery when they change: ``switchq solve hol`` then imports one
+    declaration, not all of them (a third of a warm analytic call's wall time), and adding an
+    architecture stays adding a module. Where the file cannot be written, discovery answers every time.
+    """
+    import json
+    import os
+
+    from . import architectures
+
+    folder = Path(architectures.__path__[0])
+    key = [[f.name, f.stat().st_mtime_ns, f.stat().st_size] for f in sorted(folder.glob("*.py"))]
+    cache = folder / "__pycache__" / "commands.json"
+    try:
+        kept = json.loads(cache.read_text())
+        if kept["key"] == key:
+            return kept["index"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    index = discovered_index()
+    try:
+        cache.parent.mkdir(exist_ok=True)
+        scratch = cache.with_name(f"commands.{os.getpid()}.json")
+        scratch.write_text(json.dumps({"key": key, "index": index}))
+        os.replace(scratch, cache)    # whole or not at all, whichever process writes last
+    except OSError:
+        pass
+    return index
+
+
+def discovered_index() -> dict:
+    """:func:`command_index` as discovery finds it, importing every declaration."""
+    index: dict = {}
+    for module, d in _modules():
+        for a in d.answers:
+            index.setdefault(a.verb, {})[a.command] = module
+        if d.simulated:
+            index.setdefault("simulate", {})[d.name] = module
+    return index
 
 
 def get_architecture(name: str) -> Architecture:
@@ -218,6 +293,7 @@ def _sim_results(d: Architecture) -> tuple:
     return tuple(names) + tuple(c.name for c in d.counters) + (("unstable",) if d.stability else ())
 
 
+@lru_cache(maxsize=1)
 def _models() -> dict:
     out = {}
     for d in declarations().values():
@@ -250,7 +326,11 @@ def _sim(p: Param) -> Param:
     return replace(p, modes=SIM, default=groups[p.default][0] if p.default in groups else p.default)
 
 
-MODELS = _models()
+def __getattr__(name):
+    # The sweep models are built on first use: building them imports every declaration.
+    if name == "MODELS":
+        return _models()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get(name: str) -> Model:
@@ -268,6 +348,6 @@ def get(name: str) -> Model:
     switchq.errors.InputError: MODEL: got 'mesh'; allowed: one of ...
     """
     try:
-        return MODELS[name]
+        return _models()[name]
     except (KeyError, TypeError):
-        raise InputError("MODEL", name, "one of " + ", ".join(MODELS)) from None
+        raise InputError("MODEL", name, "one of " + ", ".join(_models())) from None

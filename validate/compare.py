@@ -57,13 +57,13 @@ def verdict(analytic: float, simulated: float, ci95: tuple, replications: int,
     >>> verdict(0.70, 0.751, (0.749, 0.753), 8)[1]
     'DISAGREE'
     """
-    from scipy import stats
+    from .student import t_quantile
 
     low, high = ci95
     if any(math.isnan(x) for x in (analytic, simulated, low, high)):
         return math.nan, "no interval"
     dof = replications - 1
-    t95 = stats.t.ppf(0.975, dof)
+    t95 = t_quantile(0.975, dof)
     se = (high - low) / (2 * t95)
     gap = max(0.0, abs(analytic - simulated) - tolerance)
     if se == 0.0:
@@ -72,7 +72,7 @@ def verdict(analytic: float, simulated: float, ci95: tuple, replications: int,
     z = gap / se
     if z <= t95:
         return float(z), "agree"
-    if z <= stats.t.ppf(0.9995, dof):
+    if z <= t_quantile(0.9995, dof):
         return float(z), "marginal"
     return float(z), "DISAGREE"
 

@@ -200,7 +200,7 @@ def confidence_interval(samples) -> tuple[float, float, float]:
 
     NaN samples (a replication with nothing to measure) are left out.
     """
-    from scipy import stats
+    from .student import t_quantile
 
     x = np.asarray(samples, dtype=float)
     x = x[~np.isnan(x)]
@@ -209,7 +209,7 @@ def confidence_interval(samples) -> tuple[float, float, float]:
     m = float(x.mean())
     if x.size < 2:
         return m, math.nan, math.nan
-    half = float(stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
+    half = float(t_quantile(0.975, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
     return m, m - half, m + half
 
 
@@ -262,8 +262,6 @@ def run_replications(replicate, args: list, workers: int = 1, progress: bool = F
 
     Results come back in the order of ``args`` whatever finishes first, so row r is replication r.
     """
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
     if workers == 1 or len(args) == 1:
         results = (replicate(*a) for a in args)
     else:
@@ -273,6 +271,8 @@ def run_replications(replicate, args: list, workers: int = 1, progress: bool = F
         results = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(replicate)(*a) for a in args)
     if not progress:
         return list(results)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
     rows = []
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeRemainingColumn(), transient=True) as bar:

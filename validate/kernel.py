@@ -39,12 +39,38 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import sys
+
 import numpy as np
 from numba import njit
+
+
+def _without_blas_probe() -> None:
+    """Load Numba's NumPy implementations with its BLAS probe answered "absent".
+
+    The first kernel a process runs makes Numba import ``numba.np.arraymath``, which imports
+    ``scipy.linalg.cython_blas`` only to learn whether ``np.dot`` may call BLAS: 0.15-0.2 s of a tiny
+    run's 0.8 s (issue 26). No kernel does linear algebra (one that did would fail to compile, saying
+    SciPy is needed). The stand-in is removed at once, so SciPy imports normally afterwards; where SciPy's
+    BLAS is already loaded, the probe finds it as before.
+    """
+    name = "scipy.linalg.cython_blas"
+    if name in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules[name] = None    # makes `import scipy.linalg.cython_blas` raise ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules[name]
+
+
+_without_blas_probe()
 
 # Reached through this module (K.bernoulli, K.heap_push, K.match_voqs): a kernel imports one toolkit.
 from .arbitration import (MATCH_ISLIP, MATCH_PIM, draw_free, match_voqs, matching_state,  # noqa: F401
                           pop_member, rotated_members, rotated_word, rr_at, rr_next, shuffle)
+from .arbitration import (ACCEPT_PTR, GRANT_PTR, IN_MATCH, OUT_MATCH, bit_count, match_words,  # noqa: F401
+                          request, withdraw, word_matching_state)
 from .arrivals import (DEST_MATRIX, DEST_MULTICAST, DEST_PERMUTATION, DEST_UNIFORM,  # noqa: F401
                        SIZE_BIMODAL, SIZE_FIXED, SIZE_TRAIN, SIZE_UNIFORM, TrafficArrays, bernoulli,
                        draw_arrivals, draw_destination, draw_index, packet_size, regulator_offset, slot_count,

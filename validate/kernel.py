@@ -37,34 +37,36 @@ Nothing here allocates inside a slot loop.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
+import importlib
 import sys
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 
-def _without_blas_probe() -> None:
-    """Load Numba's NumPy implementations with its BLAS probe answered "absent".
+def _without_optional_probes() -> None:
+    """Load Numba's NumPy and CFFI typing with its probes for SciPy's BLAS and for CFFI answered "absent".
 
     The first kernel a process runs makes Numba import ``numba.np.arraymath``, which imports
-    ``scipy.linalg.cython_blas`` only to learn whether ``np.dot`` may call BLAS: 0.15-0.2 s of a tiny
-    run's 0.8 s (issue 26). No kernel does linear algebra (one that did would fail to compile, saying
-    SciPy is needed). The stand-in is removed at once, so SciPy imports normally afterwards; where SciPy's
-    BLAS is already loaded, the probe finds it as before.
+    ``scipy.linalg.cython_blas`` only to learn whether ``np.dot`` may call BLAS (0.15-0.2 s), and
+    ``numba.core.typing.cffi_utils``, which builds a ``cffi.FFI()`` in case a kernel calls C through CFFI
+    (0.05 s): together a third of a tiny run's 0.8 s (issue 26). No kernel does either (one that did
+    would fail to compile, saying so). The stand-ins are removed at once, so SciPy and CFFI import
+    normally afterwards; where one is already loaded, Numba finds it as before.
     """
-    name = "scipy.linalg.cython_blas"
-    if name in sys.modules or "numba.np.arraymath" in sys.modules:
-        return
-    sys.modules[name] = None    # makes `import scipy.linalg.cython_blas` raise ImportError
-    try:
-        import numba.np.arraymath  # noqa: F401
-    finally:
-        del sys.modules[name]
+    probes = {"numba.np.arraymath": "scipy.linalg.cython_blas", "numba.core.typing.cffi_utils": "cffi"}
+    for module, probe in probes.items():
+        if probe in sys.modules or module in sys.modules:
+            continue
+        sys.modules[probe] = None    # makes `import <probe>` raise ImportError
+        try:
+            importlib.import_module(module)
+        finally:
+            del sys.modules[probe]
 
 
-_without_blas_probe()
+_without_optional_probes()
 
 # Reached through this module (K.bernoulli, K.heap_push, K.match_voqs): a kernel imports one toolkit.
 from .arbitration import (MATCH_ISLIP, MATCH_PIM, draw_free, match_voqs, matching_state,  # noqa: F401

@@ -45,20 +45,33 @@ def _fail(message: str) -> None:
 
 # --------------------------------------------------------------------------- validate, report, bench
 
+class _Names(click.Choice):
+    """A choice among names the registry gives, read when first needed: building the list imports every
+    declaration, which ``switchq solve`` must not pay for."""
+
+    def __init__(self, names):
+        self._names = names
+        self.case_sensitive = True
+
+    @property
+    def choices(self):
+        return ("all", *self._names())
+
+
 def _suite_names():
     from .registry import suites
 
-    return ("all", *suites())
+    return suites()
 
 
 def _report_names():
     from .registry import reports
 
-    return ("all", *reports())
+    return reports()
 
 
 @app.command("validate", context_settings=CONTEXT)
-@click.argument("suite", type=click.Choice(_suite_names()), default="all")
+@click.argument("suite", type=_Names(_suite_names), default="all")
 @click.option("--full", is_flag=True, help="Ten times the simulated slots (tighter intervals).")
 @click.option("--workers", "-j", type=int, default=0, show_default=True, help="Worker processes (0 = all cores).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")
@@ -81,15 +94,20 @@ def validate(suite, full, workers, seed, as_json):
         sys.stderr.write(f"[{i}/{n}] {row.suite}: {row.case}: {row.verdict} ({seconds:.1f} s)\n")
         sys.stderr.flush()
 
+    def ready(i, n, architecture, seconds):
+        sys.stderr.write(f"[kernel {i}/{n}] {architecture}: ready in {seconds:.1f} s\n")
+        sys.stderr.flush()
+
     rows = run_suite(suite, seed=seed, workers=workers, scale=10.0 if full else 1.0,
-                     progress=not as_json and sys.stderr.isatty(), on_row=None if as_json else finished)
+                     progress=not as_json and sys.stderr.isatty(), on_row=None if as_json else finished,
+                     on_ready=None if as_json else ready)
     show_comparisons(rows, as_json, f"switchq validate {suite}")
     if any(r.verdict == "DISAGREE" for r in rows):
         raise SystemExit(1)
 
 
 @app.command("report", context_settings=CONTEXT)
-@click.argument("name", type=click.Choice(_report_names()), default="all")
+@click.argument("name", type=_Names(_report_names), default="all")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
               show_default=True, help="Directory for the markdown and PNGs.")
 @click.option("--quick", is_flag=True, help="Shorter simulations (a smoke test, not for committing).")

@@ -23,6 +23,12 @@ def _source_size(module: str) -> int:
     return sum(f.stat().st_size for f in files)
 
 
+def by_compile_time(declarations) -> list:
+    """Names of the simulated ``declarations``, the largest kernel (the longest to compile) first, so that
+    processes compiling them in parallel finish together."""
+    return [d.name for d in sorted(declarations, key=lambda d: (-_source_size(d.kernel), d.name))]
+
+
 def compile_one(name: str) -> float:
     """Compile (or load from the cache) architecture ``name``'s kernel by a tiny run of its sample point;
     return the seconds it took."""
@@ -44,8 +50,7 @@ def warm(workers: int = 0, out=sys.stderr) -> dict:
     """Compile every kernel; a line per kernel on ``out`` as it finishes. Returns name -> seconds."""
     from .registry import declarations
 
-    simulated = [d for d in declarations().values() if d.simulated]
-    names = [d.name for d in sorted(simulated, key=lambda d: (-_source_size(d.kernel), d.name))]
+    names = by_compile_time(d for d in declarations().values() if d.simulated)
     jobs = (os.cpu_count() or 1) if workers == 0 else workers
     done = {}
     t0 = time.perf_counter()

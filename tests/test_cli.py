@@ -94,6 +94,18 @@ def test_validate_prints_a_line_per_row_on_stderr_when_piped():
     assert len(lines) == 2 and lines[0].startswith("[1/2] iq: ") and lines[1].endswith(" s)"), p.stderr
 
 
+def test_validate_over_processes_gives_the_rows_of_one_process_in_order():
+    # Over two processes the cases share the processes (each kernel compiled once first); a case's
+    # numbers depend only on its seed, so they are the same, in listing order.
+    from switchq.validate.suites import run_suite
+
+    kernels = []
+    one = run_suite("pfc", workers=1)
+    two = run_suite("pfc", workers=2, on_ready=lambda i, n, name, seconds: kernels.append((i, n, name)))
+    assert [(r.case, r.simulated, r.ci95) for r in two] == [(r.case, r.simulated, r.ci95) for r in one]
+    assert kernels == [(1, 1, "pfc")]
+
+
 def test_warm_compiles_a_kernel_and_refuses_bad_workers():
     from switchq.warm import compile_one
 

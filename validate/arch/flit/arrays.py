@@ -7,7 +7,8 @@ Paper 000 (:mod:`.cut_through`): queues are numbered by what they hold, a pair (
 output o) at ``gi * k + o``, a central queue (switch s, output o) at ``n_in k + s * k + o``, node v's
 injection queue at ``n_in (k + 1) + v``. Paper 004 (:mod:`.vc`): VC buffers are numbered 0..2 n_in m - 1
 (input VC c of input link gi at ``gi * m + c``, then output VC c of output link g at ``n_in m + g * m + c``);
-node v's NIC queue for VC c follows at ``2 n_in m + v * m + c``.
+node v's NIC queue for VC c follows at ``2 n_in m + v * m + c`` (``q_head``, ``q_tail``: its first and last packet,
+linked through ``P_NEXT``).
 """
 
 from __future__ import annotations

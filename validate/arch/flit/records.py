@@ -46,8 +46,9 @@ TRACE_COLUMNS = 5
  E_RES) = range(15)
 EW = 16
 # A packet, a row of the packet record: its destination, flits, message (VC routers: its frame row, -1: best
-# effort), flits received (traced runs), creation cycle, and (VC routers) the VC it takes on router outputs.
-P_DEST, P_LEN, P_MSG, P_RCV, P_GEN, P_DVC = range(6)
+# effort), flits received (traced runs), creation cycle, and (VC routers) the VC it takes on router outputs, the
+# next packet of its NIC queue (-1: none) and its Vtick (a float64's bits, read through a float view of the record).
+P_DEST, P_LEN, P_MSG, P_RCV, P_GEN, P_DVC, P_NEXT, P_VT = range(8)
 PW = 8
 # The message a VC buffer holds (a NIC queue: the one at its head), a row of the VC kernel's head record: its
 # packet (-1: none), flits sent on, flits, best effort (1) or video, and (NIC queues) creation cycle.

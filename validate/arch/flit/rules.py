@@ -91,11 +91,14 @@ def stamp(order, at, aux_q, round_number, vtick, flat, be_vtick):
         return float(at), aux_q
     if flat:
         return be_vtick + at, aux_q
-    st = max(round_number if order == SCHED_FGFQ else float(at), aux_q) + vtick
+    base = round_number if order == SCHED_FGFQ else float(at)
+    # max() as a select: Numba calls its builtin, once per flit entering a buffer
+    st = (aux_q if aux_q > base else base) + vtick
     return st, st
 
 
 @njit(cache=True, inline="always")
 def precedes(st, c, other_st, other_c):
-    """Whether VC ``c`` with stamp ``st`` goes before VC ``other_c``: the smaller stamp, ties to the lower VC."""
-    return st < other_st or (st == other_st and c < other_c)
+    """Whether VC ``c`` with stamp ``st`` goes before VC ``other_c``: the smaller stamp, ties to the lower VC.
+    Bitwise, not short-circuit: no branch for the kernels' selects to mispredict."""
+    return (st < other_st) | ((st == other_st) & (c < other_c))

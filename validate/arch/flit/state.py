@@ -1,7 +1,8 @@
 """What the two flit kernels share: their packed state and the run's bookkeeping (paper 000 §5.1, paper 004 §IV-A).
 
-Both kernels keep packets and queues of *entries* (a packet's presence in one buffer; the virtual-channel
-kernel uses them only for the messages waiting at NICs) in packed records, one row an entry or packet
+Both kernels keep packets in a packed record, and the cut-through kernel queues of *entries* (a packet's
+presence in one buffer; the virtual-channel kernel links its NIC queues through the packets) in another, one
+row an entry or packet
 (fields ``E_*``, ``P_*`` of :mod:`.records`), taken from and returned to free stacks. Both count flits
 offered and received the same way, so the backlog (flits offered and not yet received) is read at the start
 and end of the measured window, and a backlog that does not move for ``STALL_CYCLES`` cycles is a deadlock:

@@ -35,7 +35,8 @@ message keeps its destination VC on every router output, and a node's NIC holds 
 
 For speed, the crossbar and the links scan only the VC buffers whose next flit is ready, the crossbar keeps
 its candidates as they change, and a header with no free output VC waits out of the scan until an output of
-its route frees one (:mod:`.arrays` says what each array holds). None of this changes a result.
+its route frees one (:mod:`.arrays` says what each array holds); a NIC queue is linked through its packets'
+rows, and the smallest-stamp choices are selects, not branches. None of this changes a result.
 """
 
 from __future__ import annotations
@@ -46,11 +47,11 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ... import kernel as K
 from . import arrays
-from .records import (E_NEXT, E_PKT, FLITS_OFFERED, FLITS_RECEIVED, H_BE, H_GEN, H_LEN, H_PKT, H_SENT,
-                      M_BE_LATENCY_SUM, M_BE_MESSAGES, M_FLITS_OFFERED, M_FLITS_RECEIVED, P_DEST, P_DVC, P_GEN, P_LEN,
-                      P_MSG, SCHED_FGFQ, SCHED_FIFO, STALL_CYCLES, TO_NODE, UNWIRED)
+from .records import (FLITS_OFFERED, FLITS_RECEIVED, H_BE, H_GEN, H_LEN, H_PKT, H_SENT, M_BE_LATENCY_SUM,
+                      M_BE_MESSAGES, M_FLITS_OFFERED, M_FLITS_RECEIVED, P_DEST, P_DVC, P_GEN, P_LEN, P_MSG, P_NEXT,
+                      P_VT, SCHED_FGFQ, SCHED_FIFO, STALL_CYCLES, TO_NODE, UNWIRED)
 from .rules import draw_bit, nic_stamp, precedes, stamp
-from .state import close_run, deadlock, entries, packets, window
+from .state import close_run, deadlock, packets, window
 
 
 @njit(cache=True)
@@ -74,11 +75,11 @@ def simulate(tab, vc, va, run, stats, trace):
     qo_base = n_in * m
     nq = nq_ring + nodes * m
     pool = 2 * nodes * vc.nic_messages + 2 * n_in * m + 4 * n_links + 64
-    ent, e_free = entries(pool)        # entries only for the messages queued at NICs, as linked lists
-    e_top = pool
+    # a NIC queue is a list linked through its packets (P_NEXT), so the message that becomes its head is read
+    # from one row, Vtick (P_VT) included: a deep queue's next message has long left the cache
     pk, p_free = packets(pool)
     p_top = pool
-    p_vt = np.zeros(pool, dtype=np.float64)        # a packet's Vtick, cycles per flit
+    pkf = pk.view(np.float64)
     q_head = np.full(nq, -1, dtype=np.int64)
     q_tail = np.full(nq, -1, dtype=np.int64)
     rmask = vc.rmask
@@ -166,8 +167,9 @@ def simulate(tab, vc, va, run, stats, trace):
             pk[pkt, P_LEN] = flits
             pk[pkt, P_MSG] = row
             pk[pkt, P_GEN] = t
-            p_vt[pkt] = vt
+            pkf[pkt, P_VT] = vt
             pk[pkt, P_DVC] = dvc
+            pk[pkt, P_NEXT] = -1
             offered_flits += flits
             stats[FLITS_OFFERED] += flits
             if measuring:
@@ -176,15 +178,11 @@ def simulate(tab, vc, va, run, stats, trace):
                 parts[0, part] += flits
                 parts[1, part] += flits
             q = nq_ring + src * m + c_in
-            e_top -= 1
-            e = e_free[e_top]
-            ent[e, E_PKT] = pkt
-            ent[e, E_NEXT] = -1
             if q_tail[q] >= 0:
-                ent[q_tail[q], E_NEXT] = e
+                pk[q_tail[q], P_NEXT] = pkt
             else:
                 # the head of its NIC queue: its message record
-                q_head[q] = e
+                q_head[q] = pkt
                 hd[q, H_PKT] = pkt
                 hd[q, H_SENT] = 0
                 hd[q, H_LEN] = flits
@@ -192,7 +190,7 @@ def simulate(tab, vc, va, run, stats, trace):
                 h_vt[q] = vt
                 hd[q, H_GEN] = t
                 q_st[q] = nic_stamp(t, 0, vt, row < 0, nic_fifo, vc.be_flat, vc.be_vtick)
-            q_tail[q] = e
+            q_tail[q] = pkt
             nic_count[src] += 1
             nic_mask[src] |= 1 << c_in
 
@@ -300,19 +298,22 @@ def simulate(tab, vc, va, run, stats, trace):
                         avail &= avail - 1
                         best_s = xs[gi * k + o]
                         best_c = xc[gi * k + o]
+                        # selects, not branches: which stamp is smaller is a coin toss a branch predictor loses
                         while avail:
                             o2 = trailing_zeros(avail)
                             avail &= avail - 1
-                            if precedes(xs[gi * k + o2], xc[gi * k + o2], best_s, best_c):
-                                o = o2
-                                best_s = xs[gi * k + o2]
-                                best_c = xc[gi * k + o2]
+                            s2 = xs[gi * k + o2]
+                            c2 = xc[gi * k + o2]
+                            take = precedes(s2, c2, best_s, best_c)
+                            o = o2 if take else o
+                            best_s = s2 if take else best_s
+                            best_c = c2 if take else best_c
                         key = best_s if vc.b_stamp else q_rt[gi * m + best_c]
-                        if (offered >> o) & 1 == 0 or key < bo_s[o]:
-                            bo_q[o] = gi * m + best_c
-                            bo_s[o] = key
-                            bo_i[o] = i
-                            offered |= 1 << o
+                        take = (((offered >> o) & 1) == 0) | (key < bo_s[o])
+                        bo_q[o] = gi * m + best_c if take else bo_q[o]
+                        bo_s[o] = key if take else bo_s[o]
+                        bo_i[o] = i if take else bo_i[o]
+                        offered |= 1 << o
                     if offered == 0:
                         break
                     while offered:
@@ -388,9 +389,10 @@ def simulate(tab, vc, va, run, stats, trace):
                     while b:
                         c = trailing_zeros(b)
                         b &= b - 1
-                        if q_st[gi * m + c] < best_s:
-                            best_s = q_st[gi * m + c]
-                            best_c = c
+                        s2 = q_st[gi * m + c]
+                        take = s2 < best_s
+                        best_s = s2 if take else best_s
+                        best_c = c if take else best_c
                     xc[gi * k + o] = best_c
                     xs[gi * k + o] = best_s
 
@@ -455,10 +457,9 @@ def simulate(tab, vc, va, run, stats, trace):
                         if credit_at[q2] > t:
                             continue
                     st = q_st[q]
-                    if st >= best_s:
-                        continue
-                    best_s = st
-                    best_q = q
+                    take = st < best_s
+                    best_s = st if take else best_s
+                    best_q = q if take else best_q
                 if best_q < 0:
                     continue
                 q = best_q
@@ -567,22 +568,19 @@ def simulate(tab, vc, va, run, stats, trace):
                 else:
                     # a NIC queue: its next message, if any, becomes the head
                     nic_count[g - n_in] -= 1
-                    e = q_head[q]
-                    h = ent[e, E_NEXT]
-                    e_free[e_top] = e
-                    e_top += 1
+                    h = pk[q_head[q], P_NEXT]
                     q_head[q] = h
                     if h < 0:
                         q_tail[q] = -1
                         hd[q, H_PKT] = -1
                         nic_mask[g - n_in] &= ~(1 << c)
                     else:
-                        p2 = ent[h, E_PKT]
+                        p2 = h
                         hd[q, H_PKT] = p2
                         hd[q, H_SENT] = 0
                         hd[q, H_LEN] = pk[p2, P_LEN]
                         hd[q, H_BE] = 1 if pk[p2, P_MSG] < 0 else 0
-                        h_vt[q] = p_vt[p2]
+                        h_vt[q] = pkf[p2, P_VT]
                         hd[q, H_GEN] = pk[p2, P_GEN]
                         q_st[q] = nic_stamp(pk[p2, P_GEN], 0, h_vt[q], hd[q, H_BE], nic_fifo, vc.be_flat,
                                             vc.be_vtick)

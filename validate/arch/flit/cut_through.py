@@ -6,7 +6,7 @@ in the kernel compiled for it, :func:`switchq.validate.arch.flit.spec`): where a
 (:func:`.rules.fits`, and step 4's commit and release), which packet an idle output may take (step 4's
 arbitration) and, for the central buffer, the move from the input FIFO into the shared buffer (step 3).
 
-Per cycle, in order:
+Per cycle, in order (step 1 is :mod:`.cut_through_inject`, step 3 :mod:`.cut_through_central`):
 
 1. new messages join their node's injection queue (unbounded in the paper; here ``NIC_PACKETS`` packets,
    beyond which the run is flagged unstable); starts are drawn as gaps (geometric or exponential);
@@ -45,8 +45,11 @@ Storage per organisation (``held`` counts flits actually stored, independently, 
 
 For speed (each flit-hop is one arrival and one send), steps 2 and 4 walk only the links of a bitmask, an
 output keeps a record of what it sends (``lk``), 1-cycle links count a body flit in as it is sent (``E_LT``),
-an idle output of a pair-queue switch skips its arbitration until a header can be ready (``wake``), and
-arbitration draws random numbers only for eligible headers: none of this changes a result.
+an idle output of a pair-queue switch skips its arbitration until a header can be ready (``wake``; DAMQ: or
+the input read port its ready headers wait for is free, ``rd_wait``), arbitration draws random numbers only
+for eligible headers, and a cycle is entered in step 1 and in the window's bookkeeping only when a message
+starts or a batch begins: none of this changes a result (the arbitrations skipped would find nothing and draw
+nothing).
 """
 
 from __future__ import annotations
@@ -58,11 +61,12 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from ... import kernel as K
 from . import arrays
 from .records import (CENTRAL, DAMQ, E_ARR, E_CLAIM, E_DOWN, E_GI, E_LEN, E_LT, E_NEXT, E_OI, E_PKT, E_PORT, E_Q,
-                      E_READY, E_RES, E_SENT, E_WPOS, FIFO, FLITS_OFFERED, FLITS_RECEIVED, HIPIQS, I_CHUNKS, I_HELD,
-                      I_LAST, I_USED, IW, LK_D, LK_E, LK_GI, LK_GI2, LK_LEN, LK_OID, LK_OIE, LK_PKT, LK_Q, LK_Q2,
-                      LK_RPOS, LK_SENT, LKW, M_FLITS_OFFERED, M_FLITS_RECEIVED, M_PACKET_LATENCY_SUM, M_PACKETS,
-                      NIC_PACKETS, P_DEST, P_GEN, P_LEN, P_MSG, P_RCV, Q_FIFO, Q_RP, Q_SH, Q_WP, QW, SAFC,
-                      STALL_CYCLES, TO_NODE, UNWIRED)
+                      E_READY, FIFO, FLITS_RECEIVED, HIPIQS, I_CHUNKS, I_HELD, I_LAST, I_USED, IW, LK_D, LK_E, LK_GI,
+                      LK_GI2, LK_LEN, LK_OID, LK_OIE, LK_PKT, LK_Q, LK_Q2, LK_RPOS, LK_SENT, LKW, M_FLITS_RECEIVED,
+                      M_PACKET_LATENCY_SUM, M_PACKETS, NIC_PACKETS, P_DEST, P_GEN, P_MSG, P_RCV, Q_FIFO, Q_RP, Q_SH,
+                      Q_WP, QW, SAFC, STALL_CYCLES, TO_NODE, UNWIRED)
+from .cut_through_central import central_step
+from .cut_through_inject import first_start, new_messages
 from .rules import fits, least_loaded
 from .state import close_run, deadlock, entries, new_entry, packets, window
 
@@ -78,7 +82,6 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
     route = tab.route
     groups = tab.groups
     up_link = tab.up
-    perm = tr.perm
     active = tr.active
     org = len(spec) - 1
     cap = sw.cap
@@ -107,6 +110,7 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
     m_top = pool
     (q_head, q_tail, qflits, qst, inb, rd_busy, c_used, c_up, waiting, cand, out_load, nic_count, rr, ring,
      arr_bits, act, lk, wake) = arrays.switch_arrays(n_sw, nodes, sw)
+    rd_wait = np.zeros(n_in, dtype=np.int64)   # DAMQ: per input, its switch's outputs waiting for its read port
     ring_mask = arr_bits.shape[0] - 1
     n_w = act.shape[0]
     pairs = org != FIFO and org != CENTRAL
@@ -114,7 +118,8 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
     end_measure = run.warmup + run.slots
     total = end_measure + run.drain
     offered_flits = 0
-    received_flits = 0
+    received_flits = 0             # flits_received, kept here and written to stats where they are read
+    m_received = 0                 # ... and m_flits_received
     stalled = 0
     n_trace = 0
     max_held = 0
@@ -124,64 +129,32 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
     for v in range(nodes):
         if active[v] and tr.p_msg > 0.0:
             next_at[v] = K.start_gap(tr.p_msg, tr.poisson) - (0.0 if tr.poisson else 1.0)
+    next_first = first_start(next_at)
     lazy = sw.link_delay == 1
     lazy_next = 0                  # body flits counted in at send: they move (arrive) next cycle
+    # The cycles that start a batch: only they, the warm-up's end and the window's, change a counter in
+    # window(); calling it every cycle with batch means (the harness's segments) cost a division a cycle.
+    mark_len = run.slots // run.batches if run.batches > 1 else 0
+    mark_next = run.warmup if mark_len > 0 else -1
+    mark_end = run.warmup + run.batches * mark_len
+    rot = 0
     for t in range(total):
-        if t == run.warmup or t == end_measure or run.batches > 1:
+        if t == run.warmup or t == end_measure or t == mark_next or (run.batches > 1 and mark_len == 0):
+            stats[FLITS_RECEIVED] = received_flits
+            stats[M_FLITS_RECEIVED] = m_received
             window(stats, run, t, offered_flits - received_flits)
+            if t == mark_next:
+                mark_next += mark_len
+                if mark_next >= mark_end:
+                    mark_next = -1
         measuring = t >= run.warmup and t < end_measure
         moved = lazy_next
         lazy_next = 0
-        # 1. new messages (drawn as gaps between starts, not a coin per node per cycle)
-        if t < end_measure:
-            for v in range(nodes):
-                while next_at[v] < t + 1:
-                    next_at[v] += K.start_gap(tr.p_msg, tr.poisson)
-                    ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
-                    room = nic_count[v] + ppm <= NIC_PACKETS
-                    if not K.admit(stats, t, run.warmup, room, True):
-                        continue
-                    if perm[0] >= 0:
-                        dest = perm[v]
-                    elif tr.uniform_all:
-                        dest = int(np.random.random() * nodes)
-                    else:
-                        dest = int(np.random.random() * (nodes - 1))
-                        if dest >= v:
-                            dest += 1
-                    m_top -= 1
-                    m = m_free[m_top]
-                    m_gen[m] = t
-                    m_left[m] = ppm
-                    offered_flits += tr.msg_flits
-                    stats[FLITS_OFFERED] += tr.msg_flits
-                    if measuring:
-                        stats[M_FLITS_OFFERED] += tr.msg_flits
-                        parts[0, dest] += tr.msg_flits
-                        parts[1, dest] += tr.msg_flits
-                    q = qc + v
-                    for j in range(ppm):
-                        p_top -= 1
-                        pkt = p_free[p_top]
-                        pk[pkt, P_DEST] = dest
-                        pk[pkt, P_LEN] = min(tr.pkt_flits, tr.msg_flits - j * tr.pkt_flits)
-                        pk[pkt, P_MSG] = m
-                        pk[pkt, P_RCV] = 0
-                        pk[pkt, P_GEN] = t
-                        # all its flits are at the NIC
-                        e_top -= 1
-                        e = e_free[e_top]
-                        new_entry(ent, e, pkt, q, pk[pkt, P_LEN], -1, -1, pk[pkt, P_LEN], t)
-                        ent[e, E_NEXT] = -1
-                        # The queue append is written out at its three places: a helper taking the three
-                        # queue arrays, with the per-cycle checks, cost 5-12 % of the run (measured, paired).
-                        if q_tail[q] >= 0:
-                            ent[q_tail[q], E_NEXT] = e
-                        else:
-                            q_head[q] = e
-                        q_tail[q] = e
-                        nic_count[v] += 1
-                        act[(n_in + v) >> 6] |= 1 << ((n_in + v) & 63)
+        # 1. new messages, in the cycles with a start (cut_through_inject)
+        if next_first < t + 1 and t < end_measure:
+            m_top, p_top, e_top, offered_flits, next_first = new_messages(
+                t, tr, run, stats, parts, measuring, next_at, nic_count, m_free, m_top, m_gen, m_left, pk, p_free,
+                p_top, ent, e_free, e_top, q_head, q_tail, act, qc, n_in, offered_flits)
 
         # 2. flits arriving
         slot = t & ring_mask
@@ -201,9 +174,8 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                     tail = x < 0
                     pkt = ~x if tail else x
                     received_flits += 1
-                    stats[FLITS_RECEIVED] += 1
                     if measuring:
-                        stats[M_FLITS_RECEIVED] += 1
+                        m_received += 1
                         parts[1, out_input[g]] -= 1     # the node this link delivers to: its destination
                     if trace.shape[0] > 1 and n_trace < trace.shape[0]:
                         pk[pkt, P_RCV] += 1
@@ -241,72 +213,13 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                         if pairs and ent[e, E_READY] < wake[ent[e, E_OI]]:
                             wake[ent[e, E_OI]] = ent[e, E_READY]
 
-        # 3. central buffer: each input FIFO's head moves a flit into the shared buffer
+        # 3. central buffer: each input FIFO's head moves a flit into the shared buffer (cut_through_central)
         if org == CENTRAL:
-            for gi in range(n_in):
-                q = gi * k
-                e = q_head[q]
-                if e < 0 or ent[e, E_ARR] - (ent[e, E_LT] == t) <= ent[e, E_SENT] or ent[e, E_READY] > t:
-                    continue
-                s = g_sw[gi]
-                d = ent[e, E_DOWN]
-                if d < 0:
-                    pkt = ent[e, E_PKT]
-                    o = least_loaded(groups[s, route[s, pk[pkt, P_DEST]]], qp + s * k, qflits, k, 1, 0)
-                    # Admission: a packet enters only when the chunks it needs are free (within its direction's
-                    # share), which are then reserved for it: packets admitted behind it took the chunks its tail
-                    # needed, and a leaf full of packets queued behind one waiting for its tail deadlocked
-                    # (FlitNetwork.check_traffic keeps a packet within either share).
-                    need = (pk[pkt, P_LEN] + k - 1) // k if sw.c_whole else 1
-                    up = up_link[s * k + o]
-                    if sw.c_chunks - c_used[s] < need or (up and sw.c_up_chunks - c_up[s] < need):
-                        continue
-                    res = need if sw.c_whole else 0
-                    c_used[s] += res
-                    c_up[s] += res * up
-                    e_top -= 1
-                    d = e_free[e_top]
-                    cq = qp + s * k + o
-                    new_entry(ent, d, pkt, cq, ent[e, E_LEN], s, s * k + o, 0, t)
-                    ent[d, E_WPOS] = 0
-                    ent[d, E_RES] = res
-                    ent[d, E_NEXT] = -1
-                    if q_tail[cq] >= 0:
-                        ent[q_tail[cq], E_NEXT] = d
-                    else:
-                        q_head[cq] = d
-                    q_tail[cq] = d
-                    ent[e, E_DOWN] = d
-                    cand[s * k + o] += 1
-                    act[(s * k + o) >> 6] |= 1 << ((s * k + o) & 63)
-                cq = ent[d, E_Q]
-                up = up_link[ent[d, E_OI]]
-                if ent[d, E_WPOS] == 0 and ent[d, E_ARR] >= ent[d, E_RES] * k:     # a chunk not reserved
-                    if c_used[s] >= sw.c_chunks or (up and c_up[s] >= sw.c_up_chunks):
-                        continue
-                    c_used[s] += 1
-                    if up:
-                        c_up[s] += 1
-                ent[d, E_WPOS] += 1
-                if ent[d, E_WPOS] == k:
-                    ent[d, E_WPOS] = 0
-                ent[d, E_ARR] += 1
-                qflits[cq] += 1
-                qflits[q] -= 1          # out of the input FIFO
-                inb[gi * IW + I_HELD] -= 1
-                inb[gi * IW + I_USED] -= 1
-                ent[e, E_SENT] += 1
-                moved += 1
-                if ent[e, E_SENT] == ent[e, E_LEN]:
-                    q_head[q] = ent[e, E_NEXT]
-                    if q_head[q] < 0:
-                        q_tail[q] = -1
-                    e_free[e_top] = e
-                    e_top += 1
+            e_top, moved = central_step(t, sw, n_in, qp, g_sw, groups, route, up_link, pk, ent, e_free, e_top,
+                                        q_head, q_tail, qflits, inb, c_used, c_up, cand, act, moved)
 
         # 4. outputs: take a packet if idle, then send a flit. The scan starts one output later each cycle:
         # a FIFO head that may take any free up port would otherwise always find the lowest one first.
-        rot = t % n_links
         w0 = rot >> 6
         out_slot = (t + sw.link_delay) & ring_mask
         out_base = out_slot * n_links
@@ -383,12 +296,17 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                             elif ent[c, E_ARR] > 0 and ent[c, E_READY] < nxt:
                                 nxt = ent[c, E_READY]
                             continue
+                        if org == DAMQ and g < n_in and rd_busy[s * k + i]:
+                            # its input is being read: nothing to try until that packet's tail leaves, which
+                            # wakes this output (rd_wait), rather than an arbitration every cycle until then
+                            rd_wait[s * k + i] |= 1 << o
+                            continue
                         nxt = t + 1
                         if g < n_in and (org == FIFO or org == DAMQ):
                             # one read port: an input read this cycle starts no packet (HIPIQS's banks
                             # and SAFC's partitions serve every output at once, §3)
                             gi = s * k + i
-                            if inb[gi * IW + I_LAST] == t or (org == DAMQ and rd_busy[gi]):
+                            if inb[gi * IW + I_LAST] == t:
                                 continue
                             if org == FIFO:
                                 if sw.fifo_arrival:
@@ -479,7 +397,8 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                     e = c
                 # --- send one flit of entry e
                 sent = lk[gb + LK_SENT]
-                if ent[e, E_ARR] - (ent[e, E_LT] == t) <= sent:
+                # (a packet at its node's injection queue has all its flits there)
+                if g < n_in and ent[e, E_ARR] - (ent[e, E_LT] == t) <= sent:
                     continue
                 q = lk[gb + LK_Q]
                 gi = lk[gb + LK_GI]
@@ -583,18 +502,33 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                         q_tail[q] = -1
                     if in_buffer and org == DAMQ:
                         rd_busy[gi] = 0
+                        waiters = rd_wait[gi]
+                        rd_wait[gi] = 0
+                        while waiters:
+                            # read this cycle, the input starts a packet from the next one on
+                            g2 = g_sw[gi] * k + trailing_zeros(waiters)
+                            waiters &= waiters - 1
+                            if wake[g2] > t + 1:
+                                wake[g2] = t + 1
                     if q >= qc:
                         nic_count[q - qc] -= 1
                     e_free[e_top] = e
                     e_top += 1
             arr_bits[out_slot, w] |= sending
+        rot += 1                    # t % n_links
+        if rot == n_links:
+            rot = 0
 
         if moved == 0 and offered_flits > received_flits:
             stalled += 1
             if stalled >= STALL_CYCLES:
+                stats[FLITS_RECEIVED] = received_flits
+                stats[M_FLITS_RECEIVED] = m_received
                 deadlock(stats, offered_flits - received_flits)
                 break
         else:
             stalled = 0
+    stats[FLITS_RECEIVED] = received_flits
+    stats[M_FLITS_RECEIVED] = m_received
     close_run(stats, run, parts, offered_flits - received_flits, max_held, tr.msg_flits)
     return n_trace

@@ -1,8 +1,10 @@
 """Combined input-output queuing (CIOQ) with speedup S: VOQs, S matching phases per slot, output queues.
 
 Each slot: cells arrive at their VOQs (as in :mod:`.voq`); the fabric runs S
-phases, each a PIM or iSLIP matching (``kernel.match_voqs``, the one the VOQ
-switch uses) that moves the head cell of every matched VOQ to its output's
+phases, each a PIM or iSLIP matching over request sets kept as words
+(``kernel.match_words``, the one the VOQ switch uses; issue 26: 32 x 32, S = 2,
+iSLIP, load 0.95, 3.5-4.2e6 -> 1.05-1.14e7 port-slots/s, counters unchanged)
+that moves the head cell of every matched VOQ to its output's
 FIFO; then each output sends one cell. A cell moved in a slot may leave in
 it, so with S = N and maximal matchings every cell reaches its output in its
 arrival slot: ideal output queuing. An output queue that fills its storage
@@ -16,6 +18,7 @@ from collections import namedtuple
 from numba import njit
 
 from .. import kernel as K
+from .voq import enqueue_requests
 
 LAYOUT = K.Layout()
 # The switch as the kernel sees it.
@@ -27,28 +30,32 @@ def _run_cioq(sw, run, tr, stats, parts):
     K.seed_rng(run.seed)
     n, speedup, matching, iterations, limit, unbounded, storage = sw
     # VOQs and output queues (ring row j) hold arrival slots.
-    voqs, (burst, arrivals), state = K.voq_switch(n, storage)
+    voqs = K.voqs(n, storage)
     q, q_head, q_len, held = voqs
-    in_match, out_match = state[2], state[3]   # state: iSLIP pointers, the match of a phase, its grants
+    burst, arrivals = K.sources(n)
+    # The matching's pointers and match (ports) and its sets: requests[j] (row j) the inputs with a cell for j.
+    ports, sets = K.word_matching_state(n)
     out_q, out_head, out_len = K.rings(n, K.UNBOUNDED_CELLS)
     for t in range(run.warmup + run.slots):
         K.mark_batch(stats, t, run)
         K.draw_arrivals(arrivals, burst, tr, n)
-        K.enqueue_voqs(stats, parts, t, run.warmup, arrivals, voqs, limit, unbounded)
+        enqueue_requests(stats, parts, t, run.warmup, arrivals, voqs, sets, limit, unbounded)
         for _ in range(speedup):
-            in_match[:] = -1
             for j in range(n):
+                ports[K.IN_MATCH, j] = -1
                 # A full output queue takes nothing more: its output is marked matched, so it does not grant.
                 full = out_len[j] == K.UNBOUNDED_CELLS
-                out_match[j] = n if full else -1
+                ports[K.OUT_MATCH, j] = n if full else -1
                 if full:
                     stats[K.STAT_OVERFLOW] += 1
-            K.match_voqs(q_len, n, matching, iterations, state)
+            K.match_words(ports, sets, n, matching, iterations)
             for i in range(n):
-                j = in_match[i]
+                j = ports[K.IN_MATCH, i]
                 if j >= 0:
                     held[i] -= 1
                     K.ring_push(out_q, out_head, out_len, j, K.ring_pop(q, q_head, q_len, i * n + j))
+                    if q_len[i * n + j] == 0:
+                        K.withdraw(sets, j, i)
         for j in range(n):
             if out_len[j] > 0:
                 K.depart(stats, parts, j, t, K.ring_pop(out_q, out_head, out_len, j), run.warmup)

@@ -3,8 +3,9 @@
 ``switchq validate NAME`` runs one suite, ``switchq validate all`` every one.
 The rows are the validation cases the architectures declare
 (:class:`switchq.declaration.Case`, grouped by suite name); nothing here
-lists them. The default budget (quick) runs the lot in about a minute on
-two cores; ``scale=10`` (``--full``) multiplies the simulated slots by ten
+lists them. The default budget (quick) runs the lot in 112 s on two idle
+cores from an empty Numba cache, the 13 kernels compiled first (issue 26);
+``scale=10`` (``--full``) multiplies the simulated slots by ten
 for tighter intervals. Tolerances are stated per case: zero for exact
 models, the model's known error for approximations (see
 :mod:`switchq.validate.compare`).

@@ -119,7 +119,7 @@ def command_index() -> dict:
     from . import architectures
 
     folder = Path(architectures.__path__[0])
-    key = [[f.name, f.stat().st_mtime_ns, f.stat().st_size] for f in sorted(folder.glob("*.py"))]
+    key = [[f.name, st.st_mtime_ns, st.st_size] for f in sorted(folder.glob("*.py")) for st in [f.stat()]]
     cache = folder / "__pycache__" / "commands.json"
     try:
         kept = json.loads(cache.read_text())

@@ -68,8 +68,8 @@ def _without_optional_probes() -> None:
 
 _without_optional_probes()
 
-# Reached through this module (K.bernoulli, K.heap_push, K.match_voqs): a kernel imports one toolkit.
-from .arbitration import (MATCH_ISLIP, MATCH_PIM, draw_free, match_voqs, matching_state,  # noqa: F401
+# Reached through this module (K.bernoulli, K.heap_push, K.match_words): a kernel imports one toolkit.
+from .arbitration import (MATCH_ISLIP, MATCH_PIM, draw_free,  # noqa: F401
                           pop_member, rotated_members, rotated_word, rr_at, rr_next, shuffle)
 from .arbitration import (ACCEPT_PTR, GRANT_PTR, IN_MATCH, OUT_MATCH, bit_count, match_words,  # noqa: F401
                           request, withdraw, word_matching_state)
@@ -287,37 +287,6 @@ def voqs(n, size):
 def sources(n):
     """Per-input source state: the destination of the burst in progress (-1: idle) and this slot's arrival."""
     return np.full(n, -1, dtype=np.int64), np.empty(n, dtype=np.int64)
-
-
-@njit(cache=True)
-def voq_switch(n, size):
-    """What a VOQ-fed switch keeps: its VOQs (:func:`voqs`), its sources (:func:`sources`) and the state of its
-    matching (:func:`matching_state`)."""
-    return voqs(n, size), sources(n), matching_state(n)
-
-
-@njit(cache=True)
-def enqueue_voqs(stats, parts, t, warmup, arrivals, voqs, limit, unbounded):
-    """Cells arriving in slot ``t`` join VOQ (i, destination), rings ``voqs = (q, head, len, held)``;
-    ``parts`` counts them per output.
-
-    An unbounded input keeps up to the ring's size per VOQ; a bounded one up to ``limit`` cells in all
-    its VOQs together (any of them may hold all).
-    """
-    q, q_head, q_len, held = voqs
-    n = held.shape[0]
-    storage = q.shape[1]
-    for i in range(n):
-        d = arrivals[i]
-        if d < 0:
-            continue
-        row = i * n + d
-        room = q_len[row] < storage if unbounded else held[i] < limit
-        admitted = admit(stats, t, warmup, room, unbounded)
-        part_offered(parts, d, t, warmup, admitted)
-        if admitted:
-            ring_push(q, q_head, q_len, row, t)
-            held[i] += 1
 
 
 @njit(cache=True)

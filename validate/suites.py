@@ -54,14 +54,11 @@ def run_suite(name: str, seed: int = 1, workers: int = 1, scale: float = 1.0, pr
     would compile every kernel in every process at once: on an empty cache that was most of a first
     ``validate all``. A case's numbers depend only on its seed, so they are the same either way.
     """
+    import os
     import time
 
-    from switchq.registry import suites
-
-    table = suites()
-    _check.choice("suite", name, ("all", *table))
-    cases = [c for s in table.values() for c in s] if name == "all" else table[name]
-    processes = _processes(workers)
+    cases = _cases(name)
+    processes = (os.cpu_count() or 1) if workers == 0 else workers
     if processes > 1 and len(cases) >= processes:
         return _in_parallel(name, cases, processes, seed, scale, on_row, on_ready)
     rows = []
@@ -73,10 +70,13 @@ def run_suite(name: str, seed: int = 1, workers: int = 1, scale: float = 1.0, pr
     return rows
 
 
-def _processes(workers: int) -> int:
-    import os
+def _cases(name: str) -> list:
+    """``[(Case, Architecture)]`` of suite ``name``, or of every suite (``all``), in listing order."""
+    from switchq.registry import suites
 
-    return (os.cpu_count() or 1) if workers == 0 else workers
+    table = suites()
+    _check.choice("suite", name, ("all", *table))
+    return [c for s in table.values() for c in s] if name == "all" else table[name]
 
 
 def _in_parallel(name, cases, processes, seed, scale, on_row, on_ready) -> list:
@@ -118,10 +118,7 @@ def _case_row(name: str, k: int, seed: int, scale: float) -> tuple:
     index: their analytic sides are closures, which do not pickle)."""
     import time
 
-    from switchq.registry import suites
-
-    table = suites()
-    case, d = ([c for s in table.values() for c in s] if name == "all" else table[name])[k]
+    case, d = _cases(name)[k]
     t0 = time.perf_counter()
     row = run_case(case, d, seed, 1, scale)
     return row, time.perf_counter() - t0

@@ -41,8 +41,10 @@ VoqArgs = namedtuple("VoqArgs", "n_ports matching iterations limit unbounded sto
 
 @njit(cache=True, inline="always")
 def enqueue_requests(stats, parts, t, warmup, arrivals, voqs, sets, limit, unbounded):
-    """Cells arriving in slot ``t`` join VOQ (i, destination) as :func:`kernel.enqueue_voqs` has them join (the
-    same counters), and input i then requests that output in ``sets`` (:func:`kernel.word_matching_state`).
+    """Cells arriving in slot ``t`` join VOQ (i, destination), rings ``voqs = (q, head, len, held)``, counted as
+    ``kernel.admit`` and ``kernel.part_offered`` count them; input i then requests that output in ``sets``
+    (:func:`kernel.word_matching_state`). An unbounded input keeps up to the ring's size per VOQ; a bounded one
+    up to ``limit`` cells in all its VOQs together (any of them may hold all).
 
     Written out rather than through ``kernel.admit`` and ``kernel.ring_push``: a call that passes arrays
     reference-counts each (an atomic add and subtract), per cell. With the matching on words, perf put
@@ -67,7 +69,7 @@ def enqueue_requests(stats, parts, t, warmup, arrivals, voqs, sets, limit, unbou
             q[row, (q_head[row] + q_len[row]) & (storage - 1)] = t
             q_len[row] += 1
             held[i] += 1
-            sets[d, i >> 6] |= 1 << (i & 63)
+            sets[d, i >> 6] |= 1 << (i & 63)    # K.request written out: see above
         else:
             stats[K.STAT_DROPPED] += 1
             if measured:

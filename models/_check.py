@@ -64,6 +64,20 @@ def real(name: str, value, low: float | None = None, high: float | None = None,
     return value
 
 
+def only_with(name: str, value, default, holds: bool, where: str) -> None:
+    """Refuse a field set where it has no effect (``holds`` False): only its default, what the model does
+    there anyway, is taken. ``where`` says when it applies (``pattern is hotspot``).
+
+    >>> only_with("hotspot_fraction", 0.5, 0.0, False, "pattern is hotspot")
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: hotspot_fraction: got 0.5; allowed: 0 unless pattern is hotspot
+    """
+    if not holds and value != default:
+        shown = f"{default:g}" if isinstance(default, float) else default
+        raise InputError(name, value, f"{shown} unless {where}")
+
+
 def choice(name: str, value, choices) -> str:
     """Return ``value`` if it is one of ``choices``, else raise InputError listing them."""
     if value not in choices:

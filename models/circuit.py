@@ -38,7 +38,7 @@ one reproduces the paper):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from . import _check
@@ -49,11 +49,21 @@ __all__ = ["CircuitSwitch", "CircuitTraffic", "SCHEDULING", "CONTROL", "SIZES", 
 SCHEDULING = ("fifo", "window", "channels")
 CONTROL = ("distributed", "central")
 SIZES = ("fixed", "uniform", "bimodal", "train")
+BIMODAL = ("bimodal", "train")     # the size laws with short and long packets
 DESTINATIONS = ("others", "all")
 POINTERS = ("next", "head")
 CLAIMS = ("request", "connect")
 RESOLUTIONS = ("1us", "ns")
 MAX_PACKET_BYTES = 1 << 24
+
+
+def _only_where(model, *rules) -> None:
+    """``rules``: ``(fields, holds, where)``; each field other than its default where ``holds`` is False is
+    refused in one line (:func:`switchq.models._check.only_with`)."""
+    defaults = {f.name: f.default for f in fields(model)}
+    for names, holds, where in rules:
+        for name in names:
+            _check.only_with(name, getattr(model, name), defaults[name], holds, where)
 
 
 @dataclass(frozen=True)
@@ -64,7 +74,8 @@ class CircuitSwitch:
     (``channels`` scheduling). Times are seconds, ``link_rate`` bit/s. Central control pays
     ``select_time`` once per packet and is never rejected; distributed control pays
     ``select_time + setup_time`` per attempt, successful or not. ``resolution``: the clock and its tie rule
-    (module docstring).
+    (module docstring). A field that takes no effect in a configuration (``pointer`` without window or channel
+    scheduling; ``claim`` and ``setup_time`` under central control) is refused there unless at its default.
 
     Examples
     --------
@@ -103,10 +114,17 @@ class CircuitSwitch:
             _check.choice(name, getattr(self, name), choices)
         if self.scheduling == "fifo" and self.window != 1:
             raise _check.InputError("window", self.window, "1 with scheduling fifo (use scheduling window)")
+        if self.scheduling == "channels" and self.window != 1:   # its slots are the channels (or the pool)
+            raise _check.InputError("window", self.window, "1 unless scheduling is window")
         if self.scheduling != "channels" and self.channels != 1:
             raise _check.InputError("channels", self.channels, "1 unless scheduling is channels")
         if self.scheduling != "channels" and self.pool is not None:
             raise _check.InputError("pool", self.pool, "none unless scheduling is channels")
+        # As switchq.architectures.circuit declares them (``applies``): a FIFO adapter has no round robin to
+        # resume, and central control never sets a circuit up, so it has no claim and no set-up time.
+        _only_where(self, (("pointer",), self.scheduling in ("window", "channels"),
+                           "scheduling is window or channels"),
+                    (("claim", "setup_time"), self.control == "distributed", "control is distributed"))
         for name in ("select_time", "setup_time"):     # the 1 us clock keeps whole microseconds
             if self.resolution == "1us" and 0 < getattr(self, name) < 0.5e-6:
                 raise _check.InputError(name, getattr(self, name), "0 or at least 0.5us with resolution 1us "
@@ -139,11 +157,14 @@ class CircuitSwitch:
             raise _check.InputError("file_servers", traffic.file_servers, "0 for 2 ports")
 
     def describe(self) -> dict:
-        return {"architecture": "circuit", "n_ports": self.n_ports, "scheduling": self.scheduling,
-                "window": self.window, "channels": self.channels, "control": self.control,
-                "select_time": self.select_time, "setup_time": self.setup_time, "link_rate": self.link_rate,
-                "pointer": self.pointer, "claim": self.claim, "pool": self.pool,
-                "resolution": self.resolution}
+        out = {"architecture": "circuit", "n_ports": self.n_ports, "scheduling": self.scheduling,
+               "window": self.window, "channels": self.channels, "control": self.control,
+               "select_time": self.select_time, "setup_time": self.setup_time, "link_rate": self.link_rate,
+               "pointer": self.pointer, "claim": self.claim, "pool": self.pool,
+               "resolution": self.resolution}
+        if self.control == "central":     # no set-up: its time and claim are the unused defaults, not shown
+            del out["setup_time"], out["claim"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -156,7 +177,9 @@ class CircuitTraffic:
     packets of ``long / train`` bytes to one destination, §7.1). ``file_servers`` > 0: the §7.2 mix
     (clients send ``server_share`` of their bytes to the servers with ``server_long_bytes`` in long
     packets, the rest to other clients with ``long_bytes``; servers send only to clients, with
-    ``server_long_bytes``). ``seconds`` measured after ``warmup_seconds`` of simulated time.
+    ``server_long_bytes``). ``seconds`` measured after ``warmup_seconds`` of simulated time. A field is taken only
+    where it takes effect (another law's sizes, ``destinations`` with file servers, the servers' mix without
+    them are refused unless at their defaults).
 
     Examples
     --------
@@ -198,6 +221,7 @@ class CircuitTraffic:
                       server_long_bytes=_check.real("server_long_bytes", self.server_long_bytes, 0.0, 1.0),
                       file_servers=_check.integer("file_servers", self.file_servers, 0, 1023),
                       seconds=_check.real("seconds", self.seconds, 1e-4, 1e4))
+        self._refuse_what_has_no_effect()     # before the bounds one size sets another (long >= short)
         _check.assign(self, size_max=_check.integer("size_max", self.size_max, max(1, self.size_min),
                                                     MAX_PACKET_BYTES),
                       long=_check.integer("long", self.long, self.short, MAX_PACKET_BYTES))
@@ -206,6 +230,19 @@ class CircuitTraffic:
                                                          "is sent as train packets of equal size")
         warm = round(0.1 * self.seconds, 12) if self.warmup_seconds is None else self.warmup_seconds
         _check.assign(self, warmup_seconds=_check.real("warmup_seconds", warm, 0.0, 1e4))
+
+    def _refuse_what_has_no_effect(self) -> None:
+        """Each field only where it takes effect, as switchq.architectures.circuit declares it (``applies``):
+        a size law reads its own sizes, and file servers pick their own destinations."""
+        law, servers = self.sizes, self.file_servers >= 1
+        _only_where(self, (("size",), law == "fixed", "sizes is fixed"),
+                    (("size_min", "size_max"), law == "uniform", "sizes is uniform"),
+                    (("short", "long", "long_bytes"), law in BIMODAL, "sizes is bimodal or train"),
+                    (("train",), law == "train", "sizes is train"),
+                    (("destinations",), not servers, "file_servers is 0"),
+                    (("server_share",), servers, "file_servers is 1 or more"),
+                    (("server_long_bytes",), servers and law in BIMODAL,
+                     "file_servers is 1 or more and sizes is bimodal or train"))
 
     def long_packet_share(self, long_bytes: float) -> float:
         """Share of the packets (messages, for trains) that are long when ``long_bytes`` of the bytes are."""

@@ -139,7 +139,20 @@ class FlitSwitch:
 
     def __post_init__(self):
         k = _check.integer("ports", self.ports, 2, 64)
-        _check.choice("buffer_org", self.buffer_org, BUFFER_ORGS)
+        org = _check.choice("buffer_org", self.buffer_org, BUFFER_ORGS)
+        # Each organisation's own options: elsewhere a value would be silently ignored (2k is the default).
+        if self.crosspoint_flits != 2 * k:
+            _check.only_with("crosspoint_flits", self.crosspoint_flits, None, org == "hipiqs", "buffer_org is hipiqs")
+        if self.central_input_flits != 2 * k:
+            _check.only_with("central_input_flits", self.central_input_flits, None, org == "central",
+                             "buffer_org is central")
+        for name, default in (("up_share", 0.5), ("central_admission", "packet")):
+            _check.only_with(name, getattr(self, name), default, org == "central", "buffer_org is central")
+        _check.only_with("crosspoint_storage", self.crosspoint_storage, "within", org == "hipiqs",
+                         "buffer_org is hipiqs")
+        _check.only_with("fifo_routing", self.fifo_routing, "head", org == "fifo", "buffer_org is fifo")
+        _check.only_with("up_select", self.up_select, "input", org in ("safc", "damq", "hipiqs"),
+                         "buffer_org is safc, damq or hipiqs")
         b = _check.integer("buffer_flits", self.buffer_flits)
         if b < k or b > 1 << 20:
             raise _check.InputError("buffer_flits", self.buffer_flits,
@@ -244,6 +257,9 @@ class FlitNetwork:
         if self.tree is not None and self.tree.switch_ports != self.switch.ports:
             raise _check.InputError("ports", self.switch.ports, f"{self.tree.switch_ports} for {self.tree}")
         _check.assign(self, link_delay=_check.integer("link_delay", self.link_delay, 1, 1024))
+        if self.tree is None and self.boards is None:     # one crossbar: a single route to each node
+            for name, default in (("up_select", "input"), ("fifo_routing", "head")):
+                _check.only_with(name, getattr(self.switch, name), default, False, "topology is bmin or boards")
         if self.boards is not None:
             if self.tree is not None:
                 raise _check.InputError("boards", self.boards, "none with a tree (one topology)")
@@ -382,6 +398,7 @@ class MessageTraffic:
         _check.choice("arrivals", self.arrivals, FLIT_ARRIVALS)
         _check.choice("pattern", self.pattern, FLIT_PATTERNS)
         _check.choice("uniform_over", self.uniform_over, UNIFORM_OVER)
+        _check.only_with("uniform_over", self.uniform_over, "others", self.pattern == "uniform", "pattern is uniform")
         if self.packets_per_message > 64:
             raise _check.InputError("packet_flits", self.packet_flits,
                                     f"at least {-(-m // 64)} for {m}-flit messages (at most 64 packets a message)")

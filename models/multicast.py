@@ -31,7 +31,8 @@ MAX_MULTICAST_PORTS = 64
 class MulticastSwitch(SingleSwitch):
     """A multicast switch of ``architecture`` (one of ``MULTICAST_ARCHITECTURES``), N in [1, 64].
 
-    ``crosspoint_cells``: packets per crosspoint buffer of ``oq-crosspoint`` (the paper uses 2 and 4).
+    ``crosspoint_cells``: packets per crosspoint buffer of ``oq-crosspoint`` (the paper uses 2 and 4); the
+    input-queued switches have none, and refuse any size but the default.
 
     Examples
     --------
@@ -49,6 +50,9 @@ class MulticastSwitch(SingleSwitch):
         super().__post_init__()
         _check.choice("architecture", self.architecture, MULTICAST_ARCHITECTURES)
         _check.assign(self, crosspoint_cells=_check.integer("crosspoint_cells", self.crosspoint_cells, 1, 1 << 16))
+        # Only oq-crosspoint has crosspoint buffers (switchq.architectures.multicast's ``applies``).
+        _check.only_with("crosspoint_cells", self.crosspoint_cells, 4, self.architecture == "oq-crosspoint",
+                         "architecture is oq-crosspoint")
 
     def describe(self) -> dict:
         out = {"architecture": self.architecture, "n_ports": self.n_ports}
@@ -59,6 +63,9 @@ class MulticastSwitch(SingleSwitch):
     def check_traffic(self, traffic) -> None:
         """Multicast sets of uniform destinations, Bernoulli or Poisson packets (one line, before any work)."""
         traffic.check_ports(self.n_ports)
+        # One destination a packet at mean fanout 1 whatever the law: a law given there would change nothing.
+        _check.only_with("fanout_distribution", traffic.fanout_distribution, "fixed", traffic.fanout > 1,
+                         "fanout is above 1")
         if traffic.pattern != "uniform":
             raise _check.InputError("pattern", traffic.pattern, "uniform for multicast switches")
         if traffic.arrivals == "onoff":

@@ -46,7 +46,11 @@ def _mtu(name, value, low=MIN_FRAME_BYTES, high=MAX_MTU_BYTES):
 
 @dataclass(frozen=True)
 class PfcPort:
-    """One PFC port's sizing inputs; None leaves a figure to the model's table (response, interface delay)."""
+    """One PFC port's sizing inputs; None leaves a figure to the model's table (response, interface delay).
+
+    The cable's signal speed is ``propagation_speed`` if given, else the ``medium``'s (fiber unless given); the
+    two are not taken together (the speed would silently replace the medium), and with a speed ``medium`` stays
+    None."""
 
     link_rate_bps: float
     cable_m: float
@@ -74,6 +78,9 @@ class PfcPort:
             _check.choice("medium", self.medium, MEDIA)
         if self.propagation_speed is not None:
             _check.real("propagation_speed", self.propagation_speed, 0.0, None, low_open=True)
+            if self.medium is not None:     # as switchq.architectures.pfc declares --medium (``applies``)
+                raise _check.InputError("medium", self.medium, "only without --propagation-speed (the speed given "
+                                                               "replaces the medium's)")
         if self.response_quanta is not None:
             _check.integer("response", self.response_quanta, 0, 65535)   # a pause time is 16 bits (802.3 31B)
         if self.interface_delay_s is not None:
@@ -88,6 +95,9 @@ class PfcPort:
                 if value is not None:
                     raise _check.InputError(name, value, f"only with --model ieee or cisco ({self.model} takes "
                                                          f"{fixed})")
+            if self.model == "mlx5" and self.response_quanta is not None:   # the driver has no response term
+                raise _check.InputError("response", self.response_quanta, "only with --model ieee, cisco or sonic "
+                                                                          "(mlx5 takes the driver's constants)")
             if self.model == "mlx5" and not float(self.cable_m).is_integer():
                 raise _check.InputError("cable", self.cable_m, "whole metres with --model mlx5 (the driver's "
                                                                "cable_len is an integer number of metres)")
@@ -95,7 +105,7 @@ class PfcPort:
             _check.choice("asic", self.asic, ASICS)
             if self.model != "sonic":
                 raise _check.InputError("asic", self.asic, "only with --model sonic")
-        if self.medium is None:
+        if self.medium is None and self.propagation_speed is None:   # a given speed leaves no medium to name
             _check.assign(self, medium="fiber")
 
 

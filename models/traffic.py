@@ -93,6 +93,11 @@ class Traffic:
                            _check.real("hotspot_fraction", self.hotspot_fraction, 0.0, 1.0))
         object.__setattr__(self, "hotspot_port",
                            _check.integer("hotspot_port", self.hotspot_port, 0))
+        # Read by their pattern only: elsewhere a value would be silently ignored.
+        _check.only_with("unbalanced_w", self.unbalanced_w, 0.0, self.pattern == "unbalanced", "pattern is unbalanced")
+        _check.only_with("hotspot_fraction", self.hotspot_fraction, 0.0, self.pattern == "hotspot",
+                         "pattern is hotspot")
+        _check.only_with("hotspot_port", self.hotspot_port, 0, self.pattern == "hotspot", "pattern is hotspot")
         shares = tuple(_check.real("priority_shares", s, 0.0, 1.0) for s in self.priority_shares)
         if not 1 <= len(shares) <= 4 or abs(sum(shares) - 1.0) > 1e-9:
             raise _check.InputError("priority_shares", self.priority_shares,
@@ -100,6 +105,9 @@ class Traffic:
         object.__setattr__(self, "priority_shares", shares)
         object.__setattr__(self, "fanout", _check.real("fanout", self.fanout, 1.0, 64.0))
         _check.choice("fanout_distribution", self.fanout_distribution, FANOUT_DISTRIBUTIONS)
+        # A set-size law at fanout 1 changes nothing: every packet goes to one output.
+        _check.only_with("fanout_distribution", self.fanout_distribution, "fixed", self.fanout > 1,
+                         "fanout is above 1")
         if self.fanout_distribution in ("fixed", "uniform") and not float(self.fanout).is_integer():
             raise _check.InputError("fanout", self.fanout,
                                     f"a whole number for fanout_distribution {self.fanout_distribution}")

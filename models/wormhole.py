@@ -249,6 +249,15 @@ class WormholeRouter:
                               ("vclock_state", VCLOCK_STATES), ("best_effort_vcs", BEST_EFFORT_VCS),
                               ("best_effort_stamp", BEST_EFFORT_STAMPS)):
             _check.choice(name, getattr(self, name), choices)
+        # As switchq.architectures.wormhole declares them (``applies``): the FIFO router stamps every flit by its
+        # arrival (no auxVC to keep, no best-effort stamp), and a full crossbar has no allocator at its outputs
+        # (contention at B and C only, scheduled at C).
+        for name, default in (("vclock_state", "message"), ("best_effort_stamp", "largest")):
+            _check.only_with(name, getattr(self, name), default, self.scheduler in ("fgvc", "fgfq"),
+                             "scheduler is fgvc or fgfq")
+        for name, default in (("crossbar_iterations", 0), ("crossbar_output", "stamp")):
+            _check.only_with(name, getattr(self, name), default, self.crossbar == "multiplexed",
+                             "crossbar is multiplexed")
         _check.assign(self, best_effort_vtick=_check.optional(_check.real, "best_effort_vtick",
                                                               self.best_effort_vtick, 1.0, 1e15))
 
@@ -560,6 +569,9 @@ class WormholeNetwork:
         than its VCs (:func:`~switchq.solvers.wormhole_placement.stream_counts`) has it refused at the source."""
         if not isinstance(traffic, WormholeTraffic):
             raise _check.InputError("workload", type(traffic).__name__, "WormholeTraffic")
+        # A PCS probe takes the output VC it finds free: there is no placement to choose.
+        _check.only_with("placement", traffic.placement, "uniform", self.router.switching == "wormhole",
+                         "switching is wormhole")
         m_rt = traffic.realtime_vcs(self.router.vcs)
         if self.router.switching == "pcs" and traffic.realtime_load > 0:
             rate = traffic.streams.nominal_rate / self.router.link_rate

@@ -23,7 +23,8 @@ What can be said without simulating the network of :mod:`switchq.models.flit`:
 - :func:`buffer_sharing`: complete sharing vs complete partitioning of one
   input buffer among k output queues (Kamoun & Kleinrock 1980): k independent
   M/M/1 queues of load rho each, sharing ``B`` message places (product form
-  truncated at B) or holding B / k each. A model of the buffer alone, with
+  truncated at B; :func:`message_places` counts them, one at least) or
+  holding B / k each. A model of the buffer alone, with
   Poisson arrivals and exponential service; the network's flows are neither.
 - :func:`crossbar_cost`: §4's crossbar complexities, (k + 2) k^2 f for
   HIPIQS, 3 k^2 f for the SP2 central buffer, k^2 f for FIFO, SAFC and DAMQ.
@@ -51,7 +52,7 @@ from switchq.models import _check
 from .topology import TO_NODE
 
 __all__ = ["zero_load_latency", "route_switches", "channel_loads", "saturation_bound", "fifo_saturation",
-           "buffer_sharing", "crossbar_cost", "KAMOUN_KLEINROCK", "KAROL"]
+           "buffer_sharing", "message_places", "crossbar_cost", "KAMOUN_KLEINROCK", "KAROL"]
 
 KAMOUN_KLEINROCK = ("F. Kamoun and L. Kleinrock, 'Analysis of shared finite storage in a computer network node "
                     "environment under general traffic conditions', IEEE Trans. Commun. 28(7):992-1003, 1980")
@@ -151,6 +152,25 @@ def fifo_saturation(ports: int):
     from . import hol
 
     return hol.saturation_throughput(ports)
+
+
+def message_places(buffer_flits: int, message_flits: int) -> int:
+    """Whole messages a buffer of ``buffer_flits`` holds (:func:`buffer_sharing`'s B): at least one, else refused.
+
+    Examples
+    --------
+    >>> message_places(640, 64)
+    10
+    >>> message_places(10, 64)
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: buffer_flits: got 10; allowed: an integer >= 64 (one 64-flit message at least)
+    """
+    m = _check.integer("message_flits", message_flits, 1, 1 << 16)
+    b = _check.integer("buffer_flits", buffer_flits, 1, 1 << 20)
+    if b < m:   # no place for a message: the model would have none to share
+        raise _check.InputError("buffer_flits", buffer_flits, f"an integer >= {m} (one {m}-flit message at least)")
+    return b // m
 
 
 def buffer_sharing(ports: int, rho: float, places: int) -> dict:

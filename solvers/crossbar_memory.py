@@ -178,6 +178,8 @@ def sfc_cicq(n_ports: int, rtt_slots: int, priorities: int = 1, rtts: int = 1, q
     n, tau, p, k = _cicq_inputs(n_ports, rtt_slots, priorities, rtts)
     target = k * tau                  # cells a row must hold to keep its link busy
     if q_r is not None:
+        if rule != "ceil":      # a given Q_R is not computed by any rule
+            raise _check.InputError("rule", rule, "ceil (the default) unless q_r is None")
         qr, rule = _check.integer("q_r", q_r, 1), "given"
     else:
         rule = _check.choice("rule", rule, Q_R_RULES)

@@ -300,10 +300,12 @@ def saturation_load(architecture, n_outputs, active_inputs, fanout, distribution
     distribution : {"fixed", "binomial", "uniform"}
     crosspoint_cells : int
         Q >= 1, cells per crosspoint (credits per input-output pair); only
-        ``oq-crosspoint`` uses it (default 4, the ``Switch`` default).
+        ``oq-crosspoint`` takes it (default 4, the ``Switch`` default; another
+        value for another switch is refused).
     cut_through : bool
         ``oq-crosspoint``: a copy may leave its crosspoint in the slot it
-        crossed (True, the simulator's convention) or from the next slot.
+        crossed (True, the simulator's convention) or from the next slot
+        (False, refused for another switch).
 
     Returns
     -------
@@ -345,6 +347,10 @@ def saturation_load(architecture, n_outputs, active_inputs, fanout, distribution
     q = _check.integer("crosspoint_cells", crosspoint_cells, 1, 1 << 16)
     if not isinstance(cut_through, bool):
         raise _check.InputError("cut_through", cut_through, "True or False")
+    # Crosspoint buffers and their cut-through are oq-crosspoint's: given another switch, refused (as
+    # switchq.architectures.multicast refuses --crosspoint-cells), not silently dropped.
+    _check.only_with("crosspoint_cells", q, 4, arch == "oq-crosspoint", "architecture is oq-crosspoint")
+    _check.only_with("cut_through", cut_through, True, arch == "oq-crosspoint", "architecture is oq-crosspoint")
     return _saturation(arch, n, m, f, dist, q if arch == "oq-crosspoint" else None, cut_through)
 
 

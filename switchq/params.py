@@ -36,7 +36,8 @@ from typing import Callable
 
 from .errors import InputError
 
-__all__ = ["Param", "REQUIRED", "MODES", "BOTH", "ANALYTIC", "SIM", "sim_only", "QUANTITY_KINDS", "check_applies"]
+__all__ = ["Param", "REQUIRED", "MODES", "BOTH", "ANALYTIC", "SIM", "sim_only", "QUANTITY_KINDS", "check_applies",
+           "applies_text", "applies_conditions", "Above"]
 
 MODES = ("analytic", "simulated")
 BOTH = MODES
@@ -101,7 +102,9 @@ class Param:
         ``parser(text, where) -> value`` for a kind of its own (node lists).
     applies : tuple
         ``(name, values)``: it applies only where parameter ``name`` takes one of ``values``
-        (``("buffer_org", ("hipiqs",))``); given elsewhere it is refused (:func:`check_applies`).
+        (``("buffer_org", ("hipiqs",))``; None among them: also where ``name`` is not given), or where
+        ``name`` is in an :class:`Above` (``("file_servers", Above(1))``); several such pairs must all hold.
+        Given elsewhere it is refused (:func:`check_applies`).
     """
 
     name: str
@@ -301,16 +304,54 @@ class Param:
         return {self.name, self.target, *(a.lstrip("-").replace("-", "_") for a in self.aliases), *self.aliases}
 
 
+@dataclass(frozen=True)
+class Above:
+    """A numeric condition of :attr:`Param.applies`: the other parameter given, at least ``low`` (above it when
+    ``open``); ``Above()``: given at all.
+
+    >>> 2 in Above(2), 1 in Above(2), 1.0 in Above(1, open=True), None in Above()
+    (True, False, False, False)
+    """
+
+    low: float | None = None
+    open: bool = False
+
+    def __contains__(self, value) -> bool:
+        if value is None or self.low is None:
+            return value is not None
+        if isinstance(value, (bool, str)):
+            return False
+        return value > self.low or (value == self.low and not self.open)
+
+    def text(self) -> str:
+        return "" if self.low is None else f" {'>' if self.open else '>='} {_num(self.low)}"
+
+
 def _option_of(name: str, params) -> str:
     return next((q.option for q in params if q.name == name), "--" + name.replace("_", "-"))
+
+
+def applies_conditions(p: Param) -> tuple:
+    """``p.applies`` as ``((name, allowed), ...)``: one condition, or several that must all hold."""
+    return (p.applies,) if p.applies and isinstance(p.applies[0], str) else tuple(p.applies)
+
+
+def _condition_text(name, allowed, params) -> str:
+    option = _option_of(name, params)
+    if isinstance(allowed, Above):
+        return f"with {option}{allowed.text()}"
+    values = [v for v in allowed if v is not None]
+    parts = [f"with {option} " + " or ".join(_fmt(v) for v in values)] if values else []
+    if None in allowed:
+        parts.append(f"without {option}")
+    return " or ".join(parts)
 
 
 def applies_text(p: Param, params) -> str:
     """Where ``p`` applies, as its help and its refusal say it: ``only with --buffer-org hipiqs``."""
     if not p.applies:
         return ""
-    name, values = p.applies
-    return f"only with {_option_of(name, params)} " + " or ".join(_fmt(v) for v in values)
+    return "only " + " and ".join(_condition_text(name, allowed, params) for name, allowed in applies_conditions(p))
 
 
 def check_applies(params, values: dict, given) -> None:
@@ -323,14 +364,23 @@ def check_applies(params, values: dict, given) -> None:
     Traceback (most recent call last):
     ...
     switchq.errors.InputError: --crosspoint-flits: got 4; allowed: only with --buffer-org hipiqs (not with --buffer-org fifo)
+    >>> servers = Param("file_servers", "file_servers", "int", 0)
+    >>> share = Param("server_share", "server_share", "float", 0.8, applies=("file_servers", Above(1)))
+    >>> check_applies((servers, share), {"file_servers": 0, "server_share": 0.5}, {"server_share"})
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: --server-share: got 0.5; allowed: only with --file-servers >= 1 (not with --file-servers 0)
     """
     for p in params:
         if p.applies and p.name in given and values.get(p.name) != p.default:
-            name, allowed = p.applies
-            if values.get(name) not in allowed:
-                raise InputError(p.option, p.shown(values.get(p.name)),
-                                 f"{applies_text(p, params)} (not with {_option_of(name, params)} "
-                                 f"{_fmt(values.get(name))})")
+            for name, allowed in applies_conditions(p):
+                value = values.get(name)
+                if value not in allowed:
+                    option = _option_of(name, params)
+                    raise InputError(p.option, p.shown(values.get(p.name)),
+                                     f"{applies_text(p, params)} ("
+                                     + (f"{option} not given" if value is None else f"not with {option} {_fmt(value)}")
+                                     + ")")
 
 
 def sim_only(*params) -> tuple:

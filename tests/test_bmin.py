@@ -32,9 +32,10 @@ def _capacity(sw: FlitSwitch) -> int:
 def test_flits_arrive_whole_in_order_uninterleaved_and_within_the_buffers(org, message, chunks, load, pattern,
                                                                            packet, seed, storage):
     # HIPIQS's FIFO units come out of the buffer (within) or on top of it (extra): the shared part has
-    # `chunks` chunks either way.
+    # `chunks` chunks either way. Only HIPIQS has FIFO units, so only it takes the option.
     extra = 16 if org == "central" else 8 * 16 if org == "hipiqs" and storage == "within" else 0
-    sw = FlitSwitch(8, org, 8 * chunks + extra, crosspoint_storage=storage)
+    own = {"crosspoint_storage": storage} if org == "hipiqs" else {}
+    sw = FlitSwitch(8, org, 8 * chunks + extra, **own)
     net = FlitNetwork.bmin(16, sw)
     traffic = MessageTraffic(load, message, packet, pattern=pattern)
     stats, trace = F.trace_run(net, traffic, K.Run(slots=400, warmup=0, drain=60_000, seed=seed))

@@ -28,31 +28,45 @@ def throughput(switch, traffic, seed=1):
 
 @st.composite
 def switches(draw, n_ports=None):
+    # Each option only where it takes effect (the model refuses it elsewhere): the round-robin pointer with a
+    # window or channels, the claim and the set-up time with distributed control.
     n = n_ports or draw(st.integers(2, 8))
     scheduling = draw(st.sampled_from(("fifo", "window", "channels")))
+    control = draw(st.sampled_from(("distributed", "central")))
     slots = draw(st.integers(1, 6))
     overhead = draw(st.booleans())
+    own = {}
+    if scheduling != "fifo":
+        own["pointer"] = draw(st.sampled_from(("next", "head")))
+    if control == "distributed":
+        own["claim"] = draw(st.sampled_from(("request", "connect")))
+        own["setup_time"] = draw(st.sampled_from((0.0, 5e-6, 20e-6))) if overhead else 0.0
     return CircuitSwitch(n, scheduling, window=slots if scheduling == "window" else 1,
-                         channels=slots if scheduling == "channels" else 1,
-                         control=draw(st.sampled_from(("distributed", "central"))),
+                         channels=slots if scheduling == "channels" else 1, control=control,
                          select_time=draw(st.sampled_from((1e-6, 2e-6, 3.5e-6))) if overhead else 0.0,
-                         setup_time=draw(st.sampled_from((0.0, 5e-6, 20e-6))) if overhead else 0.0,
                          link_rate=draw(st.sampled_from((800e6, 1600e6, 1e9))),
-                         pointer=draw(st.sampled_from(("next", "head"))),
-                         claim=draw(st.sampled_from(("request", "connect"))),
                          pool=draw(st.one_of(st.none(), st.integers(1, 8))) if scheduling == "channels" else None,
-                         resolution=draw(st.sampled_from(("1us", "ns"))))
+                         resolution=draw(st.sampled_from(("1us", "ns"))), **own)
 
 
 @st.composite
 def traffics(draw, n_ports):
+    # Each size law with its own sizes; destinations drawn only without file servers (they pick their own).
     sizes = draw(st.sampled_from(("fixed", "uniform", "bimodal", "train")))
     servers = draw(st.integers(0, n_ports - 1)) if sizes in ("bimodal", "train") and n_ports > 2 else 0
-    return CircuitTraffic(sizes, size=draw(st.integers(1, 4000)), size_min=0, size_max=draw(st.integers(1, 8000)),
-                          short=100, long=draw(st.sampled_from((4000, 16000, 32000))),
-                          long_bytes=draw(st.floats(0, 1)), train=draw(st.sampled_from((1, 2, 8))),
-                          destinations=draw(st.sampled_from(("others", "all"))), file_servers=servers,
-                          seconds=0.003, warmup_seconds=draw(st.sampled_from((0.0, 0.001))))
+    own = {}
+    if sizes == "fixed":
+        own["size"] = draw(st.integers(1, 4000))
+    elif sizes == "uniform":
+        own.update(size_min=0, size_max=draw(st.integers(1, 8000)))
+    else:
+        own.update(short=100, long=draw(st.sampled_from((4000, 16000, 32000))), long_bytes=draw(st.floats(0, 1)))
+        if sizes == "train":
+            own["train"] = draw(st.sampled_from((1, 2, 8)))
+    if not servers:
+        own["destinations"] = draw(st.sampled_from(("others", "all")))
+    return CircuitTraffic(sizes, file_servers=servers, seconds=0.003,
+                          warmup_seconds=draw(st.sampled_from((0.0, 0.001))), **own)
 
 
 @st.composite
@@ -60,7 +74,7 @@ def cases(draw):
     sw = draw(switches())
     tr = draw(traffics(sw.n_ports))
     if tr.file_servers and sw.scheduling == "channels" and sw.pool is None:
-        tr = CircuitTraffic(tr.sizes, long=tr.long, long_bytes=tr.long_bytes, seconds=tr.seconds)
+        tr = CircuitTraffic(tr.sizes, long=tr.long, long_bytes=tr.long_bytes, train=tr.train, seconds=tr.seconds)
     return sw, tr, draw(st.integers(0, 2**31 - 1))
 
 

@@ -36,6 +36,10 @@ def test_bad_switch_rejected_with_one_line_naming_parameter(kwargs, param):
     ({"load": 0.5, "arrivals": "onoff", "mean_burst": 0.5}, "mean_burst"),
     ({"load": 0.5, "mean_burst": 10}, "mean_burst"),  # bursts need onoff arrivals
     ({"load": 0.5, "unbalanced_w": 1.5}, "unbalanced_w"),
+    # Set where its pattern does not read it (a silently ignored value): refused.
+    ({"load": 0.5, "hotspot_port": 99, "hotspot_fraction": 0.5}, "hotspot_fraction"),
+    ({"load": 0.5, "pattern": "unbalanced", "unbalanced_w": 0.5, "hotspot_port": 1}, "hotspot_port"),
+    ({"load": 0.5, "pattern": "hotspot", "unbalanced_w": 0.5}, "unbalanced_w"),
 ])
 def test_bad_traffic_rejected_with_one_line_naming_parameter(kwargs, param):
     with pytest.raises(InputError) as e:
@@ -67,7 +71,8 @@ def test_permutation_patterns_are_permutations(n_bits, pattern):
 @given(n=st.integers(1, 64), w=st.floats(0, 1), h=st.floats(0, 1),
        pattern=st.sampled_from(["uniform", "unbalanced", "hotspot"]))
 def test_destination_rows_are_distributions(n, w, h, pattern):
-    p = Traffic(0.5, pattern=pattern, unbalanced_w=w, hotspot_fraction=h).destination_matrix(n)
+    p = Traffic(0.5, pattern=pattern, unbalanced_w=w if pattern == "unbalanced" else 0.0,
+                hotspot_fraction=h if pattern == "hotspot" else 0.0).destination_matrix(n)
     assert np.allclose(p.sum(axis=1), 1.0) and (p >= 0).all()
 
 

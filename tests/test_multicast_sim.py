@@ -18,12 +18,15 @@ ARCHS = ("oq-crosspoint", "iq-split", "iq-nosplit")
        dist=st.sampled_from(["fixed", "binomial", "uniform"]), load=st.floats(0.01, 1.0),
        q=st.integers(1, 4), seed=st.integers(0, 2**31))
 def test_every_copy_delivered_exactly_once(arch, n, m, f, dist, load, q, seed):
+    # Each option only where it applies (the models refuse it elsewhere): a law of the set's size above fanout 1,
+    # crosspoint buffers with oq-crosspoint.
     m = min(m, n)
     top = n if dist != "uniform" else (n + 1) // 2
     f = min(f, top)
-    tr = Traffic(load, fanout=f, fanout_distribution=dist, active_inputs=m)
+    tr = Traffic(load, fanout=f, fanout_distribution=dist if f > 1 else "fixed", active_inputs=m)
     run = K.Run(slots=200, warmup=0, drain=200 * n * 4 + 50, seed=seed)
-    s = multicast.LAYOUT.named(multicast.replicate(Switch(n, arch, crosspoint_cells=q), tr, run))
+    own = {"crosspoint_cells": q} if arch == "oq-crosspoint" else {}
+    s = multicast.LAYOUT.named(multicast.replicate(Switch(n, arch, **own), tr, run))
     assert s["overflow"] == 0
     assert s["queued"] == 0 and s["arrived"] == s["delivered"]
     assert s["copies"] == s["copies_owed"]
@@ -37,7 +40,7 @@ def test_wba_delivers_every_copy_exactly_once(n, m, f, dist, load, seed):
     # WBA grants by weight (HOL age minus residue); the ages and ties must not lose or repeat copies.
     m = min(m, n)
     f = min(f, n if dist != "uniform" else (n + 1) // 2)
-    tr = Traffic(load, fanout=f, fanout_distribution=dist, active_inputs=m)
+    tr = Traffic(load, fanout=f, fanout_distribution=dist if f > 1 else "fixed", active_inputs=m)   # a law above 1
     s = multicast.LAYOUT.named(multicast.replicate(Switch(n, "iq-wba"), tr, K.Run(slots=200, warmup=0,
                                                                                   drain=200 * n * 4 + 50, seed=seed)))
     assert s["overflow"] == 0
@@ -100,11 +103,21 @@ def test_output_utilisation_is_copies_per_output():
 @pytest.mark.parametrize("kwargs, param", [
     ({"fanout": 9}, "fanout"), ({"fanout": 2, "active_inputs": 9}, "active_inputs"),
     ({"fanout": 2.5}, "fanout"), ({"fanout": 5, "fanout_distribution": "uniform"}, "fanout"),
+    ({"fanout": 1, "fanout_distribution": "binomial"}, "fanout_distribution"),    # one destination whatever the law
 ])
 def test_bad_multicast_traffic_rejected(kwargs, param):
     with pytest.raises(InputError) as e:
         simulate(Switch(8, "iq-split"), Traffic(0.1, **kwargs), RunSettings(slots=200, replications=2))
     assert e.value.parameter == param
+
+
+def test_only_the_crosspoint_switch_takes_a_crosspoint_size():
+    # Input-queued switches have no crosspoint buffers: a size given them is refused, the default taken.
+    with pytest.raises(InputError, match=r"^crosspoint_cells: got 2; allowed: 4 unless architecture is "
+                                         r"oq-crosspoint$"):
+        Switch(8, "iq-split", crosspoint_cells=2)
+    assert Switch(8, "iq-split", crosspoint_cells=4).describe() == {"architecture": "iq-split", "n_ports": 8}
+    assert Switch(8, "oq-crosspoint", crosspoint_cells=2).crosspoint_cells == 2
 
 
 def test_unicast_architectures_refuse_multicast_traffic():

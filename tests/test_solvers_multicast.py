@@ -29,9 +29,13 @@ KAROL = {2: 0.75, 3: 0.6825, 4: 0.6553}  # Karol, Hluchyj & Morgan 1987, Table I
 IQ = ("iq-split", "iq-nosplit")
 
 
-def load(arch, n, m, f, dist="fixed", q=1, cut_through=True):
-    return mc.saturation_load(arch, n, m, f, dist, crosspoint_cells=q,
-                              cut_through=cut_through).saturation_load
+def load(arch, n, m, f, dist="fixed", q=None, cut_through=None):
+    """Saturation load. ``q`` (1 unless given: the exact chains' range) and ``cut_through`` are oq-crosspoint's;
+    given another switch, saturation_load refuses them."""
+    own = {k: v for k, v in (("crosspoint_cells", q), ("cut_through", cut_through)) if v is not None}
+    if arch == "oq-crosspoint":
+        own.setdefault("crosspoint_cells", 1)
+    return mc.saturation_load(arch, n, m, f, dist, **own).saturation_load
 
 
 # ------------------------------------------------------------ fanout laws
@@ -104,7 +108,7 @@ def test_output_utilization_at_the_admissible_load_is_at_most_one(n, data):
 def test_no_architecture_exceeds_the_admissible_bound():
     for arch in mc.ARCHITECTURES:
         for n, m, f in [(3, 3, 2), (4, 2, 2), (8, 2, 4)]:
-            r = mc.saturation_load(arch, n, m, f, crosspoint_cells=1)
+            r = mc.saturation_load(arch, n, m, f, **({"crosspoint_cells": 1} if arch == "oq-crosspoint" else {}))
             assert r.saturation_load <= r.admissible_bound == mc.admissible_load(n, m, f)
             assert r.output_utilization == pytest.approx(m * r.saturation_load * f / n)
 
@@ -168,7 +172,7 @@ def test_overlapping_sets_without_splitting_send_one_packet_per_slot():
 def test_one_input_is_never_blocked_with_cut_through():
     for arch in mc.ARCHITECTURES:
         for n, f, dist in [(8, 4, "fixed"), (64, 10.5, "binomial")]:
-            assert load(arch, n, 1, f, dist, q=1) == 1.0
+            assert load(arch, n, 1, f, dist) == 1.0
 
 
 # ------------------------------------------------------------ lumping vs brute force
@@ -284,8 +288,8 @@ def _simulate(arch, m, n, f, dist, q=1, cut_through=True, slots=12_000, seed=1, 
 
 
 @pytest.mark.parametrize("arch,m,n,f,dist,q,cut", [
-    ("iq-split", 3, 4, 2, "fixed", 1, True),
-    ("iq-nosplit", 3, 5, 2.5, "binomial", 1, True),
+    ("iq-split", 3, 4, 2, "fixed", None, None),          # no crosspoints: Q and cut-through are oq's
+    ("iq-nosplit", 3, 5, 2.5, "binomial", None, None),
     ("oq-crosspoint", 2, 4, 2, "fixed", 1, True),
     ("oq-crosspoint", 2, 3, 1.5, "binomial", 1, False),
 ])
@@ -390,6 +394,8 @@ def test_exact_ranges():
     (lambda: mc.saturation_load("iq-split", 8, 2, float("nan")), "fanout"),
     (lambda: mc.saturation_load("oq-crosspoint", 8, 2, 2, crosspoint_cells=0), "crosspoint_cells"),
     (lambda: mc.saturation_load("oq-crosspoint", 8, 2, 2, cut_through="yes"), "cut_through"),
+    (lambda: mc.saturation_load("iq-split", 8, 2, 2, crosspoint_cells=2), "crosspoint_cells"),   # no crosspoints
+    (lambda: mc.saturation_load("iq-nosplit", 8, 2, 2, cut_through=False), "cut_through"),
     (lambda: mc.is_exact("iq-split", 4, 2, "geometric"), "distribution"),
 ])
 def test_bad_inputs_raise_input_error_naming_the_parameter(call, parameter):

@@ -83,6 +83,15 @@ def test_a_bad_value_is_the_clis_one_line_beside_its_field(client):
                                            "all", "--interface-delay", "1228.8ns")
 
 
+def test_an_option_where_it_has_no_effect_is_the_clis_refusal(client):
+    # A hotspot share without the hotspot pattern would be the uniform answer: refused, before any work.
+    r = client.post("/api/simulate/oq", json={"params": {"ports": "8", "load": "0.9", "hotspot_fraction": "0.5"}})
+    assert r.status_code == 400 and r.json()["field"] == "hotspot_fraction"
+    assert r.json()["error"] == _cli_error("simulate", "oq", "--ports", "8", "--load", "0.9", "--hotspot-fraction",
+                                           "0.5")
+    assert r.json()["error"].startswith("--hotspot-fraction: got 0.5; allowed: only with --pattern hotspot")
+
+
 def test_bad_requests_get_a_4xx_never_a_500(client):
     cases = [("post", "/api/solve/nope", {}), ("post", "/api/sweep/nope", {"vary": {"load": "0.5"}}),
              ("get", "/api/models/nope", None), ("get", "/api/jobs/999", None),

@@ -82,8 +82,10 @@ def _vanishing_best_effort_vtick(router: WormholeRouter) -> WormholeRouter:
        seed=st.integers(1, 10_000))
 def test_a_vc_carries_one_message_from_header_to_tail_and_never_more_than_it_holds(
         ports, vcs, crossbar, scheduler, buffers, load, mix, message, kind, best_effort_vcs, stamp, seed):
+    # The best-effort stamp is FGVC's and FGFQ's (the FIFO router stamps by arrival and refuses one).
+    own = {"best_effort_stamp": stamp} if scheduler != "fifo" else {}
     router = WormholeRouter(n_ports=ports, vcs=vcs, crossbar=crossbar, scheduler=scheduler, buffer_messages=buffers,
-                            best_effort_vcs=best_effort_vcs, best_effort_stamp=stamp)
+                            best_effort_vcs=best_effort_vcs, **own)
     traffic = WormholeTraffic(load, mix, message, _streams(kind), seconds=0.003, warmup_seconds=5e-4)
     c, trace = _run(WormholeNetwork(router), traffic, seed)
     msgs = _messages(trace)                      # flits in order, messages never interleaved on a VC
@@ -219,12 +221,15 @@ def test_a_credit_returns_a_link_time_after_its_flit_leaves(message):
 def test_fgvc_with_equal_vticks_is_fifo(topology, crossbar, vclock, output, load, message, seed):
     # Best effort only, every flit with the same vanishing Vtick: VirtualClock's stamps order flits by
     # arrival, ties by progress, which is the traditional router's FIFO. Counters and every flit identical.
+    # The crossbar output's rule only with the multiplexed crossbar, where it applies (a full one refuses it);
+    # the auxVC's state only with FGVC (the FIFO router keeps none).
     ports = 8 if topology == "fatmesh" else 4
-    common = dict(n_ports=ports, vcs=4, crossbar=crossbar, vclock_state=vclock, crossbar_output=output)
+    common = dict(n_ports=ports, vcs=4, crossbar=crossbar,
+                  **({"crossbar_output": output} if crossbar == "multiplexed" else {}))
     traffic = WormholeTraffic(load, (0, 100), message, seconds=0.002, warmup_seconds=2e-4)
     fifo = F.trace_run(WormholeNetwork(WormholeRouter(scheduler="fifo", **common), topology), traffic,
                        K.Run(slots=1, warmup=0, drain=0, seed=seed))
-    fgvc = _vanishing_best_effort_vtick(WormholeRouter(scheduler="fgvc", **common))
+    fgvc = _vanishing_best_effort_vtick(WormholeRouter(scheduler="fgvc", vclock_state=vclock, **common))
     vclock_ = F.trace_run(WormholeNetwork(fgvc, topology), traffic, K.Run(slots=1, warmup=0, drain=0, seed=seed))
     assert np.array_equal(fifo[0], vclock_[0])
     assert np.array_equal(fifo[1], vclock_[1])
@@ -240,7 +245,8 @@ def test_best_effort_stamped_with_the_largest_value_is_fifo(topology, crossbar, 
     # value, ties broken by arrival. With best effort alone and one best-effort queue per NIC (free VCs), that
     # is the traditional router's FIFO at every contention point: counters and every flit identical.
     ports = 8 if topology == "fatmesh" else 4
-    common = dict(n_ports=ports, vcs=4, crossbar=crossbar, crossbar_output=output, best_effort_vcs="free")
+    common = dict(n_ports=ports, vcs=4, crossbar=crossbar, best_effort_vcs="free",
+                  **({"crossbar_output": output} if crossbar == "multiplexed" else {}))   # a full crossbar has none
     traffic = WormholeTraffic(load, (0, 100), message, seconds=0.002, warmup_seconds=2e-4)
     fifo = F.trace_run(WormholeNetwork(WormholeRouter(scheduler="fifo", **common), topology), traffic,
                        K.Run(slots=1, warmup=0, drain=0, seed=seed))

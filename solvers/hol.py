@@ -131,6 +131,15 @@ class HolSaturation:
     states: int | None
     source: str
 
+    @property
+    def value(self) -> float:
+        """The figure a verdict's derivation reads (:class:`switchq.validate.verdict.Derivation`)."""
+        return self.saturation_throughput
+
+    @property
+    def why(self) -> str:
+        return f"{self.exact or self.saturation_throughput} by {self.method}"
+
 
 def saturation_throughput(n_ports) -> HolSaturation:
     """Saturation throughput of an N x N FIFO input-queued switch, uniform traffic.

@@ -79,7 +79,8 @@ def _report_names():
 def validate(suite, full, workers, seed, as_json):
     """Run models analytically and in simulation, side by side, with a verdict per row.
 
-    Exits 1 if any row disagrees.
+    Each row is judged by the verdict engine (agree, inconclusive, defect), adding replications up to four
+    times the row's own while its interval does not decide. Exits 1 if any row is a defect.
 
     \b
     Example:
@@ -102,7 +103,8 @@ def validate(suite, full, workers, seed, as_json):
                      progress=not as_json and sys.stderr.isatty(), on_row=None if as_json else finished,
                      on_ready=None if as_json else ready)
     show_comparisons(rows, as_json, f"switchq validate {suite}")
-    if any(r.verdict == "DISAGREE" for r in rows):
+    # A defect (or any disagreement) fails the command; an inconclusive row does not, and says what it needs.
+    if any(r.verdict not in ("agree", "inconclusive") for r in rows):
         raise SystemExit(1)
 
 

@@ -194,6 +194,10 @@ def _simulate_command(declaration) -> click.Command:
                              "the saturation throughput and latency grows with the run length ("
                              f"{escape(r.labels.get('unstable_because', ''))}: see the backlog growths beside their "
                              "allowances, 1 % of what was offered plus allowances for noise).[/yellow]")
+            elif r.unstable is None and "stability_not_judged" in r.labels:
+                notes.append("[yellow]stability not judged: "
+                             f"{escape(r.labels['stability_not_judged'])}. No test able to see a critically loaded "
+                             "queue passed, so these figures are not shown to be a steady state's.[/yellow]")
             shown = r.to_dict()
             if not as_json:
                 shown.pop("notes", None)   # printed under the table instead

@@ -28,6 +28,8 @@ __all__ = ["Architecture", "Answer", "Metric", "Counter", "Case", "BenchCase", "
            "simulated_seconds", "RUN_PARAMS", "RUN_UNITS", "FAMILIES"]
 
 FAMILIES = ("switch", "network", "collective", "link")
+# A validation row's default precision, as a share of its analytic value (Case).
+DEFAULT_PRECISION_SHARE = 0.005
 
 # Units of the run settings in every simulated output (a slotted clock's own unit replaces "slots").
 RUN_UNITS = {"slots": "slots", "warmup_slots": "slots", "replications": "runs", "batches": "batches", "seed": "1",
@@ -123,6 +125,9 @@ class Metric:
     lossy_on_overflow: bool = False   # NaN when an "unbounded" queue overflowed (a refusal, not a loss)
     derived: tuple | None = None      # (metric, f): f(value, counts) of that metric's mean and interval ends
     bounds: tuple = (0.0, None)       # what the figure can be (None: no limit); intervals past them get a note
+    # False for a count over a phase that ends within the run (connection set-up): no steady state bears on it, so
+    # the run's stability does not either (a verdict reads it as a whole measurement).
+    steady_state: bool = True
 
 
 @dataclass(frozen=True)
@@ -210,6 +215,15 @@ class Case:
     ``slots`` is the quick budget (``validate --full`` runs ten times more);
     ``warmup_share`` a warm-up of that share of the slots instead of the
     default; ``unit`` the row's unit when it is not the metric's.
+
+    An exact model (tolerance 0) is a point target: the row agrees when the
+    simulated interval (at the level of :mod:`switchq.validate.compare`)
+    holds the analytic value and its half-width is at most ``precision``
+    plus ``precision_share`` of the value (by default half a percent: finer
+    than any error a modelling mistake makes in these figures, coarse enough
+    for the quick budget; a row that needs another says why). ``saturated``:
+    the row is about the system under overload (a saturation throughput),
+    whose run is unstable by design.
     """
 
     suite: str
@@ -225,12 +239,17 @@ class Case:
     replications: int = 8
     warmup_share: float | None = None
     unit: str = ""
+    precision: float = 0.0
+    precision_share: float = DEFAULT_PRECISION_SHARE
+    saturated: bool = False
 
     def __post_init__(self):
         # A verdict from fewer replications decides nothing (a Student-t interval from two is 12.7 standard
         # errors wide): the rule every report and validate row follows.
         if self.replications < 5:
             raise ValueError(f"validation case {self.label!r}: {self.replications} replications; at least 5")
+        if self.precision < 0 or self.precision_share < 0:
+            raise ValueError(f"validation case {self.label!r}: a precision is at least 0")
 
 
 @dataclass(frozen=True)
@@ -307,6 +326,10 @@ class Architecture:
         run length is set by its workload (simulated seconds) rather than by slots: its replications then
         snapshot their counters at segments too, for the stability trend test (a slotted kernel's come from
         the run settings).
+    bounded : str
+        Why a simulator with no ``stability`` rule needs none: every queue it has is bounded by flow control (a
+        lossless link), or each replication runs one collective to its end. Its figures are then whole
+        measurements (``stable``) and its results say why; empty: a simulator without a rule is not judged.
     """
 
     name: str
@@ -340,6 +363,7 @@ class Architecture:
     vary_example: str = ""
     sample: dict = field(default_factory=dict)
     timeline: Callable | None = None
+    bounded: str = ""
 
     @property
     def simulated(self) -> bool:

@@ -115,7 +115,8 @@ def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=(), 
             for part, x in v.items():
                 table.add_row(kind, f"{k}: {part}", escape(fmt(x)), units.get(k, ""))
             continue
-        value = fmt(v) + _interval(payload, k, "  (95% CI {} .. {})")
+        value = ("not judged (stability_not_judged says why)" if k == "unstable" and v is None
+                 else fmt(v) + _interval(payload, k, "  (95% CI {} .. {})"))
         table.add_row(kind, k, escape(value), units.get(k, ""))
     console.print(table)
     for n in notes:
@@ -159,37 +160,50 @@ def table_or_blocks(table, title: str, heads: list, rows: list) -> None:
 
 
 def show_comparisons(rows, as_json: bool, title: str) -> None:
-    """Analytic vs simulated rows with their verdicts."""
+    """Analytic vs simulated rows with the verdict engine's class and why (:mod:`switchq.validate.compare`)."""
+    from switchq.validate.verdict import AGREE, by_class
+
     if as_json:
-        payload = {"rows": [r.to_dict() for r in rows],
-                   "verdict": "DISAGREE" if any(r.verdict == "DISAGREE" for r in rows) else "agree"}
+        payload = {"rows": [r.to_dict() for r in rows], "headline": by_class([r.verdict for r in rows]),
+                   "verdict": AGREE if all(r.verdict == AGREE for r in rows) else
+                   "defect" if any(r.verdict != "inconclusive" and r.verdict != AGREE for r in rows)
+                   else "inconclusive"}
         sys.stdout.write(json.dumps(_clean(payload)) + "\n")
         return
     from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=title, header_style="bold")
-    for col in ("suite", "case", "quantity", "unit", "analytic", "simulated", "95% CI", "tol", "SE off",
+    for col in ("suite", "case", "quantity", "unit", "analytic", "simulated", "interval", "band", "reps",
                 "verdict"):
-        table.add_column(col, justify="right" if col in ("analytic", "simulated", "tol", "SE off") else "left",
+        table.add_column(col, justify="right" if col in ("analytic", "simulated", "reps") else "left",
                          no_wrap=col != "case")
-    styles = {"agree": "green", "marginal": "yellow"}
+    styles = {"agree": "green", "inconclusive": "yellow"}
     blocks = []
     for r in rows:
         style = styles.get(r.verdict, "red")
-        cells = (f"{r.analytic:.5g}", f"{r.simulated:.5g}", f"{r.ci95[0]:.5g} .. {r.ci95[1]:.5g}",
-                 f"{r.tolerance:.2g}", f"{r.standard_errors:.2f}", f"[{style}]{r.verdict}[/{style}]")
+        band = f"± {r.tolerance:.3g}" if r.tolerance > 0 else f"point, precision {r.precision:.3g}"
+        reps = f"{r.replications}" + (f" (from {r.base_replications})" if r.replications != r.base_replications
+                                      else "")
+        cells = (f"{r.analytic:.5g}", f"{r.simulated:.5g}", f"{r.interval[0]:.5g} .. {r.interval[1]:.5g}", band,
+                 reps, f"[{style}]{r.verdict}[/{style}]")
         table.add_row(r.suite, escape(r.case), r.quantity, r.unit, *cells)
         blocks.append((f"{r.suite}: {r.case}",
-                       f"{r.quantity} [{r.unit}]: analytic {cells[0]}, simulated {cells[1]} (95% CI {cells[2]}), "
-                       f"tol {cells[3]}, {cells[4]} SE off: {r.verdict}", style))
+                       f"{r.quantity} [{r.unit}]: analytic {cells[0]}, simulated {cells[1]} (interval {cells[2]}), "
+                       f"{band}, {reps} replications: {r.verdict}", style))
     console = _console()
     if _fits(console, table, folded=max((len(r.case) for r in rows), default=0)):
         console.print(table)
     else:
         _blocks(console, title, blocks)
+    for r in rows:
+        if r.verdict != AGREE:
+            console.print(f"[{styles.get(r.verdict, 'red')}]{escape(r.suite)}: {escape(r.case)}: {r.verdict}: "
+                          f"{escape(r.why)}[/]")
     if rows:
         r = rows[0]
-        console.print(f"seed {r.seed}, {r.replications} replications per row; 'SE off' is the gap beyond "
-                      "the tolerance in standard errors: agree within the 95 % interval, marginal within "
-                      "99.9 %, DISAGREE beyond. Slots per row: --json.")
+        console.print(f"seed {r.seed}; {by_class([x.verdict for x in rows])}. Each interval is at "
+                      f"{100 * r.level:.4g} %, the level that keeps a correct simulator's chance of any defect among "
+                      "all declared rows at 5 %; a point target agrees when its interval holds the analytic value "
+                      "with a half-width within the precision, a band when the interval lies inside it. Slots per "
+                      "row: --json.")

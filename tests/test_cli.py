@@ -118,7 +118,8 @@ def test_warm_compiles_a_kernel_and_refuses_bad_workers():
 def test_validate_json_rows_have_a_verdict():
     p = run("validate", "voq", "--json", "--workers", "1")
     out = json.loads(p.stdout)
-    # Every row carries a verdict, and none disagrees (a DISAGREE also makes the command exit 1).
-    assert out["rows"] and all(r["verdict"] in ("agree", "marginal") for r in out["rows"])
-    assert p.returncode == 0 and out["verdict"] == "agree"
-    assert all("seed" in r and "ci95" in r for r in out["rows"])
+    # Every row carries the engine's verdict and agrees (a defect also makes the command exit 1), with the interval
+    # it was judged on, its level and why.
+    assert out["rows"] and all(r["verdict"] == "agree" for r in out["rows"])
+    assert p.returncode == 0 and out["verdict"] == "agree" and out["headline"].startswith(f"{len(out['rows'])} agree")
+    assert all("seed" in r and len(r["interval"]) == 2 and 0.99 < r["level"] < 1 and r["why"] for r in out["rows"])

@@ -9,10 +9,12 @@ LONG_CASE = "S=N=8, iSLIP 8 iterations, load 0.8 (output queuing)"
 
 
 def _rows():
-    return [Comparison("cioq", LONG_CASE, "mean_wait", "slots", 1.75, 1.7512, (1.7431, 1.7593), 0.0, 0.31, "agree",
-                       "output queuing", 1, 300_000, 30_000, 8),
-            Comparison("voq", "PIM k=1, N=16, saturated", "throughput", "cells/slot/output", 0.64393, 0.64384,
-                       (0.6437, 0.64398), 0.0, 1.47, "DISAGREE", "exact", 1, 180_000, 18_000, 8)]
+    return [Comparison("cioq", LONG_CASE, "mean_wait", "slots", 1.75, "output queuing", 1.7512, (1.7431, 1.7593),
+                       0.9993, 0.0, 0.00875, "agree", "1.7431 .. 1.7593 holds 1.75", 8, True, False, 1, 300_000,
+                       30_000, 8, 8),
+            Comparison("voq", "PIM k=1, N=16, saturated", "throughput", "cells/slot/output", 0.64393, "exact",
+                       0.64384, (0.6437, 0.64398), 0.9993, 0.0, 0.0032, "defect", "outside", 32, False, True, 1,
+                       180_000, 18_000, 32, 8)]
 
 
 def _lines(capsys):
@@ -28,7 +30,7 @@ def test_validation_rows_fit_the_width_and_keep_each_label_on_one_line(width, mo
     # Too narrow for the ten columns: one block per row, its label whole on a line of its own.
     assert any(line == f"cioq: {LONG_CASE}" for line in lines)
     text = " ".join(lines)
-    for figure in ("1.7512", "1.7431 .. 1.7593", "0.64384", "DISAGREE"):
+    for figure in ("1.7512", "1.7431 .. 1.7593", "0.64384", "defect"):
         assert figure in text
 
 

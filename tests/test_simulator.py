@@ -4,6 +4,7 @@ Statistical checks use the harness's own 95 % Student-t interval widened by
 a small stated margin; each test says why its tolerance is what it is.
 """
 
+import math
 import numpy as np
 import pytest
 from hypothesis import given
@@ -35,17 +36,21 @@ def _within(value, ci, margin=0.0):
 def test_conservation_and_throughput_bounds_in_every_run(arch, n, load, arrivals, pattern, seed):
     if pattern == "complement" and n == 1:
         pattern = "uniform"
+    # Each pattern's own parameter only with it (a model refuses one where it has no effect).
     traffic = Traffic(load, pattern=pattern, arrivals=arrivals,
                       mean_burst=5.0 if arrivals == "onoff" else 1.0,
-                      unbalanced_w=0.5, hotspot_fraction=0.3)
+                      unbalanced_w=0.5 if pattern == "unbalanced" else 0.0,
+                      hotspot_fraction=0.3 if pattern == "hotspot" else 0.0)
     r = simulate(Switch(n, **arch), traffic, RunSettings(slots=300, warmup_slots=50, replications=2, seed=seed))
     # Every cell accepted is delivered, still queued, or (finite buffers) dropped.
     assert r.arrived == r.delivered + r.queued
+    if r.labels.get("nothing_arrived"):
+        # Nothing offered while measuring: no throughput is measured, and the result says so (issue 33).
+        assert math.isnan(r.throughput.value) and any("nothing arrived" in n for n in r.notes)
+        return
     assert 0.0 <= r.throughput.value <= 1.0
     for rate in r.per_replication["throughput"]:
         assert rate <= 1.0
-    if load == 0.0:
-        assert r.arrived == 0 and r.throughput.value == 0.0
 
 
 def test_throughput_never_exceeds_offered_cells():
@@ -278,10 +283,12 @@ def test_one_replication_that_cannot_carry_its_load_is_unstable():
                                  tuple(range(8)))
 
     r = judged(800)
-    assert r.unstable and r.unstable_because == "the whole backlog grew in one replication"
+    assert r.unstable and r.unstable_because == "the whole backlog grew by 800 cells in one replication, 500 allowed"
+    assert r.stability_backlog_replication.startswith("failed") and r.stability_backlog == "passed"
     assert (r.backlog_growth, r.backlog_growth_allowed) == (100, 100)
     assert (r.replication_backlog_growth, r.replication_backlog_growth_allowed) == (800, 500)
-    assert not judged(450).unstable
+    # Within every allowance, but with no segments the latency trend cannot be judged: not shown stable either.
+    assert judged(450).unstable is None and judged(450).stability_latency_trend.startswith("not judged")
 
 
 def test_the_kernel_keeps_the_part_furthest_beyond_its_allowance():

@@ -183,7 +183,9 @@ def test_simulating_3_voq_points_draws_3_points_with_intervals(server, page):
     plotted = page.evaluate("window.switchqPlot")["simulated"]
     assert len(plotted) == 3
     for p in plotted:
-        assert p["lo"] < p["y"] < p["hi"] and p["unstable"] == "stable"
+        # 500 slots are too few for the latency trend, the one test that sees a critically loaded queue: the page
+        # says "not judged", never "stable" (issue 33), and still draws the interval.
+        assert p["lo"] < p["y"] < p["hi"] and p["unstable"] == "not judged"
     rows = json.loads(_cli("sweep", "voq", "--vary", "load=0.3,0.6,0.9", "--ports", "4", "--simulate", "--slots",
                            "500", "--replications", "5", "--store", str(store), "--json"))
     assert [(p["x"], p["y"], [p["lo"], p["hi"]]) for p in plotted] == \
@@ -227,7 +229,8 @@ def test_simulated_points_beside_the_analytic_curve_an_unstable_one_drawn_as_suc
     plotted = page.evaluate("window.switchqPlot")
     assert len(plotted["analytic"]) == 9 and len(plotted["simulated"]) == 3
     rows = page.evaluate("S.simRows")
-    assert [p["unstable"] for p in plotted["simulated"]] == ["unstable" if r["unstable"] else "stable" for r in rows]
+    shown = {True: "unstable", False: "stable", None: "not judged"}
+    assert [p["unstable"] for p in plotted["simulated"]] == [shown[r["unstable"]] for r in rows]
     assert plotted["simulated"][-1]["unstable"] == "unstable"      # load 1 on output queuing: no steady state
     _screenshot(page, "serve_sweep.png")
 

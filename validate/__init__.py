@@ -26,7 +26,10 @@ def _cache_dir() -> str:
         if b"@njit" in source:
             digest.update(source)
     root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "switchq"
-    return str(root / f"numba-{digest.hexdigest()[:16]}")
+    # Named after the package too: Numba's cache index pickles the kernel's module by name, so a kernel compiled
+    # with this folder imported as top-level ``validate`` (pytest --doctest-modules validate/...) cannot be read
+    # back by ``switchq.validate`` (ModuleNotFoundError: No module named 'validate'), and would break every run.
+    return str(root / f"numba-{__name__.replace('.', '-')}-{digest.hexdigest()[:16]}")
 
 
 os.environ.setdefault("NUMBA_CACHE_DIR", _cache_dir())

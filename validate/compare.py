@@ -1,17 +1,28 @@
-"""Analytic vs simulated, row by row, with a verdict.
+"""Analytic vs simulated, row by row, with the verdict engine's class (:mod:`switchq.validate.verdict`).
 
-The simulated figure has a 95 % Student-t interval over R replications. The
-distance between the two answers, less the row's ``tolerance``, is measured in
-standard errors of the simulated mean:
+A row of ``switchq validate`` is a claim like any report's: the analytic
+answer is a point target (an exact model: ``tolerance`` 0) or a band (an
+approximation with a known error: ± ``tolerance``), and the simulated figure
+is judged on its interval by the one class rule:
 
-- ``agree``: inside the 95 % interval (within t_{0.975, R-1} standard errors);
-- ``marginal``: outside it but inside the 99.9 % interval; with twenty rows,
-  one or two land here by chance alone for some seed, so this is not a failure;
-- ``DISAGREE``: outside the 99.9 % interval.
+- ``agree``: for a point target, the interval holds the analytic value and
+  its half-width is at most the row's stated ``precision``; for a band, the
+  interval lies inside it; in both, from a run shown stable (or a saturation
+  row, whose run is overloaded by design);
+- ``inconclusive``: the interval is wider than the precision or reaches past
+  the band's edge after replications were added up to the budget
+  (:data:`~switchq.validate.verdict.MIN_BUDGET` times the row's own), or the
+  run's stability was not judged;
+- ``defect``: anything else (the interval misses the analytic value, or an
+  unstable run).
 
-The tolerance is zero for exact models (agreement is then purely
-statistical) and states the known error of an approximation otherwise, for
-example a large-N formula checked at finite N; each suite says why.
+**The level.** ``switchq validate all`` judges every declared row at once, and
+a 95 % interval misses a correct value one time in twenty: over 68 rows, three
+or four rows of a correct simulator would read ``defect`` for almost any seed.
+Each row's interval is therefore taken at the level that keeps the chance of
+any false defect among all declared rows at :data:`FAMILY_ERROR` (Bonferroni:
+1 - 0.05 / rows, 99.93 % for 68 rows), whatever suite is run, and printed with
+that level. The precision a row states is a half-width at that level.
 """
 
 from __future__ import annotations
@@ -19,86 +30,135 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-__all__ = ["Comparison", "compare", "verdict"]
+from .result import Estimate
+from .verdict import MIN_BUDGET, exactly, measured, within
+
+__all__ = ["Comparison", "compare", "at_level", "FAMILY_ERROR", "family_level"]
+
+# The chance, over every declared validation row together, that a correct simulator reads "defect" in one.
+FAMILY_ERROR = 0.05
+
+
+def family_level(rows: int) -> float:
+    """The confidence level of each of ``rows`` intervals that keeps the chance of any miss at
+    :data:`FAMILY_ERROR` (Bonferroni).
+
+    Examples
+    --------
+    >>> round(family_level(68), 5)
+    0.99926
+    """
+    return 1.0 - FAMILY_ERROR / max(1, rows)
 
 
 @dataclass(frozen=True)
 class Comparison:
+    """One ``switchq validate`` row: the analytic value, the simulated one with its interval at ``level``,
+    the band (``tolerance``) or precision it was judged against, the class and why."""
+
     suite: str
     case: str
     quantity: str
     unit: str
     analytic: float
-    simulated: float
-    ci95: tuple
-    tolerance: float
-    standard_errors: float
-    verdict: str
     analytic_method: str
+    simulated: float
+    interval: tuple
+    level: float
+    tolerance: float
+    precision: float
+    verdict: str
+    why: str
+    needed: float
+    stable: bool | None
+    saturated: bool
     seed: int
     slots: int
     warmup_slots: int
     replications: int
+    base_replications: int
+
+    @property
+    def ci95(self) -> tuple:
+        """The judged interval (kept under its old name for readers of ``row.ci95``; its level is ``level``)."""
+        return self.interval
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        d["ci95"] = list(self.ci95)
+        d["interval"] = list(self.interval)
+        d["needed"] = self.needed if math.isfinite(self.needed) else None
         return d
 
 
-def verdict(analytic: float, simulated: float, ci95: tuple, replications: int,
-            tolerance: float = 0.0) -> tuple[float, str]:
-    """Distance in standard errors beyond ``tolerance``, and the verdict it gives.
+def at_level(samples, level: float, bounds=(None, None), stable=None) -> Estimate:
+    """The mean of replication (or batch) ``samples`` and its two-sided Student-t interval at ``level``, cut at
+    ``bounds`` where it reaches past them (as :func:`switchq.validate.harness.estimate` does at 95 %).
 
     Examples
     --------
-    >>> verdict(0.75, 0.751, (0.749, 0.753), 8)[1]
-    'agree'
-    >>> verdict(0.70, 0.751, (0.749, 0.753), 8)[1]
-    'DISAGREE'
+    >>> e = at_level([1.0, 1.1, 0.9, 1.0, 1.0], 0.95)
+    >>> round(e.low, 4), round(e.high, 4), e.n
+    (0.9122, 1.0878, 5)
     """
+    import numpy as np
+
     from .student import t_quantile
 
-    low, high = ci95
-    if any(math.isnan(x) for x in (analytic, simulated, low, high)):
-        return math.nan, "no interval"
-    dof = replications - 1
-    t95 = t_quantile(0.975, dof)
-    se = (high - low) / (2 * t95)
-    gap = max(0.0, abs(analytic - simulated) - tolerance)
-    if se == 0.0:
-        # Every replication gave the same figure (e.g. zero loss); only an exact match agrees.
-        return (0.0, "agree") if gap == 0.0 else (math.inf, "DISAGREE")
-    z = gap / se
-    if z <= t95:
-        return float(z), "agree"
-    if z <= t_quantile(0.9995, dof):
-        return float(z), "marginal"
-    return float(z), "DISAGREE"
+    x = np.asarray(samples, dtype=float)
+    x = x[np.isfinite(x)]
+    if x.size < 2:
+        m = float(x.mean()) if x.size else math.nan
+        return Estimate(m, math.nan, math.nan, int(x.size), stable=stable, domain=tuple(bounds))
+    m = float(x.mean())
+    half = float(t_quantile(1 - (1 - level) / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
+    lo_b = -math.inf if bounds[0] is None else bounds[0]
+    hi_b = math.inf if bounds[1] is None else bounds[1]
+    low, high, method = m - half, m + half, "t"
+    if low < lo_b or high > hi_b:
+        cut = lambda v: min(max(v, lo_b), hi_b)    # noqa: E731
+        m, low, high, method = cut(m), cut(low), cut(high), "clipped"
+    return Estimate(m, low, high, int(x.size), method, stable, tuple(bounds))
 
 
 def compare(suite: str, case: str, quantity: str, unit: str, analytic: float, analytic_method: str, estimate,
-            settings, tolerance: float = 0.0, slotted: bool = True) -> Comparison:
-    """A row from an analytic value and a simulated :class:`~switchq.validate.result.Estimate`.
+            settings, tolerance: float = 0.0, precision: float = 0.0, level: float = 0.95, saturated: bool = False,
+            slotted: bool = True) -> Comparison:
+    """A row from an analytic value and a simulated estimate (a :class:`~switchq.validate.verdict.Measured`
+    takes more replications when its interval does not decide), judged by the engine: a point target
+    with ``precision`` when ``tolerance`` is 0, the band ± ``tolerance`` otherwise.
 
     ``settings`` are the run's (seed, replications; slots and warm-up when ``slotted``).
 
     Examples
     --------
     >>> from switchq.validate.harness import RunSettings
-    >>> from switchq.validate.result import Estimate
-    >>> compare("s", "c", "throughput", "1", 0.75, "exact", Estimate(0.751, 0.749, 0.753), RunSettings()).verdict
+    >>> e = Estimate(0.751, 0.749, 0.753, n=8, stable=True)
+    >>> compare("s", "c", "throughput", "1", 0.75, "exact", e, RunSettings(), precision=0.005).verdict
     'agree'
+    >>> compare("s", "c", "throughput", "1", 0.70, "exact", e, RunSettings(), precision=0.005).verdict
+    'defect'
     """
-    # The samples behind the interval: the replications, or the batches of one long run.
-    samples = getattr(estimate, "n", 0) or (settings.replications if settings.replications > 1 else settings.batches)
-    if samples < 5:
-        raise ValueError(f"{suite}: {case}: {samples} replications or batches; a verdict needs at least 5")
-    # A clipped interval keeps its Student-t half-width on the side away from the limit: the standard error
-    # comes from that side, not from the cut width.
-    half = max(estimate.value - estimate.low, estimate.high - estimate.value)
-    z, word = verdict(float(analytic), float(estimate.value), (estimate.value - half, estimate.value + half),
-                      samples, tolerance)
-    return Comparison(suite, case, quantity, unit, float(analytic), float(estimate.value), estimate.ci95, tolerance,
-                      z, word, analytic_method, settings.seed, settings.slots if slotted else 0,
-                      settings.warmup_slots if slotted else 0, samples)
+    label = f"{suite}: {case}"
+    if tolerance > 0:
+        v = within(estimate, float(analytic), tolerance, claim=label, section=suite, saturated=saturated,
+                   budget=MIN_BUDGET, report="validate")
+    else:
+        v = exactly(estimate, float(analytic), precision, claim=label, section=suite, saturated=saturated,
+                    budget=MIN_BUDGET, report="validate")
+    return Comparison(suite, case, quantity, unit, float(analytic), analytic_method, v.value, (v.low, v.high), level,
+                      tolerance, precision, str(v), v.why, v.needed, v.stable, saturated, settings.seed,
+                      settings.slots if slotted else 0, settings.warmup_slots if slotted else 0, v.n, v.base_n)
+
+
+def remeasured(run_with, quantity: str, level: float, bounds) -> object:
+    """A :class:`~switchq.validate.verdict.Measured` of metric ``quantity`` at ``level`` from
+    ``run_with(replications)`` (a :class:`~switchq.validate.result.Result`), which the engine can take to more
+    replications: replication r keeps its seed, so a longer run extends the first."""
+    def make(n):
+        result = run_with(n)
+        samples = result.per_replication.get(quantity)
+        e = result.metrics[quantity]
+        if samples is None:     # a metric with no per-replication values: its own 95 % interval
+            return measured(e, make)
+        return measured(at_level(samples, level, bounds, e.stable), make)
+    return make

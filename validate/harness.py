@@ -53,6 +53,7 @@ Simulation practice (what every simulated figure in switchq follows):
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import time
@@ -63,6 +64,7 @@ import numpy as np
 from switchq.models import _check
 
 from .result import Estimate, Result
+from .stability import Backlog, backlog_allowed  # noqa: F401  (declarations build their rule from these)
 
 __all__ = ["RunSettings", "simulate", "run", "run_replications", "replication_seeds", "confidence_interval",
            "Counts", "Backlog", "backlog_allowed", "DEFAULT_BATCHES", "MIN_BATCH_SLOTS"]
@@ -75,42 +77,6 @@ MIN_BATCH_SLOTS = 100
 SEGMENTS = 10
 # The fewest replications a precision-targeted run starts from (and that a verdict may stand on).
 MIN_REPLICATIONS = 5
-
-
-@dataclass(frozen=True)
-class Backlog:
-    """What a declaration's stability rule measures, per replication: the backlog's growth while measuring,
-    what was offered, an allowance for noise, the unit all three count, and ``granule``, E[B^2] / E[B] of
-    the batches units arrive in (1: one at a time; see :func:`backlog_allowed`). ``part`` names what a part
-    is (an output, a destination node..., or a function naming part j) when the kernel keeps its worst
-    part, with ``part_slack`` its allowance (``part`` None: the whole backlog only)."""
-
-    growth: np.ndarray
-    offered: np.ndarray
-    slack: object
-    unit: str
-    part: object = None
-    part_slack: object = 0
-    granule: object = 1.0
-
-
-def backlog_allowed(offered, slack, granule=None):
-    """The growth a stable backlog may show while measuring ``offered``: the stability rule's threshold,
-    ``UNSTABLE_GROWTH`` x offered + ``slack``, plus, given a ``granule``, ``NOISE_SIGMAS`` standard
-    deviations of the random walk of a critically loaded backlog: units arriving in batches of B (bursts to
-    one output, messages of B flits) make the count offered vary by offered x E[B^2] / E[B] (``granule``),
-    so the allowance is ``NOISE_SIGMAS`` x sqrt(offered x granule).
-
-    Examples
-    --------
-    >>> float(backlog_allowed(10_000, 0)), float(backlog_allowed(10_000, 0, granule=1.0))
-    (100.0, 500.0)
-    """
-    from .kernel import NOISE_SIGMAS, UNSTABLE_GROWTH
-
-    offered = np.asarray(offered, dtype=float)
-    noise = 0.0 if granule is None else NOISE_SIGMAS * np.sqrt(offered * granule)
-    return UNSTABLE_GROWTH * offered + slack + noise
 
 
 @dataclass(frozen=True)
@@ -235,10 +201,11 @@ def estimate(samples, bounds=(None, None)) -> Estimate:
     m, low, high = confidence_interval(x)
     lo_b = -math.inf if bounds[0] is None else bounds[0]
     hi_b = math.inf if bounds[1] is None else bounds[1]
+    domain = tuple(bounds)
     if not (np.isfinite(low) and (low < lo_b or high > hi_b)):
-        return Estimate(m, low, high, n)
+        return Estimate(m, low, high, n, domain=domain)
     cut = lambda v: min(max(v, lo_b), hi_b)    # noqa: E731
-    return Estimate(cut(m), cut(low), cut(high), n, "clipped")
+    return Estimate(cut(m), cut(low), cut(high), n, "clipped", domain=domain)
 
 
 class Counts:
@@ -442,13 +409,6 @@ def _batches(c: Counts) -> tuple:
                           batch_slots(c.settings.slots, c.settings.batches))
 
 
-def _worst(growth: np.ndarray, allowed: np.ndarray) -> tuple:
-    """Growth, allowance and index of the replication whose growth is furthest beyond its allowance."""
-    growth, allowed = np.broadcast_arrays(np.atleast_1d(np.asarray(growth, dtype=float)), np.atleast_1d(allowed))
-    r = int(np.argmax(growth - allowed))
-    return float(growth[r]), float(allowed[r]), r
-
-
 def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
     """Why an interval reaches past what its figure can be, or why batch means may not be independent."""
     notes = []
@@ -479,22 +439,12 @@ def _notes(metrics: dict, declaration, settings, per_sample: dict) -> list:
     return notes
 
 
-def _trend(c: Counts, segments, declaration):
-    """The trend test of the mean latency across the run (:func:`switchq.validate.stability.trend`) on the
-    segments every replication snapshots (one long run's are its batches); None where there are none."""
-    from .kernel import batch_slots
-    from .stability import trend
-
-    s = c.settings
-    if declaration.slotted:
-        warmup, measured = s.warmup_slots, s.slots
-    elif declaration.timeline is not None:
-        warmup, measured = declaration.timeline(c.system, c.workload)
-    else:
-        return None
-    if segments is None:
-        return None
-    return trend(segments, c.layout, batch_slots(measured, segments.shape[1]), warmup)
+def _with_stability(e, stable):
+    """An estimate (or one per class) marked with whether its run was shown stable (None: not judged)."""
+    if stable is None:
+        return e
+    return (tuple(dataclasses.replace(x, stable=stable) for x in e) if isinstance(e, tuple)
+            else dataclasses.replace(e, stable=stable))
 
 
 def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
@@ -532,45 +482,36 @@ def summarise(declaration, c: Counts, wall: float, seeds) -> Result:
     labels = declaration.labels(totals) if declaration.labels is not None else {}
     unstable = None
     units = declaration.units_of(c.system, c.workload)
-    if declaration.stability is not None:
-        b = declaration.stability(totals)
-        why = ["a queue filled its storage"] if overflow else []
-        # The whole backlog, on average over the replications (noise averages out: a system that cannot
-        # carry its load grows in every one) ...
-        growth = float(np.mean(b.growth))
-        allowed = float(backlog_allowed(np.mean(b.offered), b.slack))
-        if growth > allowed:
-            why.append("the whole backlog grew")
-        # ... and in each replication with room for its noise: placements and seeds differ, and one that
-        # cannot carry its load is unstable whatever the others do.
-        one, one_allowed, _ = _worst(b.growth, backlog_allowed(b.offered, b.slack, b.granule))
-        if one > one_allowed:
-            why.append("the whole backlog grew in one replication")
-        shown = {"backlog_growth": growth, "backlog_growth_allowed": allowed,
-                 "replication_backlog_growth": one, "replication_backlog_growth_allowed": one_allowed}
-        if b.part is not None:
-            pg, pa, r = _worst(totals["part_growth"], backlog_allowed(totals["part_offered"], b.part_slack, b.granule))
-            j = int(totals["part"][r])
-            part = "none (nothing offered)" if j < 0 else b.part(j) if callable(b.part) else f"{b.part} {j}"
-            if pg > pa:
-                why.append(f"the backlog of {part} grew")
-            shown.update(part_backlog_growth=pg, part_backlog_growth_allowed=pa, worst_part=part)
-        # A critically loaded (null-recurrent) queue grows by too little for the rules above: its latency
-        # grows like the square root of the time since the start (switchq.validate.stability).
-        trend = _trend(c, segments, declaration)
-        if trend is not None:
-            if trend.flagged:
-                why.append(trend.why)
-            shown.update(latency_trend_exponent=trend.exponent, latency_trend_threshold=trend.threshold,
-                         latency_trend_judged=trend.judged)
-            if not trend.judged:
-                shown["latency_trend_not_judged"] = trend.why
-            units = {**units, "latency_trend_exponent": "1", "latency_trend_threshold": "1"}
-        unstable = bool(why)
-        if why:
-            shown["unstable_because"] = "; ".join(why)
-        labels = {**labels, **shown}
-        units = {**units, **{k: b.unit for k in shown if k.endswith(("growth", "allowed"))}}
     notes = _notes(metrics, declaration, c.settings, per_replication)
+    if declaration.stability is not None:
+        from .stability import judge
+
+        b = declaration.stability(totals)
+        unstable, _, shown, more = judge(declaration, b, totals, c, segments, overflow)
+        if not np.any(np.asarray(b.offered) > 0):
+            # Nothing offered while measuring: no figure was measured (a throughput of 0 would read as one), and
+            # an empty system says nothing of its stability.
+            metrics = {k: (tuple(Estimate.nan() for _ in e) if isinstance(e, tuple) else Estimate.nan())
+                       for k, e in metrics.items()}
+            per_replication = {}
+            unstable = None
+            shown["stability_not_judged"] = f"nothing arrived while measuring ({b.unit})"
+            shown["nothing_arrived"] = True
+            spread = (f"{c.settings.batches} batches of one run" if c.settings.batches > 1
+                      else f"{c.settings.replications} replications")
+            notes = [f"nothing arrived while measuring in any of the {spread}: no figure was measured; run longer "
+                     "or offer more."]
+        labels = {**labels, **shown}
+        units = {**units, **more}
+    stable = None if unstable is None else not unstable
+    if declaration.stability is None and declaration.bounded:
+        stable = True
+        labels = {**labels, "stability": f"no test needed: {declaration.bounded}"}
+    # Whether the run each figure comes from was shown to be a steady state (every verdict on it reads it); a count of
+    # a phase that ends within the run is a whole measurement whatever the run's state.
+    phase = {m.name for m in declaration.metrics if not m.steady_state}
+    metrics = {k: _with_stability(e, True if k in phase else stable) for k, e in metrics.items()}
+    if phase & set(metrics):
+        labels = {**labels, "whole_measurements": sorted(phase & set(metrics))}
     return Result(declaration.name, c.system, c.workload, c.settings, metrics, counters, labels, unstable, wall,
                   tuple(seeds), per_replication, units, declaration.settings_shown, tuple(notes))

@@ -32,7 +32,9 @@ class Estimate:
     Student-t interval, and a mean past the limit, cut at what the figure can be: a share in [0, 1], a
     latency at or above 0; see :func:`switchq.validate.harness.estimate`), ``paired`` (the interval of
     per-replication differences or ratios of two configurations run with common random numbers) or
-    ``exact`` (no sampling error). ``n`` 0: not counted.
+    ``exact`` (no sampling error). ``n`` 0: not counted. ``stable``: whether the run it comes from was
+    shown to be a steady state (None: not judged; see :mod:`switchq.validate.stability`); ``domain``: what
+    the figure can be, (low, high), None where unlimited.
     """
 
     value: float
@@ -40,6 +42,8 @@ class Estimate:
     high: float
     n: int = 0
     method: str = "t"
+    stable: bool | None = None
+    domain: tuple = (None, None)
 
     @property
     def ci95(self) -> tuple:
@@ -142,7 +146,8 @@ class Result:
                     out[name + "_samples"] = list(self.per_replication[name])
         out.update(self.labels)
         out.update(self.counters)
-        if self.unstable is not None:
+        if self.unstable is not None or "stability_not_judged" in self.labels:
+            # null: the run's stability was not judged (stability_not_judged says why)
             out["unstable"] = self.unstable
         out["wall_seconds"] = self.wall_seconds
         out["seeds"] = list(self.seeds)

@@ -71,7 +71,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Trend", "trend", "THRESHOLD", "MIN_SPAN", "MIN_MEASURED"]
+__all__ = ["Trend", "trend", "THRESHOLD", "MIN_SPAN", "MIN_MEASURED", "Backlog", "backlog_allowed", "Check", "judge"]
 
 # Between the largest exponent a stable run climbing out of its warm-up showed (0.30) and the smallest a critically
 # loaded one showed (0.44), over 40 seeds of each case in the module docstring's table, with -r 4.
@@ -151,3 +151,146 @@ def trend(segments, layout, segment_slots, warmup_slots, replications=None, thre
            f"time since the start went {span:.2g}x, growth exponent {exponent:.2f} {'>' if flagged else '<='} "
            f"{threshold:g}")
     return Trend(flagged, exponent, threshold, growth, why)
+
+
+# ------------------------------------------------------------------ every test of a run, and the overall answer
+
+@dataclass(frozen=True)
+class Backlog:
+    """What a declaration's stability rule measures, per replication: the backlog's growth while measuring,
+    what was offered, an allowance for noise, the unit all three count, and ``granule``, E[B^2] / E[B] of
+    the batches units arrive in (1: one at a time; see :func:`backlog_allowed`). ``part`` names what a part
+    is (an output, a destination node..., or a function naming part j) when the kernel keeps its worst
+    part, with ``part_slack`` its allowance (``part`` None: the whole backlog only)."""
+
+    growth: np.ndarray
+    offered: np.ndarray
+    slack: object
+    unit: str
+    part: object = None
+    part_slack: object = 0
+    granule: object = 1.0
+
+
+def backlog_allowed(offered, slack, granule=None):
+    """The growth a stable backlog may show while measuring ``offered``: the stability rule's threshold,
+    ``UNSTABLE_GROWTH`` x offered + ``slack``, plus, given a ``granule``, ``NOISE_SIGMAS`` standard
+    deviations of the random walk of a critically loaded backlog: units arriving in batches of B (bursts to
+    one output, messages of B flits) make the count offered vary by offered x E[B^2] / E[B] (``granule``),
+    so the allowance is ``NOISE_SIGMAS`` x sqrt(offered x granule).
+
+    Examples
+    --------
+    >>> float(backlog_allowed(10_000, 0)), float(backlog_allowed(10_000, 0, granule=1.0))
+    (100.0, 500.0)
+    """
+    from .kernel import NOISE_SIGMAS, UNSTABLE_GROWTH
+
+    offered = np.asarray(offered, dtype=float)
+    noise = 0.0 if granule is None else NOISE_SIGMAS * np.sqrt(offered * granule)
+    return UNSTABLE_GROWTH * offered + slack + noise
+
+
+def _worst(growth: np.ndarray, allowed: np.ndarray) -> tuple:
+    """Growth, allowance and index of the replication whose growth is furthest beyond its allowance."""
+    growth, allowed = np.broadcast_arrays(np.atleast_1d(np.asarray(growth, dtype=float)), np.atleast_1d(allowed))
+    r = int(np.argmax(growth - allowed))
+    return float(growth[r]), float(allowed[r]), r
+
+
+@dataclass(frozen=True)
+class Check:
+    """One stability test of a run: its ``name`` (the key ``stability_NAME`` of a result), whether it can
+    see a critically loaded queue (``critical``: only the latency trend can; the backlog rules see a system
+    offered more than it carries), and its ``status``: ``passed``, ``failed`` or ``not judged``, with
+    ``why``."""
+
+    name: str
+    critical: bool
+    status: str
+    why: str = ""
+
+    @property
+    def shown(self) -> str:
+        return self.status + (f": {self.why}" if self.why and self.status != "passed" else "")
+
+
+def _trend_of(c, segments, declaration):
+    """The trend test of the mean latency across the run (:func:`trend`) on the segments every replication
+    snapshots (one long run's are its batches); None where there are none."""
+    from .kernel import batch_slots
+
+    s = c.settings
+    if declaration.slotted:
+        warmup, measured = s.warmup_slots, s.slots
+    elif declaration.timeline is not None:
+        warmup, measured = declaration.timeline(c.system, c.workload)
+    else:
+        return None
+    if segments is None:
+        return None
+    return trend(segments, c.layout, batch_slots(measured, segments.shape[1]), warmup)
+
+
+def judge(declaration, b: Backlog, totals, c, segments, overflow: bool) -> tuple:
+    """Every stability test of a run and the overall answer: ``(unstable, checks, shown, units)``.
+
+    ``b`` is what the declaration's rule measured (``declaration.stability(totals)``). ``unstable`` is True when a test failed, False only when a test able to see a critically loaded queue
+    (the latency trend) was judged and passed and none failed, and None otherwise (not judged: ``shown``
+    says why). ``shown`` holds the figures each test judged, beside their allowances, and each test's
+    status as ``stability_NAME``.
+
+    Examples
+    --------
+    >>> Check("latency_trend", True, "not judged", "5000 measured slots").shown
+    'not judged: 5000 measured slots'
+    """
+    checks = [Check("storage", False, "failed" if overflow else "passed",
+                    "a queue filled its storage" if overflow else "")]
+    # The whole backlog, on average over the replications (noise averages out: a system that cannot carry its
+    # load grows in every one) ...
+    growth = float(np.mean(b.growth))
+    allowed = float(backlog_allowed(np.mean(b.offered), b.slack))
+    checks.append(Check("backlog", False, "failed" if growth > allowed else "passed",
+                        f"the whole backlog grew by {growth:.6g} {b.unit}, {allowed:.6g} allowed"))
+    # ... and in each replication with room for its noise: placements and seeds differ, and one that cannot carry
+    # its load is unstable whatever the others do.
+    one, one_allowed, _ = _worst(b.growth, backlog_allowed(b.offered, b.slack, b.granule))
+    checks.append(Check("backlog_replication", False, "failed" if one > one_allowed else "passed",
+                        f"the whole backlog grew by {one:.6g} {b.unit} in one replication, {one_allowed:.6g} "
+                        "allowed"))
+    shown = {"backlog_growth": growth, "backlog_growth_allowed": allowed,
+             "replication_backlog_growth": one, "replication_backlog_growth_allowed": one_allowed}
+    if b.part is not None:
+        pg, pa, r = _worst(totals["part_growth"], backlog_allowed(totals["part_offered"], b.part_slack, b.granule))
+        j = int(totals["part"][r])
+        part = "none (nothing offered)" if j < 0 else b.part(j) if callable(b.part) else f"{b.part} {j}"
+        checks.append(Check("backlog_part", False, "failed" if pg > pa else "passed",
+                            f"the backlog of {part} grew by {pg:.6g} {b.unit}, {pa:.6g} allowed"))
+        shown.update(part_backlog_growth=pg, part_backlog_growth_allowed=pa, worst_part=part)
+    units = {k: b.unit for k in shown if k.endswith(("growth", "allowed"))}
+    # A critically loaded (null-recurrent) queue grows by too little for the rules above: its latency grows like
+    # the square root of the time since the start.
+    t = _trend_of(c, segments, declaration)
+    if t is None:
+        checks.append(Check("latency_trend", True, "not judged", "this run keeps no segments to judge a trend on"))
+    else:
+        checks.append(Check("latency_trend", True, "failed" if t.flagged else "passed" if t.judged else "not judged",
+                            t.why))
+        shown.update(latency_trend_exponent=t.exponent, latency_trend_threshold=t.threshold,
+                     latency_trend_judged=t.judged)
+        if not t.judged:
+            shown["latency_trend_not_judged"] = t.why
+        units.update(latency_trend_exponent="1", latency_trend_threshold="1")
+    failed = [k for k in checks if k.status == "failed"]
+    if failed:
+        unstable = True
+        shown["unstable_because"] = "; ".join(k.why for k in failed)
+    elif any(k.critical and k.status == "passed" for k in checks):
+        unstable = False
+    else:
+        unstable = None
+        shown["stability_not_judged"] = "; ".join(f"{k.name}: {k.why}" for k in checks
+                                                  if k.critical and k.status == "not judged")
+    shown.update({f"stability_{k.name}": k.shown for k in checks})
+    return unstable, checks, shown, units

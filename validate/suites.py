@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from switchq.models import _check
 
-from .compare import Comparison, compare
+from .compare import Comparison, compare, family_level, remeasured
 from .harness import RunSettings, run
 
 __all__ = ["run_suite", "run_case", "suite_names"]
@@ -29,18 +29,32 @@ def suite_names() -> list:
 
 def run_case(case, declaration, seed: int = 1, workers: int = 1, scale: float = 1.0,
              progress: bool = False) -> Comparison:
-    """Simulate one declared case and compare it with its analytic value."""
+    """Simulate one declared case and judge it against its analytic value (:func:`compare`): at the level
+    that holds over every declared row (:func:`~switchq.validate.compare.family_level`), with replications
+    added up to the budget while the interval does not decide."""
+    from dataclasses import replace
+
     slots = int(case.slots * scale)
     warmup = None if case.warmup_share is None else int(slots * case.warmup_share)
     settings = RunSettings(slots=slots, warmup_slots=warmup, replications=case.replications, seed=seed,
                            workers=workers)
     system, workload = declaration.build({**declaration.defaults(), **case.params})
-    result = run(declaration, system, workload, settings, progress)
+    runs = {}
+
+    def run_with(n):
+        runs[n] = run(declaration, system, workload, replace(settings, replications=n), progress)
+        return runs[n]
+
+    metric = next((m for m in declaration.metrics if m.name == case.quantity), None)
+    bounds = metric.bounds if metric is not None else (None, None)
+    estimate = remeasured(run_with, case.quantity, family_level(len(_cases("all"))), bounds)(case.replications)
     value, method = case.analytic()
     tolerance = case.tolerance + case.tolerance_share * value + case.tolerance_slots / slots
-    unit = case.unit or result.units.get(case.quantity, "")
-    return compare(case.suite, case.label, case.quantity, unit, value, method, result.metrics[case.quantity],
-                   settings, tolerance, slotted=declaration.slotted)
+    precision = case.precision + case.precision_share * abs(value)
+    row = compare(case.suite, case.label, case.quantity, case.unit, value, method, estimate, settings, tolerance,
+                  precision, family_level(len(_cases("all"))), case.saturated, slotted=declaration.slotted)
+    unit = case.unit or runs[row.replications].units.get(case.quantity, "")
+    return replace(row, unit=unit)
 
 
 def run_suite(name: str, seed: int = 1, workers: int = 1, scale: float = 1.0, progress: bool = False,

@@ -26,14 +26,16 @@ INPUT_BUFFER = Param("input_buffer", "input_buffer_cells", "int", None, low=1, h
 PATTERN = Param("pattern", "pattern", "choice", "uniform", choices=PATTERNS, help="Destination pattern.")
 ARRIVALS = Param("arrivals", "arrivals", "choice", None, choices=("bernoulli", "onoff"),
                  default_text="onoff if --burst > 1, else bernoulli", help="Arrival process.")
+# Unset arrivals are on-off with bursts longer than a cell; --unbalanced sets the default pattern.
 BURST = Param("burst", "mean_burst", "float", 1.0, low=1, high=1e6, unit="cells",
-              help="Mean burst length in cells (on-off arrivals).")
+              help="Mean burst length in cells (on-off arrivals).", applies=("arrivals", ("onoff", None)))
 UNBALANCED = Param("unbalanced", "unbalanced_w", "float", None, low=0, high=1, unit="1",
-                   help="Unbalanced-traffic w in [0, 1] (sets --pattern unbalanced).")
+                   help="Unbalanced-traffic w in [0, 1] (sets --pattern unbalanced).",
+                   applies=("pattern", ("unbalanced", "uniform")))
 HOTSPOT_FRACTION = Param("hotspot_fraction", "hotspot_fraction", "float", 0.0, low=0, high=1, unit="1",
-                         help="Share of cells sent to the hotspot port.")
+                         help="Share of cells sent to the hotspot port.", applies=("pattern", ("hotspot",)))
 HOTSPOT_PORT = Param("hotspot_port", "hotspot_port", "int", 0, low=0, unit="port index",
-                     help="Hotspot output port index.")
+                     help="Hotspot output port index.", applies=("pattern", ("hotspot",)))
 UNICAST_TRAFFIC = (LOAD, PATTERN, ARRIVALS, BURST, UNBALANCED, HOTSPOT_FRACTION, HOTSPOT_PORT)
 
 # Units of the fields switch configurations and traffic describe beyond their parameters.

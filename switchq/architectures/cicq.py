@@ -10,7 +10,7 @@ from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, 
 from switchq.models.cicq import ARBITRATIONS, MAX_PRIORITIES, BufferedCrossbar
 from switchq.models.flow_control import PROTOCOLS, RESENDS
 from switchq.models.traffic import Traffic
-from switchq.params import REQUIRED, Param, sim_only
+from switchq.params import REQUIRED, Above, Param, check_applies, sim_only
 
 from ._shared import (BURST, LOAD, PORTS, SWITCH_UNITS, UNICAST_TRAFFIC, latency_per, switch_counters, switch_metrics,
                       switch_stability, unicast_traffic)
@@ -24,19 +24,21 @@ PROTOCOL = Param("protocol", "protocol", "choice", "credit", choices=PROTOCOLS, 
 DATA_DELAY = Param("data_delay", "data_delay_slots", "int", None, low=0, unit="slots",
                    default_text="tau - ceil(tau/2)",
                    help="Slots from line card to crosspoint; credits take the rest of the round trip.")
+SFC = ("protocol", ("sfc",))
 RETRANSMISSION = Param("retransmission_cells", "retransmission_cells", "int", None, low=1, unit="cells",
-                       default_text="max(tau, Q_R N)", help="SFC retransmission buffer Q_RTX per input.")
+                       default_text="max(tau, Q_R N)", help="SFC retransmission buffer Q_RTX per input.",
+                       applies=SFC)
 RESEND = Param("resend", "resend", "choice", None, choices=RESENDS, default_text="eager with SFC",
                help="SFC: resend a speculative cell at the first credit (eager, R7 as written) or a sent cell "
-                    "only once NAKed (nak, §6.2); see switchq.models.flow_control and report sfc.")
+                    "only once NAKed (nak, §6.2); see switchq.models.flow_control and report sfc.", applies=SFC)
 REPLACEMENT = Param("replacement", "replacement", "flag", False,
-                    help="SFC: replace lower-priority cells at a full crosspoint (§3.2).")
+                    help="SFC: replace lower-priority cells at a full crosspoint (§3.2).", applies=SFC)
 PRIORITIES = Param("priorities", "priorities", "int", 1, low=1, high=MAX_PRIORITIES, unit="classes",
                    help="Strict-priority classes.")
 ARBITRATION = Param("arbitration", "arbitration", "choice", "lqf", choices=ARBITRATIONS,
                     help="VOQ and output arbitration: longest queue first or round robin.")
 SHARES = Param("priority_shares", "priority_shares", "floats", None, low=0, high=1, default_text="equal",
-               help="Share of bursts per priority, highest first, e.g. 0.5,0.5.")
+               help="Share of bursts per priority, highest first, e.g. 0.5,0.5.", applies=("priorities", Above(2)))
 
 
 def _flow_control(p, simulated: bool = True):
@@ -49,6 +51,7 @@ def _flow_control(p, simulated: bool = True):
 
 
 def build(p):
+    check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
     shares = p["priority_shares"] or (1.0 / p["priorities"],) * p["priorities"]
     sw = BufferedCrossbar(p["ports"], _flow_control(p), p["priorities"], p["arbitration"])
     return sw, unicast_traffic(p, shares)
@@ -87,7 +90,7 @@ def _permutation_case(protocol):
     return Case("sfc", f"{protocol}, w=1, N={_N}, tau={_TAU}, Q_R={_Q_R}",
                 {"ports": _N, "rtt_slots": _TAU, "crosspoint_cells": _Q_R, "protocol": protocol, "load": 1.0,
                  "unbalanced": 1.0}, "throughput", analytic, slots=12_000, replications=5, tolerance_slots=2,
-                unit="cells/slot/output",
+                unit="cells/slot/output", saturated=True,
                 why="The saturated credit loop is deterministic: the measured window can only catch one cell more "
                     "or less per output at its edges, hence a tolerance of 2 cells over the window.")
 

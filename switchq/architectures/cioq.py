@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case
 from switchq.models.cioq import CioqSwitch
-from switchq.params import Param, sim_only
+from switchq.params import Param, check_applies, sim_only
 
 from ._shared import INPUT_BUFFER, LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic, with_default
 from .voq import ITERATIONS, MATCHING
@@ -19,6 +19,7 @@ SPEEDUP = Param("speedup", "speedup", "int", 2, low=1, unit="phases/slot", alias
 
 
 def build(p):
+    check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
     sw = CioqSwitch(p["ports"], p["speedup"], p["matching"], p["iterations"], p["input_buffer"])
     return sw, unicast_traffic(p)
 
@@ -89,7 +90,7 @@ DECLARATION = Architecture(
     cases=(
         Case("cioq", "S=1, PIM k=1, N=16, saturated (the VOQ switch)",
              {"ports": 16, "speedup": 1, "matching": "pim", "load": 1.0}, "throughput",
-             _analytic_sat(16, 1, "pim", 1), slots=180_000, unit="cells/slot/output"),
+             _analytic_sat(16, 1, "pim", 1), slots=180_000, unit="cells/slot/output", saturated=True),
         # Below min(1, 2 x 0.644) = 1 the switch carries its load; 0.9 keeps the output queues stable.
         Case("cioq", "S=2, PIM k=1, N=16, load 0.9", {"ports": 16, "speedup": 2, "matching": "pim", "load": 0.9},
              "carried_share", lambda: (1.0, "all offered cells carried below saturation min(1, S theta) = 1"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case
 from switchq.models.fifo import WINDOW_POLICIES, FifoSwitch
-from switchq.params import Param, sim_only
+from switchq.params import Param, check_applies, sim_only
 
 from ._shared import INPUT_BUFFER, LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic, with_default
 
@@ -21,6 +21,7 @@ WINDOW_POLICY = Param("window_policy", "window_policy", "choice", "rounds", choi
 
 
 def build(p):
+    check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
     return FifoSwitch(p["ports"], p["window"], p["window_policy"], p["input_buffer"]), unicast_traffic(p)
 
 
@@ -64,7 +65,7 @@ def _hol_case(n):
         a = hol.saturation_throughput(n)
         return a.saturation_throughput, a.method
     return Case("hol", f"N={n}, saturated", {"ports": n, "load": 1.0}, "throughput", analytic, slots=300_000,
-                unit="cells/slot/output")
+                unit="cells/slot/output", saturated=True)
 
 
 def _window_case(policy, n, w):
@@ -75,7 +76,7 @@ def _window_case(policy, n, w):
         return a.saturation_throughput, a.method
     return Case("window", f"{policy}, N={n}, w={w}, saturated",
                 {"ports": n, "load": 1.0, "window": w, "window_policy": policy}, "throughput", analytic,
-                slots=180_000, unit="cells/slot/output")
+                slots=180_000, unit="cells/slot/output", saturated=True)
 
 
 def _iq_case(load):

@@ -113,7 +113,7 @@ def _throughput(shortfall):
 
 def _case(label, shortfall):
     return Case("infiniband", label, {**_VL, "shortfall": shortfall * 8}, "throughput", _throughput(shortfall),
-                slots=160_000, replications=5, tolerance_slots=4122,
+                slots=160_000, replications=5, tolerance_slots=4122, saturated=True,
                 why="The recursion's cycle is exact; the window cuts a cycle at each end, at most a packet "
                     "(4122 B) of slots.")
 
@@ -129,6 +129,8 @@ DECLARATION = Architecture(
     config=(CreditLink,), accepts=(Saturated,), params=(*PARAMS, TWIN_BUFFER, SHORTFALL), build=build,
     kernel="switchq.validate.arch.infiniband", metrics=METRICS, counters=COUNTERS, units=UNITS,
     main="throughput", table=("throughput", "stalled_share"),
+    bounded="lossless by credits: the sender holds what the receiver has no credit for, so no queue grows without "
+            "bound",
     cases=(_case("4x HDR, 30 m, 4096 B: full rate at the sized 184 credits", 0),
            _case("4x HDR, 30 m: one credit (64 B) short", 64),
            _case("4x HDR, 30 m: one MTU (4096 B) short", 4096)),

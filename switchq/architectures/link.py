@@ -10,7 +10,7 @@ InfiniBand sizing.
 from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture
-from switchq.params import Param
+from switchq.params import Above, Param
 
 PROTOCOL_NOTES = {
     "credit": ("Credit flow control: tau cells per buffer for lossless full-rate links (Minkenberg & Gusat "
@@ -31,9 +31,9 @@ LINK = (
     Param("cable", "cable", "length", None, low=0, unit="m",
           help="Cable length with a unit: 20m, 100ft; RTT = 2 x cable / speed + fixed delay."),
     Param("fixed_delay", "fixed_delay", "time", None, low=0, unit="s", default_text="0ns",
-          help="With --cable: non-cable part of the RTT (SerDes, logic)."),
+          help="With --cable: non-cable part of the RTT (SerDes, logic).", applies=("cable", Above())),
     Param("propagation_speed", "propagation_speed", "speed", None, low=0, low_open=True, unit="m/s",
-          default_text="2e8m/s, i.e. 5 ns/m", help="With --cable: signal speed."),
+          default_text="2e8m/s, i.e. 5 ns/m", help="With --cable: signal speed.", applies=("cable", Above())),
 )
 CELL = Param("cell", "cell", "size", None, low=1, unit="bits", aliases=("cell_bits",),
              help="Cell size with a unit: 256B, 2048bit, 1KiB (1B gives byte-granular answers).")
@@ -54,7 +54,8 @@ RTT_SLOTS = Param("rtt_slots", "rtt_slots", "int", None, low=1, unit="slots", al
 CROSSPOINT = Param("crosspoint_cells", "crosspoint_cells", "int", None, low=1, unit="cells", aliases=("q_r",),
                    help="Q_R per crosspoint (per priority), overriding --qr-rule.")
 QR_RULE = Param("qr_rule", "qr_rule", "choice", "ceil", choices=("ceil", "ideal", "paper"), aliases=("rule",),
-                help="Q_R = ceil(K tau/N), K tau/N (the paper's ideal) or floor(K tau/N)+2 (its simulations).")
+                help="Q_R = ceil(K tau/N), K tau/N (the paper's ideal) or floor(K tau/N)+2 (its simulations).",
+                applies=("crosspoint_cells", (None,)))
 PRIORITIES = Param("priorities", "priorities", "int", 1, low=1, unit="buffers/crosspoint",
                    help="P: buffers per crosspoint.")
 RTTS = Param("rtts", "rtts", "int", 1, low=1, unit="round trips", help="K: buffer multiple of the round trip.")

@@ -12,7 +12,7 @@ from dataclasses import replace
 from switchq.declaration import Answer, Architecture, BenchCase, Case
 from switchq.models.multicast import MAX_MULTICAST_PORTS, MULTICAST_ARCHITECTURES, MulticastSwitch
 from switchq.models.traffic import Traffic
-from switchq.params import REQUIRED, Param, sim_only
+from switchq.params import REQUIRED, Above, Param, check_applies, sim_only
 
 from ._shared import LOAD, PORTS, latency_per, switch_counters, switch_metrics, switch_stability, with_default
 
@@ -25,17 +25,21 @@ INPUTS = Param("inputs", "active_inputs", "int", None, low=1, unit="ports", defa
                help="Active inputs M offering traffic.")
 FANOUT = Param("fanout", "fanout", "float", REQUIRED, low=1, high=64, unit="outputs/packet",
                help="Mean number of destinations per packet.")
+# Every law gives one destination at mean fanout 1.
 FANOUT_LAW = Param("fanout_distribution", "fanout_distribution", "choice", "fixed",
                    choices=("fixed", "binomial", "uniform"),
-                   help="Law of the destination-set size (sets uniform given the size).")
+                   help="Law of the destination-set size (sets uniform given the size).",
+                   applies=("fanout", Above(1, open=True)))
 CROSSPOINT = Param("crosspoint_cells", "crosspoint_cells", "int", 4, low=1, high=1 << 16, unit="packets",
-                   aliases=("q_r",), help="oq-crosspoint: packets per crosspoint buffer.")
+                   aliases=("q_r",), help="oq-crosspoint: packets per crosspoint buffer.",
+                   applies=("arch", ("oq-crosspoint",)))
 MC_LOAD = replace(LOAD, unit="packets/slot/input", help="Offered packets per active input per slot, in [0, 1].")
 ARRIVALS = Param("arrivals", "arrivals", "choice", "bernoulli", choices=("bernoulli", "poisson"),
                  help="Packets per input per slot: one with probability load, or Poisson with mean load (paper 003).")
 
 
 def build(p):
+    check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
     sw = MulticastSwitch(p["ports"], p["arch"], p["crosspoint_cells"])
     return sw, Traffic(p["load"], arrivals=p["arrivals"], fanout=p["fanout"],
                        fanout_distribution=p["fanout_distribution"], active_inputs=p["inputs"])
@@ -66,7 +70,7 @@ def _chain_case(arch, q):
         return a.saturation_load, a.method
     return Case("multicast", f"{arch}{f', Q={q}' if arch == 'oq-crosspoint' else ''}, 2x8, fanout 4, saturated",
                 {"arch": arch, "ports": 8, "inputs": 2, "fanout": 4, "crosspoint_cells": q, "load": 1.0},
-                "throughput", analytic, slots=60_000)
+                "throughput", analytic, slots=60_000, saturated=True)
 
 
 def _wba_case(m, paper):
@@ -74,7 +78,7 @@ def _wba_case(m, paper):
                 {"arch": "iq-wba", "ports": 8, "inputs": m, "fanout": 4, "fanout_distribution": "uniform",
                  "load": 1.0}, "throughput",
                 lambda: (paper, "published: Prabhakar et al. 1997, quoted in paper 003"), tolerance=0.015,
-                slots=60_000,
+                slots=60_000, saturated=True,
                 why="Paper 003 §3.1 quotes ref. [19] (Prabhakar, McKeown & Ahuja 1997): 0.65 (2 x 8) and 0.22 "
                     "(8 x 8) at mean fanout 4. Two-digit figures read from a plot, with [19]'s fanout law and "
                     "weights not restated: tolerance 0.015 (see tests/test_multicast_sim.py).")

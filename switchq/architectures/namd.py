@@ -11,7 +11,7 @@ from switchq.declaration import ROUNDS, Architecture, Metric
 from switchq.errors import InputError
 from switchq.models.collective import MULTICAST_MODES, NamdRound
 from switchq.models.network import FatTreeNetwork
-from switchq.params import Param
+from switchq.params import Above, Param, check_applies
 
 from .fattree import CROSSPOINT, NODES, SWITCH_PORTS
 
@@ -26,10 +26,12 @@ SENDERS = Param("senders", "senders", "int", None, low=1, unit="nodes", default_
                 help="Sending nodes.")
 FANOUT = Param("fanout", "fanout", "float", 16.0, low=1, unit="nodes/message", help="Mean destinations per message.")
 FANOUT_LAW = Param("fanout_distribution", "fanout_distribution", "choice", "uniform",
-                   choices=("fixed", "binomial", "uniform"), help="Law of the destination-set size.")
+                   choices=("fixed", "binomial", "uniform"), help="Law of the destination-set size.",
+                   applies=("fanout", Above(1, open=True)))
 
 
 def build(p):
+    check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
     if p["message"] % 8:
         raise InputError("message", p["message"], "a whole number of bytes >= 1 B")
     net = FatTreeNetwork.for_nodes(p["nodes"], p["ports"], crosspoint_cells=p["crosspoint_cells"])
@@ -56,6 +58,7 @@ DECLARATION = Architecture(
            "switch_delay_ns": "ns", "asic_hz": "Hz", "nic_send_ns": "ns", "nic_recv_ns": "ns", "packet_ns": "ns",
            "message_bytes": "B", "senders": "nodes", "fanout": "nodes/message", "completion_ns_by_replication": "ns"},
     clock=ROUNDS, json_rows="rows",
+    bounded="each replication runs one round of multicasts to its end: no steady state to reach",
     main="completion_ns", table=("message_bytes", "multicast", "completion_ns"),
     vary_example="message=256B,1KiB,4KiB --vary multicast=hardware,software --ports 8 --nodes 64",
     examples=("switchq simulate namd --ports 8 --nodes 256 --message 256B,4KiB",

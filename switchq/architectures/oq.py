@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case
 from switchq.models.oq import OutputQueuedSwitch
-from switchq.params import Param, sim_only
+from switchq.params import Param, check_applies, sim_only
 
 from ._shared import LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic
 
@@ -17,6 +17,7 @@ BUFFER = Param("buffer", "output_buffer_cells", "int", None, low=1, high=1 << 20
 
 
 def build(p):
+    check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
     return OutputQueuedSwitch(p["ports"], p["buffer"]), unicast_traffic(p)
 
 

@@ -18,7 +18,7 @@ from dataclasses import replace
 from switchq.declaration import Answer, Architecture, Case, Counter, Metric
 from switchq.errors import InputError
 from switchq.models.pfc import Adversary, PfcLink
-from switchq.params import Param
+from switchq.params import Param, applies_conditions, check_applies
 
 LINK_RATE = Param("link_rate", "link_rate", "rate", low=0, low_open=True, unit="bit/s", aliases=("link_rate_bps",),
                   help="Link rate with a unit: 100Gb/s, 400Gbps.")
@@ -31,7 +31,8 @@ MTU = Param("mtu", "mtu", "size", 9216 * 8, low=64 * 8, high=16384 * 8, unit="bi
 MTU_SENDER = Param("mtu_sender", "mtu_sender", "size", None, low=64 * 8, high=16384 * 8, unit="bits",
                    default_text="--mtu", help="Largest lossless frame the sender sends.")
 MEDIUM = Param("medium", "medium", "choice", None, choices=("fiber", "copper"), default_text="fiber",
-               help="Cable: fibre (0.65 c) or twinax copper (0.70 c), Cisco's figures.")
+               help="Cable: fibre (0.65 c) or twinax copper (0.70 c), Cisco's figures.",
+               applies=("propagation_speed", (None,)))
 PROPAGATION = Param("propagation_speed", "propagation_speed", "speed", None, low=0, low_open=True, unit="m/s",
                     default_text="by --medium", help="Signal speed in the cable, overriding --medium.")
 RESPONSE = Param("response", "response_quanta", "int", None, low=0, high=65535, unit="quanta",
@@ -45,7 +46,8 @@ TRANSCEIVER = Param("transceiver_delay", "transceiver_delay", "time", 0.0, low=0
 PRIORITIES = Param("priorities", "priorities", "int", 1, low=1, high=8, unit="priorities",
                    help="Lossless priorities on the port, each with its own headroom.")
 ASIC = Param("asic", "asic", "choice", None, choices=("spectrum", "spectrum2", "spectrum3"),
-             default_text="spectrum3", help="With --model sonic: the ASIC_TABLE row (cell size, delays).")
+             default_text="spectrum3", help="With --model sonic: the ASIC_TABLE row (cell size, delays).",
+             applies=("model", ("sonic",)))
 MODEL = Param("model", "model", "choice", "ieee", choices=("ieee", "mlx5", "sonic", "cisco"),
               help="ieee: 802.1Qbb Annex N; mlx5: Linux driver; sonic: SONiC Mellanox script; cisco: white paper.")
 # size pfc --model all (or a comma list): the formulas side by side, a row each.
@@ -93,8 +95,16 @@ def _size_pfc(p):
     return inputs, {k: v for k, v in results.items() if v is not None}
 
 
-PFC_PARAMS = (LINK_RATE, CABLE, MTU, MTU_SENDER, MEDIUM, PROPAGATION, RESPONSE, INTERFACE, TRANSCEIVER, PRIORITIES,
-              MODELS_SIDE_BY_SIDE, ASIC)
+def _sized_by(param, *models):
+    """``param`` as size pfc takes it: only under the formulas that read it (mlx5 and sonic fix their own
+    constants, cisco has no interface term, mlx5 no response)."""
+    return replace(param, applies=(*applies_conditions(param), ("model", models)))
+
+
+PFC_PARAMS = (LINK_RATE, CABLE, MTU, _sized_by(MTU_SENDER, "ieee", "cisco"), _sized_by(MEDIUM, "ieee", "cisco"),
+              _sized_by(PROPAGATION, "ieee", "cisco"), _sized_by(RESPONSE, "ieee", "cisco", "sonic"),
+              _sized_by(INTERFACE, "ieee"), _sized_by(TRANSCEIVER, "ieee", "cisco"), PRIORITIES, MODELS_SIDE_BY_SIDE,
+              ASIC)
 
 # The twin: the port's delays (always the IEEE terms: they are what happens on the wire), a buffer whose headroom
 # is sized by --model (or given), and how the delays line up.
@@ -133,12 +143,14 @@ def link(p) -> PfcLink:
     vendor = p["model"] in ("mlx5", "sonic")
     sizing = {**p, "priorities": 1, **({k: None for k in ("medium", "propagation_speed", "interface_delay",
                                                            "mtu_sender")} if vendor else {}),
-              **({"transceiver_delay": 0.0} if vendor else {})}
+              **({"transceiver_delay": 0.0} if vendor else {}),
+              **({"response": None} if p["model"] == "mlx5" else {})}    # the driver has no response term
     room, short = twin_buffer(p, "headroom", lambda: headroom(port(sizing)).headroom_bytes, 1)
     return PfcLink(wire, room, p["model"], short, _bytes("granule", p["granule"]))
 
 
 def build(p):
+    check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
     return link(p), Adversary(p["phases"])
 
 
@@ -226,6 +238,8 @@ DECLARATION = Architecture(
     kernel="switchq.validate.arch.pfc", metrics=METRICS, counters=COUNTERS, units=TWIN_UNITS,
     main="headroom_used", table=("headroom_used", "frames_lost_per_pause", "loss_probability"),
     cases=CASES, report=(("pfc", "switchq.validate.reports.pfc"),),
+    bounded="lossless by PFC: the receiver's buffer holds every byte the pause leaves in flight, so no queue grows "
+            "without bound",
     sample={"link_rate": "10Gb/s", "cable": "10m", "mtu": "1500B"},
     examples=("switchq simulate pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --phases worst --slots 3000000 "
               "--json",

@@ -145,6 +145,7 @@ DECLARATION = Architecture(
     metrics=(Metric("completion_time", "ns", lambda c: c["completion_ps"] / 1000,
                     "when the root node holds the result"),),
     units=UNITS, labels=_bounds, clock=ROUNDS,
+    bounded="each replication runs one reduction to its end: no steady state to reach",
     main="completion_time", table=("message_bytes", "packets", "completion_time", "lower_bound", "upper_bound"),
     examples=("switchq simulate reduction --switch-ports 32 --message 4KiB --combine-units 5 --skew 500ns "
               "--seed 1 --json",),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case
 from switchq.models.voq import MATCHINGS, VoqSwitch
-from switchq.params import Param, sim_only
+from switchq.params import Param, check_applies, sim_only
 
 from ._shared import INPUT_BUFFER, LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic, with_default
 
@@ -18,6 +18,7 @@ ITERATIONS = Param("iterations", "iterations", "int", 1, low=1, high=64, unit="i
 
 
 def build(p):
+    check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
     return VoqSwitch(p["ports"], p["matching"], p["iterations"], p["input_buffer"]), unicast_traffic(p)
 
 
@@ -42,7 +43,7 @@ def _pim_case(k):
         a = voq.saturation_throughput(16, "pim", k)
         return a.saturation_throughput, a.method
     return Case("voq", f"PIM k={k}, N=16, saturated", {"ports": 16, "load": 1.0, "matching": "pim", "iterations": k},
-                "throughput", analytic, slots=180_000, unit="cells/slot/output")
+                "throughput", analytic, slots=180_000, unit="cells/slot/output", saturated=True)
 
 
 def _islip_analytic():

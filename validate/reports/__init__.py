@@ -19,7 +19,7 @@ from switchq.models import _check
 from ..result import Estimate
 from . import claims
 
-__all__ = ["build_report", "report_names", "points", "est", "Row", "page", "begin", "pyplot"]
+__all__ = ["build_report", "report_names", "points", "est", "Row", "page", "begin", "pyplot", "write_record"]
 
 
 def report_names() -> tuple:
@@ -47,14 +47,31 @@ def build_report(name: str, out: Path, quick: bool = False, workers: int = 0, se
     out.mkdir(parents=True, exist_ok=True)
     written = []
     _target["target"] = target
+    claims.extending(not quick)     # a quick build is a smoke test: no replications added to inconclusive rows
     try:
         for n in (modules if name == "all" else (name,)):
             builder = importlib.import_module(modules[n])
             claims.reporting(n)      # every verdict the builder makes is recorded under its report's name
+            first = len(claims.RECORD)
             written += builder.build(out, quick=quick, workers=workers, seed=seed, store=store)
+            written.append(write_record(out, n, claims.RECORD[first:], quick=quick, seed=seed))
     finally:
         _target["target"] = None
+        claims.extending(True)
     return written
+
+
+def write_record(out: Path, name: str, verdicts, *, quick: bool, seed: int) -> Path:
+    """``NAME.verdicts.json`` beside the report: every verdict its build made, one object each (the claim, its
+    section, reading, class, estimate, band and evidence: :meth:`claims.Verdict.record`), and the headline."""
+    import json
+
+    verdicts = [v for v in verdicts if v.report == name]
+    path = Path(out) / f"{name}.verdicts.json"
+    body = {"report": name, "seed": seed, "quick": quick, "headline": claims.by_class(verdicts),
+            "verdicts": [v.record() for v in verdicts]}
+    path.write_text(json.dumps(body, indent=1, allow_nan=False) + "\n")
+    return path
 
 
 def pyplot():
@@ -67,13 +84,14 @@ def pyplot():
     return plt
 
 
-def begin(name: str) -> float:
-    """Start building report ``name``: plots drawn off screen, every verdict recorded under its name; returns
-    the start time (for the build time the page states)."""
+def begin(name: str, budget: int) -> float:
+    """Start building report ``name``: plots drawn off screen, every verdict recorded under its name with the
+    report's replication ``budget`` (a multiple of each figure's base replications the engine may take it to,
+    at least :data:`claims.MIN_BUDGET`); returns the start time (for the build time the page states)."""
     import time
 
     pyplot()
-    claims.reporting(name)
+    claims.reporting(name, budget)
     return time.time()
 
 
@@ -101,13 +119,34 @@ def points(model: str, params: list, *, slots: int | None = None, warmup: int | 
     """Simulated rows of ``model`` at ``params`` (a dict each), every one run with ``seed`` itself.
 
     Rows are as ``switchq sweep --json`` gives them (results, CIs as [low, high]), read as
-    :class:`Row` s; :func:`est` reads an estimate back.
+    :class:`Row` s; :func:`est` reads an estimate back. Each row can be run again on more replications
+    (``row.more(n)``: the same point with ``n``, replication r keeping its seed), which the verdict engine
+    asks for before it calls an interval inconclusive, and knows what each metric can be (``row.domains``).
     """
     from switchq.sweeps import run_points
 
-    return [Row(r) for r in run_points(model, params, simulate=True, store=store, slots=slots, warmup=warmup,
-                                       replications=replications, seed=seed, workers=workers, progress=progress,
-                                       target=_target["target"])]
+    kw = dict(slots=slots, warmup=warmup, seed=seed, workers=workers, progress=progress)
+    target = _target["target"]
+    rows = [Row(r) for r in run_points(model, params, simulate=True, store=store, replications=replications,
+                                       target=target, **kw)]
+    domains = _domains(model)
+    for p, r in zip(params, rows):
+        r.setdefault("replications", replications)
+        r.domains = domains
+        r.more = _again(model, p, store, kw)
+    return rows
+
+
+def _again(model, p, store, kw):
+    return lambda n: points(model, [p], replications=n, store=store, **kw)[0]
+
+
+def _domains(model: str) -> dict:
+    """What each metric of ``model``'s simulator can be, (low, high) with None where unlimited."""
+    from switchq.registry import MODELS
+
+    d = getattr(MODELS.get(model), "declaration", None)
+    return {m.name: tuple(m.bounds) for m in getattr(d, "metrics", ())}
 
 
 class Row(dict):
@@ -133,14 +172,16 @@ class Row(dict):
         return v
 
 
-def est(row: dict, name: str) -> Estimate:
-    """The estimate ``name`` of a stored row (a value stored as none reads as NaN).
+def est(row: dict, name: str):
+    """The estimate ``name`` of a stored row (a value stored as none reads as NaN), with the stability of its
+    run and what the metric can be; one the verdict engine can measure again on more replications when the
+    row can be run again (:func:`points`).
 
     Examples
     --------
     >>> e = est({"throughput": 0.5, "throughput_ci95": [0.49, 0.51], "replications": 8}, "throughput")
-    >>> e.half_width, e.n
-    (0.010000000000000009, 8)
+    >>> e.half_width, e.n, e.stable
+    (0.010000000000000009, 8, None)
     >>> math.isnan(est({"loss_probability": None, "loss_probability_ci95": [None, None]}, "loss_probability").value)
     True
     """
@@ -154,7 +195,11 @@ def est(row: dict, name: str) -> Estimate:
     reps = row.get("replications") or 0
     n = (sum(v is not None and math.isfinite(v) for v in samples) if samples is not None
          else reps if reps > 1 else row.get("batches") or reps)
-    return Estimate(num(row.get(name)), num(low), num(high), n=int(n), method=row.get(name + "_ci_method", "t"))
+    e = Estimate(num(row.get(name)), num(low), num(high), n=int(n), method=row.get(name + "_ci_method", "t"),
+                 stable=True if name in (row.get("whole_measurements") or ()) else claims.stable_of(row),
+                 domain=getattr(row, "domains", {}).get(name, (None, None)))
+    more = getattr(row, "more", None)
+    return claims.measured(e, None if more is None else lambda k: est(more(k), name))
 
 
 def page(out: Path, name: str, title: str, intro: str, verdicts, body: list, started: float, *, quick: bool,

@@ -3,21 +3,31 @@ under four readings of what the paper leaves open (the link rate, when a set-up 
 what its §6.1 means by a change of "15 %" (throughput points, or a share of the first value).
 
 Each change is the paired difference (or ratio) of the 64000- and the 2000-byte runs (the same seed and
-replications), judged by the claims engine (:mod:`switchq.validate.reports.claims`).
+replications), judged by the verdict engine (:mod:`switchq.validate.verdict`). The other readings are judged
+first; a default verdict is given them as ``readings`` with the paper's sentence that leaves their question
+open (:data:`OPEN`), so the engine, not this module, decides whether a disagreement is an ambiguity.
 """
 
 from __future__ import annotations
 
-from .claims import AGREE, agreeing, at_least, at_most, listed, paired, shown, within
+from .claims import AGREE, Quote, agreeing, at_least, at_most, fmt, listed, paired, shown, within
 
 READ = 0.01          # how finely a change can be read off the paper's figures (throughput points)
 # §6.1's "the change ... is less than 15 %" and Fig. 14's "a benefit of 20 %" read two ways: in throughput
 # points (0.15 = 15 %; the paper writes every throughput as a percentage: the default), or as a share of the
 # first value (a reading of its own, never in the headline).
 CHANGES = ("absolute", "relative")
-# A disagreement under a reading other than the default is the paper read the other way, never a defect.
-NOT_DEFAULT = "a reading of what the paper leaves open, not the default"
 SIZES = (2000, 4000, 8000, 16000, 32000, 64000)     # fixed packet sizes (bytes) of Figs. 10-11 and 18
+DEFAULT = ("800Mb/s", "request", "absolute")         # (link rate, when a set-up holds its output, change)
+CHANGE = Quote("§6.1", "The change in performance when the long packet size is changed from 2000 bytes to 64000 "
+                       "bytes is less than 15% with FIFO scheduling, but is more than 35% with window scheduling")
+UNDER_75 = Quote("§6.1", "For packet sizes of 8000 bytes of smaller, the throughput remains under 75%.")
+# The paper's sentence leaving each question of a reading open, in DEFAULT's order: both link rates; whether an
+# output being set up is "in use" (held from the request, or only once connected); a change in % of what.
+OPEN = (Quote("§1", "HIPPI networks have a link speed of 800 or 1600 Mbit/second"),
+        Quote("§1", "If any of the links between the source and the destination is in use by a different "
+                    "connection, the connection is rejected"),
+        CHANGE)
 
 
 def _change(xs, how: str) -> float:
@@ -50,10 +60,10 @@ def reading_name(rate: str, claim: str, how: str) -> str:
     return f"{rate} --claim {claim}, {how} changes"
 
 
-def _section_6_1(add, f, w32, how: str, reading: str, classes=({}, {})) -> list:
+def _section_6_1(add, f, w32, how: str, reading: str, others=({}, {})) -> list:
     """§6.1's two claims on a change, on one reading's FIFO and W = 32 rows, changes read ``how`` (paired
     differences, or ratios, of the 64000- and the 2000-byte runs): FIFO changes by less than 15 %, W = 32 by
-    more than 35 %. ``classes``: each claim's class and evidence if it disagrees."""
+    more than 35 %. ``others``: each claim's other readings (and the sentence allowing them), for the default."""
     ratio = how == "relative"
     out = []
     claims = ((f, "FIFO: 2000 -> 64000 B changes it by less than 15 %", within, 0.15),
@@ -64,9 +74,34 @@ def _section_6_1(add, f, w32, how: str, reading: str, classes=({}, {})) -> list:
                 "paired ratio)" if ratio else f"{d.value:+.3f} (95 % CI {d.low:+.3f} .. {d.high:+.3f}, paired)")
         tol = _reading_tol(xs, how)
         args = (float(ratio), bound + tol) if judge is within else (ratio + bound, tol)
-        out.append(add("10-11", f"{says} ({how})", ours, f"bound, {_show_tol(xs, how)}", judge, d, *args,
-                       compares=True, reading=reading, **classes[k]))
+        # One claim string for every reading (the reading column says how the change is read).
+        out.append(add("10-11", says, ours, f"bound, {_show_tol(xs, how)}", judge, d, *args, compares=True,
+                       reading=reading, quote=CHANGE, **others[k]))
     return out
+
+
+def evidence(others: dict) -> dict:
+    """``readings`` and ``allows`` for a default verdict from ``others`` ({(rate, claim, how): verdict} of the
+    other readings of the same claim, judged first). Each question is left open by a sentence of its own
+    (:data:`OPEN`), so a reading is passed with that sentence when it differs from the default in that
+    question alone and one such reading agrees; otherwise every reading is passed without a sentence (the
+    paper has none allowing two questions at once): a default disagreement is then a defect saying so.
+
+    Examples
+    --------
+    >>> from switchq.validate.verdict import Exact, within
+    >>> one = lambda x, name: within(Exact(x), 0.0, 0.1, claim="c", reading=name)
+    >>> e = evidence({("1600Mb/s", "request", "absolute"): one(0.05, "rate"),
+    ...               ("1600Mb/s", "connect", "absolute"): one(0.05, "rate and claim")})
+    >>> [r.reading for r in e["readings"]], e["allows"].section
+    (['rate'], '§1')
+    """
+    for k, quote in enumerate(OPEN):
+        alone = [v for key, v in others.items()
+                 if [x != y for x, y in zip(key, DEFAULT)] == [j == k for j in range(len(DEFAULT))]]
+        if any(v == AGREE for v in alone):
+            return dict(readings=alone, allows=quote)
+    return dict(readings=list(others.values()))
 
 
 def reproducing(agreed: dict, what: str) -> str:
@@ -111,32 +146,21 @@ def figs_10_11(sim, claims, lines: list) -> tuple:
                 fixed_approx[rate, claim] = a
                 lines.append(f"| {rate}, {claim} | FIFO, approximation | " + " | ".join(f"{x:.3f}" for x in a)
                              + "".join(f" | {_show_change(a, how)}" for how in CHANGES) + " |")
-    # Every reading's verdicts on §6.1's claims; the default's last, so a disagreement of it is an ambiguity when
-    # another reading agrees.
+    # Every reading's verdicts on §6.1's claims; the default's last, given the others as its readings.
     combos = [(r, c, h) for r, c in readings for h in CHANGES]
-    combos.sort(key=lambda x: reading_name(*x) == "default")
-    reading_verdicts, agreed = {}, [[], [], []]
+    combos.sort(key=lambda x: x == DEFAULT)
+    reading_verdicts, judged = {}, ({}, {}, {})
     for rate, claim, how in combos:
         name = reading_name(rate, claim, how)
-        classes = [dict(otherwise="ambiguity", evidence="agrees under " + listed(agreed[k])) if agreed[k] and
-                   name == "default" else {} if name == "default" else
-                   dict(otherwise="ambiguity", evidence=NOT_DEFAULT) for k in range(2)]
+        kw = [evidence(judged[k]) if name == "default" else {} for k in range(3)]
         f, w32 = over[rate, claim, 1], over[rate, claim, 32]
-        vs = _section_6_1(add, f, w32, how, name, classes)
+        vs = _section_6_1(add, f, w32, how, name, kw[:2])
         if how == "absolute":        # not a change: judged once a (rate, claim) reading
-            vs.append(add("11", "8000 B or smaller: under 75 % (W = 32 at 8000 B)",
-                          f"{w32[2].value:.3f} ± {w32[2].half_width:.3f}", "bound",
-                          at_most, w32[2], 0.75, reading=name, **(dict(otherwise="ambiguity",
-                                                                         evidence="agrees under "
-                                                                         + listed(agreed[2]))
-                                                                    if agreed[2] and name == "default" else {}
-                                                                    if name == "default" else
-                                                                    dict(otherwise="ambiguity",
-                                                                         evidence=NOT_DEFAULT))))
+            vs.append(add("11", "8000 B or smaller: under 75 % (W = 32 at 8000 B)", fmt(w32[2], 3), "bound",
+                          at_most, w32[2], 0.75, reading=name, quote=UNDER_75, **kw[2]))
         reading_verdicts[rate, claim, how] = vs
         for k, v in enumerate(vs):
-            if v == AGREE and name != "default":
-                agreed[k].append(name)
+            judged[k][rate, claim, how] = v
     for rate, claim in readings:        # the third claim's verdict, shown for both change readings
         reading_verdicts[rate, claim, "relative"].append(reading_verdicts[rate, claim, "absolute"][2])
     lines += ["", "Their verdicts on the three claims of §6.1, with a change read two ways: absolute, in throughput "

@@ -1,43 +1,31 @@
-"""Verdicts on a paper's claims: every report sentence that compares is made from these, by one rule.
+"""A report's claims: figures made ready for the verdict engine, and how verdicts are printed.
 
-A claim is a target (a number the paper prints, or the value its words
-imply: "no observable difference" is a ratio of 1) and a tolerance (the
-paper's stated precision, or how finely its figure can be read). A simulated
-estimate agrees when its 95 % interval reaches the band target ± tolerance;
-an exact value (an analytic answer, a count, a sizing formula: :class:`Exact`)
-when it lies in the band. One-sided claims ("at least", "above") use
-:func:`at_least` and :func:`at_most` with the same rule.
+The class of every verdict is decided by :mod:`switchq.validate.verdict`
+(re-exported here: :func:`within`, :func:`at_least`, :func:`at_most`,
+:func:`exactly`, :class:`Exact`, :class:`Quote`, :class:`Derivation`); a
+report passes figures and evidence, never a class. This module makes the
+figures a report judges:
 
-The rule is enforced, not a convention:
+- :func:`paired`: the difference or ratio of two configurations run with common
+  random numbers (the same seed and replications), the only figure a claim
+  comparing two configurations may stand on;
+- :func:`derived` and :func:`sampled`: figures made replication by replication
+  from one or several runs;
+- each of them, like :func:`switchq.validate.reports.est`, can take more
+  replications (``more(n)``: the runs are made again with ``n``, replication r
+  keeping its seed), which the engine asks for before it calls an interval that
+  overlaps a band's edge inconclusive;
 
-- a bare number is refused: a simulated figure comes as an
-  :class:`~switchq.validate.result.Estimate`, an exact one as :class:`Exact`;
-- an estimate from fewer than :data:`MIN_SAMPLES` replications (or batches)
-  is refused: a Student-t interval from two is 12.7 standard errors wide and
-  decides nothing;
-- a claim that compares two configurations (an ordering, a gain, "no adverse
-  effect") says so (``compares=True``) and must be judged on the interval of
-  the paired difference or ratio of runs with common random numbers
-  (:func:`paired`); any other estimate is refused.
-
-Each verdict is a :class:`Verdict`: the word (``agree`` or ``DISAGREE``, a
-``str``, so a report prints and counts it as before) and, for a
-disagreement, its class (``kind``): ``defect`` (switchq is wrong), ``ambiguity`` (the
-paper reads two ways; ``evidence`` names the reading that agrees, if any),
-``not reproducible`` (the paper's number contradicts its own set-up;
-``evidence`` holds the derivation) or ``not a claim`` (about another model,
-e.g. a figure quoted from another paper's network). A verdict also names its
-``reading``: the default reading's verdicts are the headline (:func:`tally`,
-:func:`by_class`); other readings are rows of their own and never counted
-there. Every verdict made in a process is kept in :data:`RECORD` (tests read
-it from every report's quick build).
+and prints them: :func:`fmt` (an interval cut at what its quantity can be is
+printed as ``[low, high]`` with its method, never as ``± half-width``),
+:func:`cell` (a verdict with its reason), :func:`printed` and :func:`shown`.
 
 Examples
 --------
 >>> from switchq.validate.result import Estimate
->>> within(Estimate(3.36, 3.30, 3.42, n=8), 4, 0.5), within(Exact(4.9), 5, 0.5)
-('DISAGREE', 'agree')
->>> tally(["agree", "DISAGREE", "agree"])
+>>> within(Estimate(3.36, 3.30, 3.42, n=8, stable=True), 4, 0.5), within(Exact(4.9), 5, 0.5)
+('defect', 'agree')
+>>> tally(["agree", "defect", "agree"])
 '2 of 3'
 >>> try:
 ...     within(0.5, 0.5, 0.1)
@@ -49,71 +37,39 @@ a bare number 0.5 cannot be judged: pass a simulated Estimate, or Exact(...) for
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
-__all__ = ["AGREE", "DISAGREE", "CLASSES", "MIN_SAMPLES", "ClaimError", "Exact", "Verdict", "RECORD", "printed",
-           "shown", "within", "at_least", "at_most", "paired", "tally", "by_class", "agreeing", "listed",
-           "reporting"]
+from ..result import Estimate
+from ..verdict import (AGREE, CLASSES, DISAGREEMENTS, INCONCLUSIVE, MIN_BUDGET, MIN_SAMPLES, RECORD, ClaimError,
+                       Derivation, Exact, Measured, Quote, Verdict, agreeing, at_least, at_most, by_class, exactly,
+                       extending, measured, reporting, tally, within)
 
-AGREE, DISAGREE = "agree", "DISAGREE"
-# A disagreement's classes, in the order a headline lists them.
-CLASSES = ("defect", "ambiguity", "not reproducible", "not a claim")
-# The fewest replications (or batches) a simulated verdict may stand on.
-MIN_SAMPLES = 5
-
-# Every verdict made in this process, in order (see reporting() for the report each belongs to).
-RECORD: list = []
-_current = {"report": ""}
+__all__ = ["AGREE", "INCONCLUSIVE", "CLASSES", "DISAGREEMENTS", "MIN_SAMPLES", "MIN_BUDGET", "ClaimError", "Exact",
+           "Quote", "Derivation", "Verdict", "RECORD", "reporting", "extending", "within", "at_least", "at_most", "exactly",
+           "tally", "by_class", "agreeing", "Measured", "printed", "shown", "paired", "derived", "sampled", "listed",
+           "fmt", "cell", "stable_of", "records"]
 
 
-class ClaimError(ValueError):
-    """A verdict built against the rule (a bare number, too few replications, an unpaired comparison)."""
+def stable_of(*rows) -> bool | None:
+    """Whether every run in ``rows`` was shown to be a steady state: False if one was unstable, None if one was
+    not judged (or says nothing), True otherwise.
 
-
-@dataclass(frozen=True)
-class Exact:
-    """A value with no sampling error: an analytic answer, a count, a figure of a formula (``source`` says
-    which)."""
-
-    value: float
-    source: str = ""
-
-    def __post_init__(self):
-        if hasattr(self.value, "low"):
-            raise ClaimError("a simulated estimate is not exact: judge the Estimate itself")
-        if math.isnan(float(self.value)):
-            raise ClaimError("an exact value must be a number, not NaN")
-
-
-class Verdict(str):
-    """``agree`` or ``DISAGREE`` (a ``str``), with the claim's class, reading and the figures it was judged on."""
-
-    kind: str
-    reading: str
-    default: bool
-    evidence: str
-    claim: str
-    report: str
-    target: float
-    tolerance: float
-    low: float
-    high: float
-    n: int
-    method: str
-    value: float
-
-    def __new__(cls, word, **fields):
-        v = super().__new__(cls, word)
-        for k, x in fields.items():
-            setattr(v, k, x)
-        return v
-
-
-def reporting(name: str) -> None:
-    """Name the report whose verdicts follow (each verdict in :data:`RECORD` carries it)."""
-    _current["report"] = name
+    Examples
+    --------
+    >>> stable_of({"unstable": False}, {"unstable": None}), stable_of({"unstable": False}, {"unstable": True})
+    (None, False)
+    """
+    # A run of a simulator that needs no stability test (its queues bounded by flow control, or one collective run to
+    # its end: the declaration's ``bounded``) is a whole measurement.
+    flags = [(False if r.get("unstable") is None and str(r.get("stability", "")).startswith("no test needed")
+              else r.get("unstable")) if hasattr(r, "get") else None for r in rows]
+    if any(f is True for f in flags):
+        return False
+    if any(f is None for f in flags):
+        return None
+    return True
 
 
 def shown(x, digits: int = 3) -> float:
@@ -123,7 +79,6 @@ def shown(x, digits: int = 3) -> float:
 
     Examples
     --------
-    >>> from switchq.validate.result import Estimate
     >>> round(shown(Estimate(0.58353, 0.57, 0.59), 4) - shown(0.58151, 4), 4)
     0.002
     """
@@ -144,80 +99,42 @@ def printed(text: str) -> tuple:
     return float(text), 0.5 * 10.0 ** -decimals
 
 
-def _interval(value, compares: bool) -> tuple:
-    """(low, high, n, method) of what a verdict is judged on, or ClaimError."""
-    if isinstance(value, Exact):
-        if compares:
-            raise ClaimError(f"a comparison of two configurations judged on an exact value {value.value:g}: "
-                             "judge the paired difference of their runs (paired())")
-        return float(value.value), float(value.value), 0, "exact"
-    if not hasattr(value, "low"):
-        raise ClaimError(f"a bare number {value!r} cannot be judged: pass a simulated Estimate, or Exact(...) "
-                         "for an analytic or counted value")
-    n, method = getattr(value, "n", 0), getattr(value, "method", "t")
-    if n < MIN_SAMPLES:
-        raise ClaimError(f"an estimate from {n} replications or batches cannot be judged: at least "
-                         f"{MIN_SAMPLES} are needed")
-    if compares and method != "paired":
-        raise ClaimError("a comparison of two configurations must be judged on the interval of their paired "
-                         f"difference or ratio (paired()), not on a {method!r} interval")
-    low, high = value.low, value.high
-    if math.isnan(low) or math.isnan(high):
-        raise ClaimError(f"an estimate with no interval ({value.value:g}) cannot be judged")
-    return low, high, n, method
-
-
-def _record(word, value, target, tolerance, low, high, n, method, claim, reading, otherwise, evidence) -> Verdict:
-    if otherwise not in CLASSES:
-        raise ClaimError(f"a disagreement's class {otherwise!r} is not one of {CLASSES}")
-    v = Verdict(word, kind="agree" if word == AGREE else otherwise, reading=reading, default=reading == "default",
-                evidence=evidence, claim=claim, report=_current["report"], target=float(target),
-                tolerance=float(tolerance), low=low, high=high, n=n, method=method,
-                value=float(value.value))
-    RECORD.append(v)
-    return v
-
-
-def _judge(value, target, tolerance, agrees, *, claim: str = "", reading: str = "default",
-           otherwise: str = "defect", evidence: str = "", compares: bool = False) -> Verdict:
-    """The one rule: ``agrees(low, high, edge)`` on the interval ``value`` may be judged on, recorded."""
-    low, high, n, method = _interval(value, compares)
-    edge = 1e-9 * max(1.0, abs(target))      # a value exactly on the edge agrees, whatever the rounding of 0.8 - 0.75
-    word = AGREE if agrees(low, high, edge) else DISAGREE
-    return _record(word, value, target, tolerance, low, high, n, method, claim, reading, otherwise, evidence)
-
-
-def within(value, target: float, tolerance: float, *, claim: str = "", reading: str = "default",
-           otherwise: str = "defect", evidence: str = "", compares: bool = False) -> Verdict:
-    """``agree`` if ``value`` (an Estimate, or :class:`Exact`) reaches ``target`` ± ``tolerance``.
-
-    ``otherwise``: the class of a disagreement (:data:`CLASSES`), with its ``evidence``; ``reading``: the
-    reading of the paper it was run under (``default``: counted in the headline); ``compares``: the claim
-    compares two configurations, so ``value`` must come from :func:`paired`.
-    """
-    return _judge(value, target, tolerance,
-                  lambda low, high, edge: low <= target + tolerance + edge and high >= target - tolerance - edge,
-                  claim=claim, reading=reading, otherwise=otherwise, evidence=evidence, compares=compares)
-
-
-def at_least(value, bound: float, tolerance: float = 0.0, **kw) -> Verdict:
-    """``agree`` if ``value``'s interval reaches ``bound`` - ``tolerance`` or above (the claim "at least
-    ``bound``"); keywords as :func:`within`.
+def fmt(e, digits: int = 3, signed: bool = False) -> str:
+    """An estimate as a table prints it: ``value ± half-width`` for a symmetric Student-t interval,
+    ``value [low, high] (method)`` for one cut at what its quantity can be (or any other asymmetric one),
+    the value alone for an exact figure; ``signed`` for a difference.
 
     Examples
     --------
-    >>> from switchq.validate.result import Estimate
-    >>> at_least(Estimate(0.02, -0.01, 0.05, n=8, method="paired"), 0.0, compares=True)
-    'agree'
+    >>> fmt(Estimate(0.5, 0.49, 0.51, n=5)), fmt(Estimate(13.4, 0.0, 41.1, n=5, method="clipped"), 1)
+    ('0.500 ± 0.010', '13.4 [0.0, 41.1] (clipped)')
     """
-    return _judge(value, bound, tolerance, lambda low, high, edge: high >= bound - tolerance - edge, **kw)
+    sign = "+" if signed else ""
+    value = f"{e.value:{sign}.{digits}f}"
+    if getattr(e, "method", "t") == "exact" or not math.isfinite(getattr(e, "low", math.nan)):
+        return value
+    if e.method in ("t", "paired") and math.isclose(e.value - e.low, e.high - e.value, rel_tol=1e-6, abs_tol=1e-12):
+        return f"{value} ± {e.half_width:.{digits}f}"
+    return f"{value} [{e.low:{sign}.{digits}f}, {e.high:{sign}.{digits}f}] ({e.method})"
 
 
-def at_most(value, bound: float, tolerance: float = 0.0, **kw) -> Verdict:
-    """``agree`` if ``value``'s interval reaches ``bound`` + ``tolerance`` or below (the claim "at most
-    ``bound``"); keywords as :func:`within`."""
-    return _judge(value, bound, tolerance, lambda low, high, edge: low <= bound + tolerance + edge, **kw)
+def cell(v: Verdict) -> str:
+    """A verdict for a table's last column: its class, and why unless it agrees.
 
+    Examples
+    --------
+    >>> cell(within(Exact(0.3), 0.5, 0.1))
+    'defect: 0.3 outside 0.4 .. 0.6'
+    """
+    return str(v) if v == AGREE else f"{v}: {v.why}"
+
+
+def records(report: str | None = None) -> list:
+    """The JSON objects of the verdicts made (of ``report``, or all), in order."""
+    return [v.record() for v in RECORD if report is None or v.report == report]
+
+
+# ------------------------------------------------------------------ figures made from runs
 
 def _samples(row, name: str) -> np.ndarray:
     x = row.get(name + "_samples") if hasattr(row, "get") else None
@@ -242,77 +159,56 @@ def _shared(rows, name: str) -> list:
     return [x[:k] for x in xs]
 
 
-def _estimate(values, method: str):
-    """The Estimate (95 % Student-t) of per-replication ``values``, those that could be measured."""
-    from switchq.validate.harness import confidence_interval
-    from switchq.validate.result import Estimate
+def _remake(rows) -> Callable | None:
+    """``n -> rows made again with n replications``, when every row can be (None otherwise)."""
+    if not all(callable(getattr(r, "more", None)) for r in rows):
+        return None
+    return lambda n: [r.more(n) for r in rows]
+
+
+def _estimate(values, method: str, domain=(None, None)) -> Estimate:
+    """The Estimate (95 % Student-t) of per-replication ``values``, those that could be measured, its interval
+    cut at ``domain`` (harness.estimate) unless it is a difference."""
+    from switchq.validate.harness import estimate
 
     d = np.asarray(values, dtype=float)
     d = d[np.isfinite(d)]
-    m, low, high = confidence_interval(d)
-    return Estimate(m, low, high, n=int(d.size), method=method)
+    e = estimate(d, domain)
+    return Estimate(e.value, e.low, e.high, n=int(d.size), method=method if e.method == "t" else e.method,
+                    domain=tuple(domain))
 
 
-def paired(a, b, name: str, ratio: bool = False):
+def paired(a, b, name: str, ratio: bool = False) -> Measured:
     """The difference ``a - b`` (or the ratio ``a / b``) of metric ``name`` between two simulated rows run
     with common random numbers (the same seed and replications: replication r of each drew its arrivals
-    from the same stream), as an Estimate whose 95 % Student-t interval is that of the per-replication
-    differences (ratios), so the noise the two share cancels instead of adding.
+    from the same stream), as an estimate whose 95 % Student-t interval is that of the per-replication
+    differences (ratios), so the noise the two share cancels instead of adding. A difference keeps its
+    symmetric interval; a ratio of figures that cannot be negative is cut at 0 (and says so).
 
     Examples
     --------
-    >>> a = {"x_samples": [1.0, 1.2, 0.9, 1.1, 1.0], "seed": 3, "replications": 5}
-    >>> b = {"x_samples": [0.9, 1.1, 0.8, 1.0, 0.95], "seed": 3, "replications": 5}
+    >>> a = {"x_samples": [1.0, 1.2, 0.9, 1.1, 1.0], "seed": 3, "replications": 5, "unstable": False}
+    >>> b = {"x_samples": [0.9, 1.1, 0.8, 1.0, 0.95], "seed": 3, "replications": 5, "unstable": False}
     >>> e = paired(a, b, "x")
-    >>> round(e.value, 3), e.method, e.n, e.low > 0
-    (0.09, 'paired', 5, True)
+    >>> round(e.value, 3), e.method, e.n, e.low > 0, e.stable
+    (0.09, 'paired', 5, True, True)
     """
     x, y = _shared([a, b], name)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _estimate(x / y if ratio else x - y, "paired")
+        e = _estimate(x / y if ratio else x - y, "paired", (0.0, None) if ratio and _nonnegative(a, b, name)
+                      else (None, None))
+    if e.method == "clipped":
+        # The engine judges a comparison only on a paired interval: this one is paired, cut at 0.
+        e = Estimate(e.value, e.low, e.high, e.n, "paired", domain=e.domain)
+    again = _remake([a, b])
+    return measured(Estimate(e.value, e.low, e.high, e.n, e.method, stable_of(a, b), e.domain),
+                    None if again is None else lambda n: paired(*again(n), name, ratio))
 
 
-def agreeing(verdicts) -> int:
-    return sum(v == AGREE for v in verdicts)
-
-
-def _default(verdicts) -> list:
-    return [v for v in verdicts if getattr(v, "default", True)]
-
-
-def tally(verdicts) -> str:
-    """``"k of n"``: how many of the default reading's verdicts agree (another reading's are left out)."""
-    verdicts = _default(verdicts)
-    return f"{agreeing(verdicts)} of {len(verdicts)}"
-
-
-def by_class(verdicts) -> str:
-    """The default reading's verdicts counted by class: ``12 agree, 0 defects, 2 ambiguities, 1 not
-    reproducible, 0 not a claim about this model``.
-
-    Examples
-    --------
-    >>> from switchq.validate.result import Estimate
-    >>> v = [within(Exact(1.0), 1.0, 0.1), within(Exact(2.0), 1.0, 0.1, otherwise="ambiguity"),
-    ...      within(Exact(2.0), 1.0, 0.1, reading="other")]
-    >>> by_class(v)
-    '1 agree, 0 defects, 1 ambiguity, 0 not reproducible, 0 not a claim about this model'
-    """
-    verdicts = _default(verdicts)
-    count = {c: sum(getattr(v, "kind", "agree" if v == AGREE else "defect") == c for v in verdicts)
-             for c in ("agree", *CLASSES)}
-    words = {"defect": ("defect", "defects"), "ambiguity": ("ambiguity", "ambiguities"),
-             "not reproducible": ("not reproducible",) * 2,
-             "not a claim": ("not a claim about this model",) * 2}
-    return ", ".join([f"{count['agree']} agree"] + [f"{count[c]} {words[c][count[c] != 1]}" for c in CLASSES])
-
-
-def listed(items, empty: str = "none") -> str:
-    """Items joined for a sentence: ``a, b and c``."""
-    items = [str(i) for i in items]
-    if not items:
-        return empty
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _nonnegative(a, b, name) -> bool:
+    """Whether metric ``name`` of both rows cannot be negative (their declarations say so)."""
+    lows = [getattr(r, "domains", {}).get(name, (None, None))[0] for r in (a, b)]
+    return all(low is not None and low >= 0 for low in lows)
 
 
 def derived(rows, name: str, f, as_name: str = "derived") -> dict:
@@ -328,20 +224,29 @@ def derived(rows, name: str, f, as_name: str = "derived") -> dict:
     >>> d["cut_samples"], d["replications"]
     ([2.0, 2.0, 3.0, 2.0, 1.0], 5)
     """
+    from . import Row
+
     rows = list(rows)
     xs = _shared(rows, name)
     k = xs[0].size
     with np.errstate(divide="ignore", invalid="ignore"):
         values = np.asarray(f(*xs), dtype=float)
-    return {as_name + "_samples": values.tolist(), "replications": k,
-            **{key: rows[0].get(key) for key in ("seed", "batches")}}
+    stable = stable_of(*rows)
+    out = Row({as_name + "_samples": values.tolist(), "replications": k,
+               "unstable": None if stable is None else not stable,
+               **{key: rows[0].get(key) for key in ("seed", "batches")}})
+    again = _remake(rows)
+    if again is not None:
+        out.more = lambda n: derived(again(n), name, f, as_name)
+    return out
 
 
-def sampled(row: dict, f, *names: str):
+def sampled(row: dict, f, *names: str, domain=(None, None)) -> Measured:
     """The estimate (95 % Student-t over replications) of ``f`` of one run's metrics ``names``, taken
     replication by replication: a figure made of several metrics of the same run (connections dropped less
-    those established, delivered over offered), or a :func:`derived` row's values. Not for comparing two
-    configurations: that is :func:`paired`'s.
+    those established, delivered over offered), or a :func:`derived` row's values; its interval cut at
+    ``domain`` (what the figure can be: ``(0, None)`` for a latency). Not for comparing two configurations:
+    that is :func:`paired`'s.
 
     Examples
     --------
@@ -354,4 +259,15 @@ def sampled(row: dict, f, *names: str):
     if len({x.shape for x in xs}) > 1:
         raise ClaimError(f"{listed(names)}: different numbers of replications cannot be combined")
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _estimate(f(*xs), "t")
+        e = _estimate(f(*xs), "t", domain)
+    again = _remake([row])
+    return measured(Estimate(e.value, e.low, e.high, e.n, e.method, stable_of(row), e.domain),
+                    None if again is None else lambda n: sampled(again(n)[0], f, *names, domain=domain))
+
+
+def listed(items, empty: str = "none") -> str:
+    """Items joined for a sentence: ``a, b and c``."""
+    items = [str(i) for i in items]
+    if not items:
+        return empty
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

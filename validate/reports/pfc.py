@@ -4,10 +4,10 @@ Tabulates ``switchq size pfc`` (IEEE 802.1Qbb Annex N, the Linux mlx5
 driver, SONiC's Mellanox script, Cisco's white paper) by speed and cable;
 compares the terms with the figures their sources print (Gupta's bit times,
 Cisco's bytes and nanoseconds per 100 m, SONiC's static MSN2700 headroom
-table) with verdicts from :mod:`switchq.validate.reports.claims`; and runs the
-twin (``switchq simulate pfc``) at the sized headroom and one frame below it,
-judged by the same engine on at least 5 replications. Ends with InfiniBand
-credits.
+table) with verdicts of the engine (:mod:`switchq.validate.verdict`); and runs
+the twin (``switchq simulate pfc``) at the sized headroom and one frame below
+it, judged by the same engine on at least 5 replications. Ends with
+InfiniBand credits.
 """
 
 from __future__ import annotations
@@ -17,14 +17,16 @@ import sys
 from pathlib import Path
 
 from . import begin, est, page, points, pyplot
-from .claims import AGREE, Exact, agreeing, listed, printed, tally, within
+from .claims import AGREE, Exact, Quote, agreeing, cell, listed, printed, tally, within
 
 TITLE = "PFC headroom and InfiniBand credits: four formulas, their sources, and the twin"
 INTRO = ("Paper 002's grant (on/off) flow control needs the buffer above its stop threshold to hold what arrives "
          "while the stop travels and takes effect; PFC (IEEE 802.1Qbb) is that protocol with real delays. "
          "`--quick` only shortens the random-phase run: the analytic figures are exact and the worst-case twin is "
          "deterministic. No verdict stands on fewer than 5 replications or on point values (a formula's figure is "
-         "judged as exact, a simulated one by its 95 % interval); comparisons are paired.")
+         "judged as exact, a simulated one by its whole 95 % interval inside the band); comparisons are paired. "
+         "A disagreement is an ambiguity only where another reading that was run agrees and the source's words "
+         "allow it, and a defect otherwise.")
 SPEEDS = (10e9, 25e9, 40e9, 100e9, 400e9)
 CABLES = (3.0, 10.0, 100.0, 300.0)
 MODELS = ("ieee", "mlx5", "sonic", "cisco")
@@ -43,7 +45,12 @@ MSN2700_XOFF = ((10000, 5, 29696), (25000, 5, 29696), (40000, 5, 29696), (50000,
 # Replications of every simulated point a verdict stands on (the worst-case twin is deterministic: five
 # identical runs give a point interval).
 REPLICATIONS = 5
+# Replications the engine may take a point to before calling its interval inconclusive (x REPLICATIONS).
+BUDGET = 4
 LIGHT = 299_792_458.0
+# Cisco's white paper gives the speeds as shares of "the speed of light", no value: 3e8 m/s is a reading of it.
+CISCO_SPEEDS = Quote("Cisco, PFC white paper, Distance Limitations",
+                     "Bits travel at 70 percent of the speed of light in a twin-ax copper cable")
 
 
 def _runs(model, params, slots, seed, workers, store, progress):
@@ -52,14 +59,6 @@ def _runs(model, params, slots, seed, workers, store, progress):
     for r in rows:       # what est() counts: the replications each row was run with
         r.setdefault("replications", REPLICATIONS)
     return rows
-
-
-def _nonnegative(e):
-    """A loss estimate with its interval cut at 0 (what a loss can be); the harness cuts it so, and a row stored
-    before it did is cut here."""
-    from dataclasses import replace
-
-    return replace(e, value=max(e.value, 0.0), low=max(e.low, 0.0), high=max(e.high, 0.0))
 
 
 def _port(rate, cable, model, **kw):
@@ -119,9 +118,10 @@ def _published(lines, verdicts):
         h = headroom(_port(rate, 100.0, "ieee"))
         ours = h.terms[term] * 8 / (2 if term == "interface" else 1)   # D-Intf is per end; ours counts both
         target, tol = printed(text)
-        v = within(Exact(ours, "802.1Qbb Annex N term"), target, tol, claim=f"Gupta, {_gb(rate)} {term}")
+        v = within(Exact(ours, "802.1Qbb Annex N term"), target, tol, claim=f"Gupta, {_gb(rate)} {term}",
+                   section="Gupta, ch. 7")
         verdicts.append(v)
-        lines.append(f"| Gupta, {_gb(rate)} {term} (bit times) | {text} | {ours:.0f} | {tol:g} | {v} |")
+        lines.append(f"| Gupta, {_gb(rate)} {term} (bit times) | {text} | {ours:.0f} | {tol:g} | {cell(v)} |")
     # Cisco's cable figures computed with c = 3e8 m/s (the rounded speed of light) instead of 299,792,458 m/s:
     # the reading its numbers are made with, if they round to them.
     cisco = []
@@ -130,20 +130,20 @@ def _published(lines, verdicts):
         for what, text, ours in (("ns", ns, cable * 8 / 10), ("bytes at 10 Gb/s", nbytes, cable)):
             target, tol = printed(text)
             rounded_c = ours * LIGHT / 3e8
-            other = within(Exact(rounded_c, "c = 3e8 m/s"), target, tol, reading="c = 3e8 m/s",
-                           claim=f"Cisco, 100 m of {medium}, {what}", otherwise="ambiguity")
-            v = within(Exact(ours, "Cisco's cable term at c = 299,792,458 m/s"), target, tol,
-                       claim=f"Cisco, 100 m of {medium}, {what}",
-                       otherwise="ambiguity" if other == AGREE else "defect",
-                       evidence=f"with c = 3e8 m/s the figure is {rounded_c:.2f}, which rounds to {text}")
+            claim = f"Cisco, 100 m of {medium}, {what}"
+            other = within(Exact(rounded_c, "c = 3e8 m/s"), target, tol, reading="c = 3e8 m/s", claim=claim,
+                           section="Cisco, PFC white paper")
+            v = within(Exact(ours, "Cisco's cable term at c = 299,792,458 m/s"), target, tol, claim=claim,
+                       section="Cisco, PFC white paper", readings=[other], allows=CISCO_SPEEDS)
             verdicts.append(v)
             cisco.append((v, other, f"100 m of {medium}, {what}", rounded_c, text))
-            lines.append(f"| Cisco, 100 m of {medium}, {what} | {text} | {ours:.2f} | {tol:g} | {v} |")
+            lines.append(f"| Cisco, 100 m of {medium}, {what} | {text} | {ours:.2f} | {tol:g} | {cell(v)} |")
     response = headroom(_port(10e9, 100.0, "cisco")).terms["response"]
     target, tol = printed("3840")
-    v = within(Exact(response, "60 quanta x 64 B"), target, tol, claim="Cisco, response at 10GE, bytes")
+    v = within(Exact(response, "60 quanta x 64 B"), target, tol, claim="Cisco, response at 10GE, bytes",
+               section="Cisco, PFC white paper")
     verdicts.append(v)
-    lines.append(f"| Cisco, response at 10GE (60 quanta), bytes | 3840 | {response:.0f} | {tol:g} | {v} |")
+    lines.append(f"| Cisco, response at 10GE (60 quanta), bytes | 3840 | {response:.0f} | {tol:g} | {cell(v)} |")
     missed = [c for c in cisco if c[0] != AGREE]
     others = [c[1] for c in cisco]
     lines += ["", f"{tally(verdicts[start:])} agree."
@@ -160,16 +160,18 @@ def _published(lines, verdicts):
         # The script's cable term is bytes x 1000/1024 ("/ (8 x 1024)" after a speed in Mb/s x 1e9); in plain
         # bytes it is 1.024 times as large.
         bytes_plain = math.ceil((ours - h.terms["round_up_1024"] + 0.024 * h.terms["cable"]) / 1024) * 1024
+        claim = f"MSN2700 table, {mbps // 1000}G {cable} m"
         pv = within(Exact(bytes_plain, "cable term in plain bytes"), xoff, 0, reading="cable in plain bytes",
-                    claim=f"MSN2700 table, {mbps // 1000}G {cable} m", otherwise="ambiguity")
+                    claim=claim, section="sonic-buildimage pg_profile_lookup.ini")
         plain.append(pv)
-        v = within(Exact(ours, "SONiC's Mellanox script"), xoff, 0, claim=f"MSN2700 table, {mbps // 1000}G {cable} m",
-                   otherwise="ambiguity" if pv == AGREE else "defect",
-                   evidence=f"with the script's cable term in plain bytes (not x 1000/1024) xoff is {bytes_plain} B")
+        # No sentence of the source allows the plain-bytes reading (the script is the source, and it writes
+        # x 1000/1024): a miss here counts as a defect even where that reading agrees.
+        v = within(Exact(ours, "SONiC's Mellanox script"), xoff, 0, claim=claim,
+                   section="sonic-buildimage pg_profile_lookup.ini", readings=[pv])
         matches.append(v)
-        rows.append(f"| {mbps // 1000}G | {cable} m | {xoff} | {ours} | {v} | {bytes_plain} | {pv} |")
+        rows.append(f"| {mbps // 1000}G | {cable} m | {xoff} | {ours} | {cell(v)} | {bytes_plain} | {pv} |")
     verdicts += matches
-    missed = [r.split("|")[1].strip() + " " + r.split("|")[2].strip() for r, v in zip(rows, matches) if v != "agree"]
+    missed = [f"{mbps // 1000}G {cable} m" for (mbps, cable, _), v in zip(MSN2700_XOFF, matches) if v != AGREE]
     lines += ["### SONiC's static table (MSN2700, Spectrum)", "",
               "sonic-buildimage ships a fixed headroom table for the Spectrum-based MSN2700 "
               "(`pg_profile_lookup.ini`). The sonic reading with Spectrum's ASIC row (`--asic spectrum`: 96 B "
@@ -213,24 +215,26 @@ def _twin(lines, quick, workers, seed, store, progress, verdicts):
         used, lost, short = est(rows[0], "headroom_used"), est(rows[0], "frames_lost_per_pause"), \
             est(rows[1], "frames_lost_per_pause")
         at = f"twin, {_gb(rate)}, worst-case phases"
-        v = [within(used, exact, 2.0, claim=f"{at}: headroom used is the 802.1Qbb sum"),
-             within(lost, 0, 0, claim=f"{at}: no frame lost at the sized headroom"),
-             within(short, 1, 0, claim=f"{at}: one frame lost per pause one frame short")]
+        v = [within(used, exact, 2.0, claim=f"{at}: headroom used is the 802.1Qbb sum", section="802.1Qbb Annex N"),
+             within(lost, 0, 0, claim=f"{at}: no frame lost at the sized headroom", section="802.1Qbb Annex N"),
+             within(short, 1, 0, claim=f"{at}: one frame lost per pause one frame short",
+                    section="802.1Qbb Annex N")]
         verdicts += v
-        lines.append(f"| {_gb(rate)}{'*' if rate == 400e9 else ''} | {h.headroom_bytes} | {used.value:.0f} | {v[0]} "
-                     f"| {lost.value:g} | {v[1]} | {short.value:g} | {v[2]} |")
+        lines.append(f"| {_gb(rate)}{'*' if rate == 400e9 else ''} | {h.headroom_bytes} | {v[0].value:.0f} | "
+                     f"{cell(v[0])} | {v[1].value:g} | {cell(v[1])} | {v[2].value:g} | {cell(v[2])} |")
     lines += ["", f"{tally(verdicts[start:])} agree ({reps} replications each, seed {seed}, 40 x the headroom "
               "in slots; the worst case is deterministic, so every interval is a point).", ""]
     slots = 3_000_000 if quick else 30_000_000
     base = {"link_rate": 100e9, "cable": 100.0, "mtu": MTU * 8, "phases": "random"}
     at, short = _runs("pfc", [base, {**base, "shortfall": (MTU + 20) * 8}], slots, seed, workers, store, progress)
-    loss, lost = _nonnegative(est(at, "loss_probability")), _nonnegative(est(short, "frames_lost_per_pause"))
-    held = within(loss, 0.0, 0.0, claim="twin, 100G, random phases: no loss at the sized headroom")
+    loss, lost = est(at, "loss_probability"), est(short, "frames_lost_per_pause")
+    held = within(loss, 0.0, 0.0, claim="twin, 100G, random phases: no loss at the sized headroom",
+                  section="802.1Qbb Annex N")
     verdicts.append(held)
     lines += ["With `--phases random` (R's frame in progress, the sender's reaction and its restart drawn within "
-              f"their bounds), 100G, {reps} runs of {slots:,} byte times: at the sized headroom the loss is "
-              f"{loss.value:g} (95 % CI {loss.low:g} .. {loss.high:g}; "
-              f"{held} with 0, the bound holds for every phase); one frame "
+              f"their bounds), 100G, {held.n} runs of {slots:,} byte times: at the sized headroom the loss is "
+              f"{held.value:g} (95 % CI {held.low:g} .. {held.high:g}; "
+              f"{cell(held)} with 0, the bound holds for every phase); one frame "
               f"short, {lost.value:.3f} frames are lost per pause (95 % CI {lost.low:.3f} .. {lost.high:.3f}) over "
               f"{int(short.get('pauses', 0))} pauses"
               + (": the worst case is rare, not absent." if 0 < lost.low and lost.high < 1 else "."), ""]
@@ -276,10 +280,10 @@ def _infiniband(lines, workers, seed, store, progress, verdicts):
             e = est(row, "throughput")
             what = "as sized" if not short else f"{short} B short"
             v = within(e, exact, packet / slots, claim=f"InfiniBand twin, 4x {name} {cable:g} m, {what}: the "
-                       "recursion's rate")
+                       "recursion's rate", section="InfiniBand credit flow control", saturated=True)
             verdicts.append(v)
             lines.append(f"| 4x {name}, {cable:g} m | {b.buffer_bytes - short} B ({what}) | {exact:.5f} | "
-                         f"{e.value:.5f} | {packet / slots:.2g} | {v} |")
+                         f"{v.value:.5f} | {packet / slots:.2g} | {cell(v)} |")
     lines += ["", f"{tally(verdicts[start:])} agree.", ""]
 
 
@@ -305,7 +309,7 @@ def _plot(out):
 
 
 def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store=None) -> list[Path]:
-    started = begin("pfc")
+    started = begin("pfc", BUDGET)
     body, verdicts = [], []
     _headroom_table(body)
     plot = _plot(out)

@@ -325,7 +325,8 @@ function points(rows, series) {
   return rows.filter(r => typeof r[S.y] === "number" && typeof r[S.x] === "number").map(r => {
     const ci = r[S.y + "_ci95"];
     return {x: r[S.x], y: r[S.y], series, lo: Array.isArray(ci) ? ci[0] : null, hi: Array.isArray(ci) ? ci[1] : null,
-            unstable: r.unstable === true ? "unstable" : "stable"};
+            // null: no test able to see a critically loaded queue was judged (stability_not_judged says why).
+            unstable: r.unstable === true ? "unstable" : r.unstable === false ? "stable" : "not judged"};
   });
 }
 
@@ -350,13 +351,14 @@ async function plot() {
   if (simulated.length) {
     // Each simulated point with its 95 % interval as an error bar (capped, so a short one stays visible).
     // An unstable point has no steady state, so no interval (as the CLI prints it): drawn as a cross alone.
-    layers.push({data: {values: simulated.filter(p => p.lo !== null && p.unstable === "stable")},
+    layers.push({data: {values: simulated.filter(p => p.lo !== null && p.unstable !== "unstable")},
                  mark: {type: "errorbar", ticks: true, thickness: 2},
                  encoding: {x: enc.x, y: {field: "lo", type: "quantitative", title: S.y + unit(S.y)}, y2: {field: "hi"},
                             color: enc.color}});
     layers.push({data: {values: simulated}, mark: {type: "point", filled: true, size: 50},
                  encoding: {...enc, shape: {field: "unstable", type: "nominal", title: "simulated",
-                                           scale: {domain: ["stable", "unstable"], range: ["circle", "cross"]}},
+                                           scale: {domain: ["stable", "not judged", "unstable"],
+                                                   range: ["circle", "diamond", "cross"]}},
                             tooltip: [{field: "x"}, {field: "y"}, {field: "lo", title: "95% CI low"},
                                       {field: "hi", title: "95% CI high"}, {field: "unstable"}]}});
   }
@@ -399,7 +401,7 @@ function cell(v, payload, k) {
   const ci = payload[k + "_ci95"];
   let text = fmt(v);
   if (Array.isArray(ci) && !Array.isArray(ci[0])) text += payload.unstable ? "  (unstable: no steady state)"
-                                                                         : `  (95% CI ${fmt(ci[0])} .. ${fmt(ci[1])})`;
+      : `  (95% CI ${fmt(ci[0])} .. ${fmt(ci[1])})` + (payload.unstable === null ? " (stability not judged)" : "");
   return el("td", {class: typeof v === "number" ? "num" : "text"}, text);
 }
 

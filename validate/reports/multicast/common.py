@@ -10,8 +10,12 @@ from dataclasses import dataclass, field
 
 from switchq.validate.reports import points
 
-__all__ = ["Plan", "Section", "plan", "simulated", "pm", "err", "carried_its_load", "latency", "how", "save", "curve",
-           "ARCHS", "CONFIGS", "PATTERNS", "PAPER_OQ", "PAPER_WBA", "PAPER_32_Q4"]
+from ..claims import Quote, fmt
+
+__all__ = ["Plan", "Section", "plan", "simulated", "pm", "judged", "err", "carried_its_load", "latency", "how", "save",
+           "curve", "ARCHS", "CONFIGS", "PATTERNS", "PAPER_OQ", "PAPER_WBA", "PAPER_32_Q4", "QUOTES", "SAID_13",
+           "SAID_14", "SAID_19", "SAID_BUFFERS", "SAID_COMPLEMENT", "SAID_93", "SAID_BLOW_UP", "SAID_STABLE",
+           "SAID_UPWARD", "SAID_TWO_OR_FOUR", "SAID_BALANCE", "SAID_NAMD", "SAID_REDUCTION"]
 
 # Paper 003 §3.1 and §3: the numbers its text states (the figures are curves without tables).
 # As printed (strings): the digits fix the tolerance a comparison allows (claims.printed).
@@ -23,6 +27,38 @@ PATTERNS = ("uniform", "transpose", "bitrev", "complement")
 # (switch ports, crosspoint packets, paper throughput figure, paper latency figure)
 CONFIGS = ((8, 2, 5, 6), (8, 4, 7, 8), (32, 2, 9, 10), (32, 4, 11, 12))
 ARCHS = (("oq-crosspoint", 4), ("oq-crosspoint", 1), ("iq-split", 4), ("iq-nosplit", 4), ("iq-wba", 4))
+
+# The paper's words each verdict quotes, verbatim from its text (tests/test_report_multicast.py checks them).
+SAID_13 = Quote("§3.1", "As the mean fanout of the multicast is four, performance saturates at a load factor close to "
+                        "0.25.")
+SAID_14 = Quote("§3.1", "With only two nodes sending data the performance of multicast saturates at a load factor of "
+                        "0.8, as shown in Figure 14.")
+# Whose figures 0.65 and 0.22 are: [19]'s virtual output-queued routers, not the paper's switch.
+SAID_19 = Quote("§3.1", "These results are better than the performance of virtual output-queued routers, presented in "
+                        "[19], where for un-correlated traffic with fanout of 4 the performance for a 2X8 switch is "
+                        "0.65 and for an 8X8 switch it is 0.22.")
+# §3.1 gives its single switch no crosspoint size; §2 names two and four round trips of buffering (one round trip,
+# 200 ns at 10 Gb/s, is about one 256 B packet).
+SAID_TWO_OR_FOUR = Quote("§2", "It is usually good to have two or four RTTs for good switch performance.")
+SAID_COMPLEMENT = Quote("§3", "Since complement is contention free [17, 6] its throughput is 100% at full load.")
+SAID_93 = Quote("§3", "Uniform, Transpose and Reversal also have good throughput of about 93%.")
+SAID_BUFFERS = Quote("§3", "Performance is best with 32 ports and 4 packets for each crosspoint.")
+SAID_BLOW_UP = Quote("§3", "Response times are also good for Complement and Uniform and only blow up for Transpose and "
+                           "Reversal for load factors greater than 0.9.")
+# The up-routing rule: any lowest common ancestor, chosen by a rule the paper does not give.
+SAID_UPWARD = Quote("§2.2", "the upward phase where a packet is sent to any of the lowest common ancestors of the "
+                            "source and the destination")
+# Neither a tolerance nor whether the loads under 0.125 or the saturation point is meant.
+SAID_STABLE = Quote("§3.1", "It can be seen that the latency is stable for load-factors under 0.125, showing the "
+                            "effectiveness of our scheme on a network of switches.")
+SAID_BALANCE = Quote("§2.2", "It also load-balances the routing memory required for each collective operation by "
+                             "choosing switches with fewer collective trees passing through them.")
+SAID_NAMD = Quote("§4", "As the network with 8 ports has more levels and hence more points of contention, hardware "
+                        "multicast has more performance gains.")
+SAID_REDUCTION = Quote("§3.2", "With only one reduction a network with 8 port switches performs better than a network "
+                               "with 32 port switches for message sizes greater than 64 bytes.")
+QUOTES = (SAID_13, SAID_14, SAID_19, SAID_TWO_OR_FOUR, SAID_COMPLEMENT, SAID_93, SAID_BUFFERS, SAID_BLOW_UP,
+          SAID_UPWARD, SAID_STABLE, SAID_BALANCE, SAID_NAMD, SAID_REDUCTION)
 
 
 @dataclass(frozen=True)
@@ -132,11 +168,35 @@ def simulated(p: Plan, kind: str, model: str, params: list, progress: bool = Fal
 
 
 def pm(v, ci, digits=4):
-    """``value ± half-width`` of a 95 % interval."""
+    """``value ± half-width`` of a 95 % interval, or ``value [low, high]`` for one that is not symmetric (cut at
+    what its quantity can be).
+
+    Examples
+    --------
+    >>> pm(0.5, (0.49, 0.51), 2), pm(0.02, (0.0, 0.06), 2)
+    ('0.50 ± 0.01', '0.02 [0.00, 0.06]')
+    """
     if v is None or not math.isfinite(v):
         return "—"
     half = (ci[1] - ci[0]) / 2
-    return f"{v:.{digits}f} ± {half:.{digits}f}" if math.isfinite(half) else f"{v:.{digits}f}"
+    if not math.isfinite(half):
+        return f"{v:.{digits}f}"
+    if not math.isclose(v - ci[0], ci[1] - v, rel_tol=1e-6, abs_tol=1e-12):
+        return f"{v:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+    return f"{v:.{digits}f} ± {half:.{digits}f}"
+
+
+def judged(v, digits=4, signed=False) -> str:
+    """The interval verdict ``v`` was judged on (claims.fmt), with its replications where the engine added some.
+
+    Examples
+    --------
+    >>> from switchq.validate.reports.claims import Exact, within
+    >>> judged(within(Exact(0.25), 0.25, 0.005), 3)
+    '0.250'
+    """
+    more = v.method != "exact" and v.n != v.base_n
+    return fmt(v, digits, signed) + (f" ({v.n} replications)" if more else "")
 
 
 def err(results, name):

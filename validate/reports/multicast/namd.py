@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..claims import at_least, derived, paired
-from .common import Plan, Section, pm, save
+from ..claims import at_least, derived, fmt, paired
+from .common import SAID_NAMD, Plan, Section, judged, pm, save
 
 __all__ = ["namd"]
 
@@ -73,7 +73,7 @@ def namd(p: Plan, out: Path, progress: bool = False, store=None) -> Section:
         m, lo, hi = d.value, d.low, d.high
         diffs.append((b, m, lo, hi))
         label = _size(b)
-        sec.lines.append(f"| {label} | " + " | ".join(cells) + f" | {pm(m, (lo, hi), 2)} |")
+        sec.lines.append(f"| {label} | " + " | ".join(cells) + f" | {fmt(d, 2, signed=True)} |")
     significant = [(b, m) for b, m, lo, hi in diffs if lo > 0 or hi < 0]
     one_k = [(res[ports, mode][sizes.index(1024)].completion_ns / 1e3 if 1024 in sizes else math.nan)
              for ports in (8, 32) for mode in ("hardware", "software")]
@@ -103,9 +103,10 @@ def namd(p: Plan, out: Path, progress: bool = False, store=None) -> Section:
     mean = {ports: derived([gain_rows[ports, b] for b in sizes], "gain", lambda *g: np.mean(g, axis=0), "gain")
             for ports in (8, 32)}
     overall = at_least(paired(mean[8], mean[32], "gain"), 0.0, compares=True,
-                       claim="Figs 17-18: the 8-port network gains more from hardware multicast (mean over sizes)")
+                       claim="Figs 17-18: the 8-port network gains more from hardware multicast (mean over sizes)",
+                       section="Figs 17-18", quote=SAID_NAMD)
     sec.claim("Figs 17-18", "8-port network gains more from hardware multicast", "yes (no number)",
-              f"mean over sizes {overall.value:+.2f} µs (95 % CI {overall.low:+.2f} .. {overall.high:+.2f}); larger "
+              f"mean over sizes {judged(overall, 2, signed=True)} µs; larger "
               f"8-port gain at {len(more)} of {len(diffs)} sizes (largest difference {worst_diff[1]:+.2f} µs)",
               "paired difference at least 0", overall, "NIC send overhead per destination dominates both networks")
     return sec

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from ..claims import AGREE, Exact, at_least, shown
-from .common import Plan, Section, save
+from .common import SAID_BALANCE, Plan, Section, save
 
 __all__ = ["spanning_trees"]
 
@@ -95,7 +95,8 @@ def spanning_trees(p: Plan, out: Path, progress: bool = False, store=None) -> Se
     # Counted on the same drawn groups (no sampling error): the naive rule's busiest top switch carries at least
     # one tree more than leastLoadedParent's.
     balanced = at_least(Exact(top["naive"].max - top["least-loaded"].max, "trees counted on the same groups"), 1,
-                        claim=f"§2.2: leastLoadedParent balances the trees ({g0} groups of {f0})")
+                        claim=f"§2.2: leastLoadedParent balances the trees ({g0} groups of {f0})", section="§2.2",
+                        quote=SAID_BALANCE)
     sec.lines += ["", "![trees per top switch](multicast_trees.png)", "",
                   f"**Reading.** With {g0} groups of {f0} the naive rule sends all trees that reach the top "
                   f"through one top switch (max {top['naive'].max}), `leastLoadedParent` spreads them "

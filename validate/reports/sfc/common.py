@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from switchq.models.flow_control import RESENDS
 
 from .. import est, points
+from ..claims import cell, fmt
 
 __all__ = ["Plan", "Section", "RTTS", "READINGS", "DEFAULT_READING", "DELAY_PRECISION", "THROUGHPUT_PRECISION",
-           "REPLICATIONS", "RULE", "q_r", "switch", "pm", "cell", "ratio", "save"]
+           "REPLICATIONS", "BUDGET", "RULE", "q_r", "switch", "figure", "judged", "ratio", "save"]
 
 RTTS = (8, 16, 32, 64)
 # The two readings of when a sent SFC cell goes again (models.flow_control); the first is the default.
@@ -25,9 +26,20 @@ DELAY_PRECISION = 0.05
 THROUGHPUT_PRECISION = 0.004
 # Replications behind every simulated point a verdict stands on (claims.MIN_SAMPLES or more).
 REPLICATIONS = 5
+# Replications the engine may take a figure to before calling it inconclusive, as a multiple of its own: the
+# minimum; every point here is cheap enough to run again.
+BUDGET = 4
 RULE = ("No verdict stands on fewer than 5 replications or on point values; comparisons are paired: both "
         "configurations run with the same seeds (replication r of each draws its traffic from the same stream), "
-        "judged on the interval of their per-replication ratio or difference.")
+        "judged on the interval of their per-replication ratio or difference. A figure agrees when its whole "
+        "interval lies inside the claim's band (or on the claim's side of a bound) from a run shown stable; a "
+        "saturation throughput (load 1, overloaded by design) is judged whatever its run's stability. An interval "
+        f"that reaches past the band's edge is run again on more replications, up to {BUDGET} times its own, and is "
+        "inconclusive if it still does. A disagreement is classed by the verdict engine from evidence alone: an "
+        "ambiguity where another reading that was run is judged agree and the paper's sentence allowing both is "
+        "quoted, not reproducible where a tested function over a rule the paper states contradicts the claim, a "
+        "defect otherwise. Each table prints the interval its verdict was judged on (after replications were "
+        "added).")
 
 
 @dataclass(frozen=True)
@@ -77,20 +89,20 @@ def switch(n: int, tau: int, protocol: str = "credit", resend: str | None = None
             "resend": (resend or DEFAULT_READING) if protocol == "sfc" else None, **extra}
 
 
-def pm(e, digits: int = 1) -> str:
-    """``value ± half-width`` of an estimate."""
-    if not math.isfinite(e.value):
-        return "—"
-    return f"{e.value:.{digits}f} ± {e.half_width:.{digits}f}" if math.isfinite(e.half_width) else \
-        f"{e.value:.{digits}f}"
-
-
-def cell(row, name: str = "mean_latency", digits: int = 1) -> str:
-    """``value ± half-width`` of a row's latency, or ``unstable`` with its backlog growth (a queue that grows
-    has no mean latency)."""
+def figure(row, name: str = "mean_latency", digits: int = 1) -> str:
+    """A row's estimate as a table prints it (:func:`~switchq.validate.reports.claims.fmt`), or ``unstable``
+    with its backlog growth (a queue that grows has no mean latency)."""
     if row.get("unstable"):
         return f"unstable (backlog +{row.get('backlog_growth', math.nan):.0f})"
-    return pm(est(row, name), digits)
+    e = est(row, name)
+    return fmt(e, digits) if math.isfinite(e.value) else "—"
+
+
+def judged(v, digits: int = 3, signed: bool = False) -> str:
+    """A verdict for a table: the interval it was judged on, with its replications where the engine added some,
+    and its class, with why unless it agrees."""
+    added = f" (n = {v.n})" if v.n > v.base_n else ""
+    return f"{fmt(v, digits, signed)}{added}: {cell(v)}"
 
 
 def ratio(a_row, b_row, name: str = "mean_latency"):

@@ -7,20 +7,22 @@ two configurations, so it is judged on the per-run ratio of their latencies
 with common random numbers. The per-priority latencies are kept per point,
 not per replication, so each point is run with :data:`SEEDS` seeds (two
 replications each) and a run's latency is the mean of its two replications:
-every configuration with the same seeds, paired seed by seed. A point is
-unstable by the stability rule applied to its runs as to one run's
-replications (:func:`_unstable`).
+every configuration with the same seeds, paired seed by seed. A point's row
+can be made again with more seeds (``row.more(n)``: seeds ``seed .. seed +
+n - 1``, the first ones the same runs), so the verdict engine extends these
+figures as it does a single run's replications. A point is unstable by the
+stability rule applied to its runs as to one run's replications
+(:func:`_unstable`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from switchq.validate.harness import confidence_interval
-from switchq.validate.result import Estimate
-
-from ..claims import MIN_SAMPLES, at_most, listed, paired, tally
-from .common import DELAY_PRECISION, Plan, Section, save, switch
+from .. import Row
+from ..claims import AGREE, MIN_SAMPLES, at_most, listed, paired, sampled, tally
+from .common import DELAY_PRECISION, Plan, Section, judged, save, switch
+from .quotes import P1_NOT_RAISED, REPLACEMENT_CUTS, SPECULATION_CUTS
 
 LOADS = (0.1, 0.3, 0.5, 0.7, 0.8, 0.9)
 # The quick build (tests) runs a tenth as long: tau = 32's bursts and loads of 0.9 do not settle in it.
@@ -30,24 +32,27 @@ VARIANTS = (("SFC off", "credit", False), ("SFC", "sfc", False), ("SFC + replace
 # Runs per point, each with its own seed (the plan's seed, +1, ...), and the replications of each run.
 SEEDS = MIN_SAMPLES
 REPLICATIONS = 2
-# From this load on, speculation is rare (the paper: SFC and credits converge as the load approaches 100 %).
-HIGH_LOAD = 0.8
+# What each priority's latency can be (a ratio of two is cut at 0).
+DOMAINS = {"p0": (0.0, None), "p1": (0.0, None)}
 
 
-def _runs(p: Plan, params: list) -> list:
+def _runs(p: Plan, params: list, seeds: int = SEEDS) -> list:
     """Per point, a row holding each priority's mean latency run by run (``p0_samples``, ``p1_samples``),
-    ``all`` (the latency over both), the counters summed over the runs, and whether any run was unstable."""
-    by_seed = [p.run(params, 20_000, reps=REPLICATIONS, seed=p.seed + k) for k in range(SEEDS)]
+    ``all`` (the latency over both), the counters summed over the runs, and whether any run was unstable;
+    ``row.more(n)`` makes it again from ``n`` seeds."""
+    by_seed = [p.run(params, 20_000, reps=REPLICATIONS, seed=p.seed + k) for k in range(seeds)]
     out = []
-    for runs in zip(*by_seed):
-        row = {"seed": p.seed, "replications": SEEDS, "unstable": _unstable(runs),
-               "backlog_growth": float(np.mean([r["backlog_growth"] for r in runs])),
-               "throughput": float(np.mean([r["throughput"] for r in runs])),
-               "all": float(np.mean([r["mean_latency"] for r in runs]))}
+    for prm, runs in zip(params, zip(*by_seed)):
+        row = Row({"seed": p.seed, "replications": seeds, "unstable": _unstable(runs),
+                   "backlog_growth": float(np.mean([r["backlog_growth"] for r in runs])),
+                   "throughput": float(np.mean([r["throughput"] for r in runs])),
+                   "all": float(np.mean([r["mean_latency"] for r in runs]))})
         for j in (0, 1):
             row[f"p{j}_samples"] = [r["mean_latency_by_priority"][j] for r in runs]
         for key in ("replacements", "delivered", "transmissions", "speculative_transmissions"):
             row[key] = sum(r[key] or 0 for r in runs)
+        row.domains = DOMAINS
+        row.more = lambda n, prm=prm: _runs(p, [prm], n)[0]
         out.append(row)
     return out
 
@@ -60,9 +65,9 @@ def _unstable(runs) -> bool:
     return bool(pooled or other)
 
 
-def _mean(row, j) -> Estimate:
-    m, low, high = confidence_interval(row[f"p{j}_samples"])
-    return Estimate(m, low, high, n=SEEDS)
+def _mean(row, j):
+    """Priority ``j``'s mean latency over the point's runs, with its Student-t interval over them."""
+    return sampled(row, lambda x: x, f"p{j}", domain=DOMAINS[f"p{j}"])
 
 
 def priorities(p: Plan, out) -> Section:
@@ -81,7 +86,8 @@ def priorities(p: Plan, out) -> Section:
                   "drastically reduces the latency of low- as well as of high-priority traffic\"); replacement over "
                   "SFC for P0 (\"the high-priority latency is further reduced\"); replacement over SFC for P1 at "
                   f"most 1 + {DELAY_PRECISION:.0%} (\"does not incur an increase of the mean latency of low-priority "
-                  "traffic\"). A verdict agrees when the paired interval reaches its bound.", "",
+                  "traffic\"). Each verdict is printed with the interval of the ratio it was judged on (seeds added by "
+                  "the engine included).", "",
                   "| tau | B | load | " + " | ".join(v[0] for v in VARIANTS) + " | SFC cuts P0 | SFC cuts P1 | "
                   "replacement cuts P0 | P1 not raised |", "|---:|---:|---:|---|---|---|---|---|---|---|"]
     fig, axes = plt.subplots(len(rtts), 2, figsize=(12, 4 * len(rtts)), squeeze=False)
@@ -98,37 +104,26 @@ def priorities(p: Plan, out) -> Section:
                 cells = [" / ".join([*(f"{_mean(r, j).value:.1f}" for j in (0, 1)), f"{r['all']:.1f}"])
                          for r in (off, sfc, repl)]
                 if any(r["unstable"] for r in (off, sfc, repl)):
+                    # Judged all the same: the engine never lets an unstable run agree.
                     unstable.append(f"{load} (tau = {tau}, B = {burst})")
-                    sec.lines.append(f"| {tau} | {burst} | {load} | " + " | ".join(
-                        f"unstable (backlog +{r['backlog_growth']:.0f})" if r["unstable"] else c
-                        for r, c in zip((off, sfc, repl), cells))
-                        + " | — | — | — | — |")
-                    continue
+                    cells = [f"unstable (backlog +{r['backlog_growth']:.0f}): {c}" if r["unstable"] else c
+                             for r, c in zip((off, sfc, repl), cells)]
                 at = f"tau = {tau}, B = {burst}, load {load}"
-                spec = sfc["speculative_transmissions"] / max(sfc["transmissions"], 1)
-                v1 = [at_most(paired(sfc, off, f"p{j}", ratio=True), cut, compares=True,
-                              claim=f"Fig. 5: speculation reduces P{j}'s latency, {at}",
-                              otherwise="ambiguity" if load >= HIGH_LOAD else "defect",
-                              evidence=f"{spec:.0%} of SFC's transmissions are speculative here; the paper: SFC and "
-                                       "credits converge as the load approaches 100 % (§5), so at high load the "
-                                       "claim holds only read as 'at the loads where SFC speculates'")
+                v1 = [at_most(paired(sfc, off, f"p{j}", ratio=True), cut, compares=True, section="Fig. 5",
+                              quote=SPECULATION_CUTS, claim=f"Fig. 5: speculation reduces P{j}'s latency, {at}")
                       for j in (0, 1)]
-                rate = replaced[tau, burst, load]
-                v2 = at_most(paired(repl, sfc, "p0", ratio=True), cut, compares=True,
-                             claim=f"Fig. 5: replacement further reduces P0's latency, {at}",
-                             otherwise="not reproducible" if rate < 1 else "defect",
-                             evidence=f"{rate:.2f} replacements per 1000 cells delivered: replacement acts only when "
-                                      "a high-priority cell finds its crosspoint full (§5), which at this load it "
-                                      "almost never does, so the paper's mechanism has nothing to reduce")
+                v2 = at_most(paired(repl, sfc, "p0", ratio=True), cut, compares=True, section="Fig. 5",
+                             quote=REPLACEMENT_CUTS, claim=f"Fig. 5: replacement further reduces P0's latency, {at}")
                 v3 = at_most(paired(repl, sfc, "p1", ratio=True), 1 + DELAY_PRECISION, compares=True,
+                             section="Fig. 5", quote=P1_NOT_RAISED,
                              claim=f"Fig. 5: replacement does not raise P1's mean latency, {at}")
                 cut_both += v1
                 cut_p0.append(v2)
                 p1_kept.append(v3)
-                if v2 == "agree":
+                if v2 == AGREE:
                     p0_loads.append(f"{load} (tau = {tau}, B = {burst})")
                 sec.lines.append(f"| {tau} | {burst} | {load} | " + " | ".join(cells)
-                                 + f" | {v1[0]} | {v1[1]} | {v2} | {v3} |")
+                                 + "".join(f" | {judged(v)}" for v in (*v1, v2, v3)) + " |")
             for k, (label, _, _) in enumerate(VARIANTS):
                 kept = [r for r in res[label] if not r["unstable"]]
                 tp = [r["throughput"] for r in kept]
@@ -145,7 +140,7 @@ def priorities(p: Plan, out) -> Section:
     sec.files.append(path)
     sec.verdicts += cut_both + cut_p0 + p1_kept
     sec.lines += ["", f"- SFC cuts each priority's latency at {tally(cut_both)} (point x priority)"
-                  + (f"; not judged at {listed(unstable)} (unstable)" if unstable else "") + ".",
+                  + (f"; unstable (judged all the same) at {listed(unstable)}" if unstable else "") + ".",
                   f"- Replacement cuts P0's further at {tally(cut_p0)} points: at loads {listed(p0_loads)}. It acts "
                   "only when a cell finds its crosspoint full: replacements per 1000 cells delivered at tau = 8, "
                   "B = 10 run " + ", ".join(f"{replaced[8, 10, x]:.1f} at {x}" for x in loads) + ".",

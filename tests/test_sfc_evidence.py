@@ -1,0 +1,56 @@
+"""The derivation the sfc report quotes (switchq.solvers.sfc_evidence): the paper's printed rule floor(B/Q_R),
+checked against an independent count, and where the paper's printed numbers part from it."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from switchq.errors import InputError
+from switchq.solvers.sfc_evidence import printed_burst_rule
+
+# Paper 002 §5: the RTT multiples it prints for Fig. 4 a (B = 10) and b (B = 20), N = 16, Q_R = 2, 3, 4, 6.
+PRINTED = {10: (5, 4, 3, 2), 20: (10, 7, 5, 4)}
+Q_RS = (2, 3, 4, 6)
+
+
+def _whole_rounds(b, q):
+    # Independent of the floor: how many times Q_R whole cells fit in B, counted one round at a time.
+    k = 0
+    while (k + 1) * q <= b:
+        k += 1
+    return k
+
+
+@given(b=st.integers(1, 500), q=st.integers(1, 64))
+def test_printed_burst_rule_counts_whole_crosspoints_in_a_burst(b, q):
+    assert printed_burst_rule(b, q).value == _whole_rounds(b, q)
+
+
+def test_printed_burst_rule_on_the_papers_bursts_and_crosspoints():
+    # floor(10/2) = 5 and floor(20/2) = 10, floor(20/4) = 5 are the numbers the paper prints; the others are not:
+    # floor(10/3) = 3 where it prints 4, floor(20/3) = 6 where it prints 7 (its printed numbers are ceilings).
+    got = {b: tuple(printed_burst_rule(b, q).value for q in Q_RS) for b in PRINTED}
+    assert got == {10: (5, 3, 2, 1), 20: (10, 6, 5, 3)}
+    same = [(b, q) for b in PRINTED for q, g, p in zip(Q_RS, got[b], PRINTED[b]) if g == p]
+    assert same == [(10, 2), (20, 2), (20, 4)]
+    assert printed_burst_rule(10.0, 3).why == "floor(B/Q_R) = floor(10/3) = 3 round trips"
+
+
+def test_printed_burst_rule_refuses_what_is_not_a_burst_or_a_buffer():
+    with pytest.raises(InputError):
+        printed_burst_rule(0.5, 2)
+    with pytest.raises(InputError):
+        printed_burst_rule(10, 0)
+
+
+def test_the_report_quotes_the_rule_only_where_the_paper_prints_the_number():
+    # N = 16: the claim's target is the paper's printed number, and the rule it prints beside it can contradict
+    # it (B = 10, Q_R = 3: 3 round trips against a printed 4). N = 64: the target is the ceiling carried over by
+    # switchq, not printed by the paper, so no derivation of the paper's can class its miss.
+    from switchq.validate.reports.sfc.bursty import paper_rule
+
+    d = paper_rule(16, 10, 3)
+    assert d.value == 3 and d.relation == "equals" and "evaluates to 5" in d.quote.text
+    assert d.name == "switchq.solvers.sfc_evidence.printed_burst_rule"
+    assert paper_rule(16, 20, 3).value == 6 and "around 10, 7, 5, and 4" in paper_rule(16, 20, 3).quote.text
+    assert paper_rule(64, 10, 3) is None

@@ -122,14 +122,20 @@ def _base(d) -> dict:
     return values
 
 
-@pytest.mark.parametrize("key, case", CASES, ids=[k for k, _ in CASES])
-def test_build_refuses_an_option_where_it_has_no_effect(key, case):
+def _where_it_does_not_apply(key, case):
+    """The declaration of ``case``, its parameter and a point setting it where a condition fails (skipped where no
+    value can make it fail)."""
     params, p, index = case
     d = DECLARED[key.split(":")[0]]
     given = condition_values(params, p, index)
     if given is None:
         pytest.skip("the condition always holds")
-    values = {**_base(d), **{k: d.param(k).parse(v, d.param(k).option) for k, v in given.items()}}
+    return d, p, {**_base(d), **{k: d.param(k).parse(v, d.param(k).option) for k, v in given.items()}}
+
+
+@pytest.mark.parametrize("key, case", CASES, ids=[k for k, _ in CASES])
+def test_build_refuses_an_option_where_it_has_no_effect(key, case):
+    d, p, values = _where_it_does_not_apply(key, case)
     with pytest.raises(InputError) as e:
         d.build(values)
     line = str(e.value)
@@ -294,12 +300,7 @@ PARITY = [(k, c) for k, c in CASES if k.split(":")[0] in OWN_RULES or k in OWN_R
 def test_the_model_refuses_what_its_declaration_refuses(key, case, monkeypatch):
     import sys
 
-    params, p, index = case
-    d = DECLARED[key.split(":")[0]]
-    given = condition_values(params, p, index)
-    if given is None:
-        pytest.skip("the condition always holds")
-    values = {**_base(d), **{k: d.param(k).parse(v, d.param(k).option) for k, v in given.items()}}
+    d, p, values = _where_it_does_not_apply(key, case)
     monkeypatch.setattr(sys.modules[d.build.__module__], "check_applies", lambda *args: None)
     with pytest.raises(InputError) as e:
         system, workload = d.build(values)

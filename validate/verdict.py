@@ -180,12 +180,15 @@ class Verdict(str):
               "allows": self.allows.record() if self.allows else None,
               "not_about": self.not_about.record() if self.not_about else None,
               "derivation": self.derivation.record() if self.derivation else None,
-              "readings": [{"reading": r.reading, "class": str(r)} for r in self.readings],
+              "readings": [{"reading": r.reading, "class": str(r), "value": num(r.value), "low": num(r.low),
+                            "high": num(r.high), "replications": r.n,
+                            "band": [num(r.band[0]), num(r.band[1])]} for r in self.readings],
               "agreeing_readings": list(self.agreeing)}
         return {"report": self.report, "claim": self.claim, "section": self.section, "reading": self.reading,
                 "default": self.default, "class": str(self), "why": self.why,
                 "estimate": {"value": num(self.value), "low": num(self.low), "high": num(self.high),
                              "method": self.method, "replications": self.n, "stable": self.stable,
+                             "runs": self.unmeasured or None,
                              "domain": [num(b) for b in self.domain], "base_replications": self.base_n,
                              "budget": self.budget, "needed": num(self.needed)},
                 "band": {"sense": self.sense, "target": num(self.target), "tolerance": self.tolerance,
@@ -214,6 +217,8 @@ class Measured(Estimate):
     figure they give."""
 
     remake: Callable | None = field(default=None, repr=False, compare=False)
+    # Replications run (``n`` counts those that measured the figure: a run with nothing to measure gives none).
+    runs: int = 0
 
     def more(self, n: int) -> "Measured":
         if self.remake is None:
@@ -221,9 +226,11 @@ class Measured(Estimate):
         return self.remake(n)
 
 
-def measured(e, remake: Callable | None) -> Measured:
-    """``e`` as a :class:`Measured` that ``remake(n)`` measures again on ``n`` replications."""
-    return Measured(e.value, e.low, e.high, e.n, e.method, e.stable, e.domain, remake=remake)
+def measured(e, remake: Callable | None, runs: int = 0) -> Measured:
+    """``e`` as a :class:`Measured` that ``remake(n)`` measures again on ``n`` replications (``runs``: how many
+    were run, when some may not have measured it)."""
+    return Measured(e.value, e.low, e.high, e.n, e.method, e.stable, e.domain, remake=remake,
+                    runs=max(runs, getattr(e, "runs", 0)))
 
 
 # ------------------------------------------------------------------ the interval a verdict stands on
@@ -235,21 +242,30 @@ def _interval(value, compares: bool) -> dict:
             raise ClaimError(f"a comparison of two configurations judged on an exact value {value.value:g}: "
                              "judge the paired difference of their runs (paired())")
         v = float(value.value)
-        return dict(value=v, low=v, high=v, n=0, method="exact", stable=True, domain=(None, None))
+        return dict(value=v, low=v, high=v, n=0, method="exact", stable=True, domain=(None, None), unmeasured=0)
     if not hasattr(value, "low"):
         raise ClaimError(f"a bare number {value!r} cannot be judged: pass a simulated Estimate, or Exact(...) "
                          "for an analytic or counted value")
     n, method = getattr(value, "n", 0), getattr(value, "method", "t")
+    runs = getattr(value, "runs", 0)
+    gap = not (math.isfinite(value.low) and math.isfinite(value.high))
+    if (n < MIN_SAMPLES or gap) and runs >= MIN_SAMPLES:
+        # Enough replications were run, but too few of them measured the figure (no frame, no message delivered):
+        # no verdict either way, and the record says so.
+        return dict(value=float(value.value), low=float(value.low), high=float(value.high), n=int(n), method=method,
+                    stable=getattr(value, "stable", None), domain=tuple(getattr(value, "domain", (None, None))),
+                    unmeasured=runs)
     if n < MIN_SAMPLES:
         raise ClaimError(f"an estimate from {n} replications or batches cannot be judged: at least "
                          f"{MIN_SAMPLES} are needed")
     if compares and method != "paired":
         raise ClaimError("a comparison of two configurations must be judged on the interval of their paired "
                          f"difference or ratio (paired()), not on a {method!r} interval")
-    if math.isnan(value.low) or math.isnan(value.high):
+    if gap:
         raise ClaimError(f"an estimate with no interval ({value.value:g}) cannot be judged")
     return dict(value=float(value.value), low=float(value.low), high=float(value.high), n=int(n), method=method,
-                stable=getattr(value, "stable", None), domain=tuple(getattr(value, "domain", (None, None))))
+                stable=getattr(value, "stable", None), domain=tuple(getattr(value, "domain", (None, None))),
+                unmeasured=0)
 
 
 def _position(low, high, band, point, precision) -> str:
@@ -273,7 +289,8 @@ def needed(n: int, value: float, low: float, high: float, band: tuple, point: bo
     >>> needed(5, 1.0, 0.9, 1.1, (0.95, 1.2), False, 0.0)      # half-width 0.1, nearest edge 0.05 away
     20
     """
-    half = (high - low) / 2
+    # A clipped interval keeps its Student-t half-width on the side away from the limit.
+    half = max(value - low, high - value)
     if point:
         room = precision
     else:
@@ -300,21 +317,20 @@ def judge(value, band: tuple, *, sense: str, target: float, tolerance: float = 0
     if factor < MIN_BUDGET:
         raise ClaimError(f"a replication budget of {factor}x is under {MIN_BUDGET}x")
     iv = _interval(value, compares)
-    base = iv["n"]
+    base = max(iv["n"], iv["unmeasured"])
+    # Two looks, not rounds: an interval that overlaps an edge is measured once more, straight at the budget (each
+    # look could agree by chance, so every further look would add to the chance of a false agreement; two keep it
+    # within the interval's own 5 %). A figure that cannot take more is judged as it is, and an unstable run is
+    # a disagreement however many replications it has.
     limit = factor * base
-    # More replications while the interval overlaps an edge, in rounds (the projection from a few replications is
-    # itself noisy), up to the budget; a figure that cannot take more is judged as it is.
-    while (iv["n"] and _position(iv["low"], iv["high"], band, point, precision) == "overlap"
-           and iv["n"] < limit and _extendable(value) and _current["extend"]):
-        want = needed(iv["n"], iv["value"], iv["low"], iv["high"], band, point, precision or 0.0)
-        n = int(min(limit, max(iv["n"] + 1, math.ceil(1.2 * want) if math.isfinite(want) else limit)))
-        value = value.more(n)
+    undecided = iv["unmeasured"] or _position(iv["low"], iv["high"], band, point, precision) == "overlap"
+    if (undecided and max(iv["n"], iv["unmeasured"]) < limit and _extendable(value) and _current["extend"]
+            and (iv["stable"] is not False or saturated)):
+        value = value.more(limit)
         iv = _interval(value, compares)
-        if iv["n"] < n:
-            raise ClaimError(f"asked for {n} replications, the figure came back with {iv['n']}")
-    where = _position(iv["low"], iv["high"], band, point, precision)
+    where = "unmeasured" if iv["unmeasured"] else _position(iv["low"], iv["high"], band, point, precision)
     need = (needed(iv["n"], iv["value"], iv["low"], iv["high"], band, point, precision or 0.0)
-            if iv["n"] else math.nan)
+            if iv["n"] and not iv["unmeasured"] else math.nan)
     word, why = _classify(where, iv, band, point, precision, saturated, readings, allows, derivation, not_about,
                           claim, reading, base, limit, need, _extendable(value))
     v = Verdict(word, report=_current["report"] if report is None else report, claim=claim, section=section, reading=reading,
@@ -344,6 +360,9 @@ def _span(band) -> str:
 def _classify(where, iv, band, point, precision, saturated, readings, allows, derivation, not_about, claim,
               reading, base, limit, need, extendable) -> tuple:
     """(class, why) from where the interval lies, the run's stability and the evidence."""
+    if where == "unmeasured":
+        return INCONCLUSIVE, (f"measured in only {iv['n']} of {iv['unmeasured']} replications (the others had "
+                              f"nothing to measure): no interval from {MIN_SAMPLES} to judge")
     shown = (f"{iv['value']:.6g}" if iv["method"] == "exact"
              else f"{iv['low']:.6g} .. {iv['high']:.6g} ({iv['method']}, {iv['n']} replications)")
     unstable = iv["stable"] is False and not saturated
@@ -369,10 +388,16 @@ def _classify(where, iv, band, point, precision, saturated, readings, allows, de
     if not_about is not None:
         return NOT_A_CLAIM, f"{missed}; the figure is about another system ({not_about.section})"
     notes = []
-    agreeing = [r for r in readings if r == AGREE and r.reading != reading]
     for r in readings:
         if r.claim != claim:
             raise ClaimError(f"reading {r.reading!r} was judged on claim {r.claim!r}, not {claim!r}")
+    # A reading is another model or another reading of the paper's words; the same figure against a wider band is
+    # only a looser tolerance, no evidence that the paper reads two ways.
+    wider = [r for r in readings if r == AGREE and _only_wider(r, iv, band)]
+    if wider:
+        notes.append("the reading" + ("s " if len(wider) > 1 else " ") + ", ".join(repr(r.reading) for r in wider)
+                     + " judge the same figure against a wider band: no evidence of another reading")
+    agreeing = [r for r in readings if r == AGREE and r.reading != reading and r not in wider]
     if agreeing and allows is not None:
         return AMBIGUITY, (f"{missed}; the reading{'s' if len(agreeing) > 1 else ''} "
                            + ", ".join(repr(r.reading) for r in agreeing) + f" agree{'' if len(agreeing) > 1 else 's'}"
@@ -383,13 +408,24 @@ def _classify(where, iv, band, point, precision, saturated, readings, allows, de
         notes.append("no other reading run agrees (" + ", ".join(f"{r.reading}: {r}" for r in readings) + ")")
     if derivation is not None:
         lo, hi = derivation.span()
-        if hi < band[0] or lo > band[1]:
-            return NOT_REPRODUCIBLE, (f"the paper's rules ({derivation.quote.section}) give "
-                                      f"{_span((lo, hi))}, outside {_span(band)}: "
-                                      f"{derivation.name.rsplit('.', 1)[-1]}")
-        notes.append(f"the derivation {derivation.name.rsplit('.', 1)[-1]} gives {_span((lo, hi))}, which does not "
-                     f"contradict {_span(band)}")
+        name = derivation.name.rsplit(".", 1)[-1]
+        # The paper contradicts its own rules only if switchq follows them: our figure must agree with what they give
+        # (to the claim's own precision, from a run that is not unstable), else switchq is wrong as well.
+        slack = (band[1] - band[0]) / 2 if math.isfinite(band[1] - band[0]) else (precision or 0.0)
+        follows = not unstable and iv["low"] <= hi + slack and iv["high"] >= lo - slack
+        if (hi < band[0] or lo > band[1]) and follows:
+            return NOT_REPRODUCIBLE, (f"the paper's rules ({derivation.quote.section}) give {_span((lo, hi))}, "
+                                      f"outside {_span(band)}, and ours follows them: {name}")
+        notes.append(f"the derivation {name} gives {_span((lo, hi))}, which "
+                     + ("does not contradict " + _span(band) if not (hi < band[0] or lo > band[1]) else
+                        "ours does not follow (" + ("an unstable run" if unstable else shown) + ")"))
     return DEFECT, missed + "".join("; " + n for n in notes)
+
+
+def _only_wider(r, iv, band) -> bool:
+    """Whether reading verdict ``r`` judged the very interval ``iv`` against a band holding ``band``."""
+    same = (r.value, r.low, r.high, r.n) == (iv["value"], iv["low"], iv["high"], iv["n"])
+    return same and r.band[0] <= band[0] and r.band[1] >= band[1]
 
 
 def _band(sense, target, tolerance) -> tuple:

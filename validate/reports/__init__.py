@@ -199,7 +199,7 @@ def est(row: dict, name: str):
                  stable=True if name in (row.get("whole_measurements") or ()) else claims.stable_of(row),
                  domain=getattr(row, "domains", {}).get(name, (None, None)))
     more = getattr(row, "more", None)
-    return claims.measured(e, None if more is None else lambda k: est(more(k), name))
+    return claims.measured(e, None if more is None else lambda k: est(more(k), name), runs=int(reps or 0))
 
 
 def page(out: Path, name: str, title: str, intro: str, verdicts, body: list, started: float, *, quick: bool,

@@ -202,7 +202,7 @@ def paired(a, b, name: str, ratio: bool = False) -> Measured:
         e = Estimate(e.value, e.low, e.high, e.n, "paired", domain=e.domain)
     again = _remake([a, b])
     return measured(Estimate(e.value, e.low, e.high, e.n, e.method, stable_of(a, b), e.domain),
-                    None if again is None else lambda n: paired(*again(n), name, ratio))
+                    None if again is None else lambda n: paired(*again(n), name, ratio), runs=x.size)
 
 
 def _nonnegative(a, b, name) -> bool:
@@ -262,7 +262,8 @@ def sampled(row: dict, f, *names: str, domain=(None, None)) -> Measured:
         e = _estimate(f(*xs), "t", domain)
     again = _remake([row])
     return measured(Estimate(e.value, e.low, e.high, e.n, e.method, stable_of(row), e.domain),
-                    None if again is None else lambda n: sampled(again(n)[0], f, *names, domain=domain))
+                    None if again is None else lambda n: sampled(again(n)[0], f, *names, domain=domain),
+                    runs=xs[0].size)
 
 
 def listed(items, empty: str = "none") -> str:

@@ -248,6 +248,11 @@ class Param:
         if not math.isfinite(float(value)):
             raise InputError(where, text, self.allowed())
         if self.kind in ("int", "cells"):
+            if isinstance(value, int):
+                return value
+            if isinstance(text, str) and text.strip().lstrip("+-").isdigit():
+                # Exactly: a 64-bit seed read through float() loses its last digits (8831625547063467241).
+                return int(text.strip())
             f = float(value)
             if not f.is_integer():
                 raise InputError(where, text, self.allowed())

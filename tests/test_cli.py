@@ -123,3 +123,12 @@ def test_validate_json_rows_have_a_verdict():
     assert out["rows"] and all(r["verdict"] == "agree" for r in out["rows"])
     assert p.returncode == 0 and out["verdict"] == "agree" and out["headline"].startswith(f"{len(out['rows'])} agree")
     assert all("seed" in r and len(r["interval"]) == 2 and 0.99 < r["level"] < 1 and r["why"] for r in out["rows"])
+
+
+def test_a_64_bit_seed_is_read_exactly():
+    # Read through float(), 8831625547063467241 became 8831625547063467008: another stream than the one asked for.
+    from switchq.declaration import RUN_PARAMS
+
+    seed = next(p for p in RUN_PARAMS if p.name == "seed")
+    assert seed.parse("8831625547063467241", "--seed") == 8831625547063467241
+    assert seed.parse("1e3", "--seed") == 1000

@@ -94,7 +94,7 @@ def test_an_option_where_it_has_no_effect_is_the_clis_refusal(client):
 
 def test_bad_requests_get_a_4xx_never_a_500(client):
     cases = [("post", "/api/solve/nope", {}), ("post", "/api/sweep/nope", {"vary": {"load": "0.5"}}),
-             ("get", "/api/models/nope", None), ("get", "/api/jobs/999", None),
+             ("get", "/api/models/nope", None), ("get", "/api/jobs/999", None), ("get", "/api/jobs/999/json", None),
              ("post", "/api/solve/hol", {"params": "ports=8"}), ("post", "/api/solve/hol", {"params": {"nope": "1"}}),
              ("post", "/api/solve/voq", {"params": {"ports": "4", "load": "0.5"}}),     # the twin's parameter
              ("post", "/api/sweep/oq", {"vary": {"load": "0.1:1.5:0.1"}, "params": {"ports": "16"}}),
@@ -188,13 +188,19 @@ def test_simulated_points_are_switchq_sweeps_stored_and_reused(client):
     assert csv.splitlines()[0].startswith("model,mode,ports")
 
 
-def test_a_cancelled_request_stops_after_its_current_point(client):
+def test_a_cancelled_request_stops_at_once(client):
     body = {"params": {"ports": "4"}, "vary": {"load": "0.11,0.12,0.13,0.14,0.15"},
             "run": {"slots": "500", "replications": "5", "seed": "11"}}
     job_id = client.post("/api/simulate/voq", json=body).json()["id"]
-    assert client.delete(f"/api/jobs/{job_id}").status_code == 200
+    r = client.delete(f"/api/jobs/{job_id}")
+    assert r.status_code == 200
+    # The answer to the cancel says it is cancelled: a running point is ended, not waited for.
+    assert r.json()["state"] == "cancelled", r.json()
     job = _wait(client, job_id)
     assert job["state"] == "cancelled" and job["done"] < 5
+    # The queue is free: the next request runs.
+    again = client.post("/api/simulate/voq", json={**body, "vary": {"load": "0.11"}}).json()
+    assert _wait(client, again["id"])["state"] == "done"
 
 
 def _wait(client, job_id, timeout=180):
@@ -264,3 +270,81 @@ def test_a_new_declaration_gets_its_page_with_no_web_code_changed(tmp_path):
     out = json.loads(p.stdout.strip().splitlines()[-1])
     assert "cioq_copy" in out["names"]
     assert (out["title"], out["html"], out["solved"], out["model"]) == ("CIOQ copy", 200, 200, "cioq_copy")
+
+
+def test_a_refusal_also_says_it_in_the_pages_words(client):
+    r = client.post("/api/solve/hol", json={"params": {}})
+    assert r.status_code == 400
+    body = r.json()
+    assert body["error"].startswith("--ports: got None")                  # the CLI's line, for API clients
+    assert body["messages"] == {"ports": "ports: required (an integer >= 1)"}  # the page's: a label, no "got None"
+    r = client.post("/api/solve/size-pfc", json={"params": {"link_rate": "400", "cable": "100m"}})
+    assert r.json()["messages"]["link_rate"].startswith("link rate: got '400'; allowed: a rate with a unit")
+    r = client.post("/api/simulate/oq", json={"params": {"ports": "8", "load": "0.9", "hotspot_fraction": "0.5"}})
+    assert r.json()["messages"]["hotspot_fraction"].startswith("hotspot fraction: got 0.5; allowed: only with pattern "
+                                                               "hotspot")
+    assert "--" not in r.json()["messages"]["hotspot_fraction"]
+
+
+def test_the_pages_answer_route_is_solve_with_refusals_answered_200(client):
+    good = client.post("/api/answer/hol", json={"params": {"ports": "8"}})
+    solved = client.post("/api/solve/hol", json={"params": {"ports": "8"}}).json()
+    assert good.status_code == 200 and good.json() == solved
+    bad = client.post("/api/answer/hol", json={"params": {"ports": "0"}})
+    assert bad.status_code == 200 and bad.json()["refused"] is True
+    assert bad.json()["errors"] == client.post("/api/solve/hol", json={"params": {"ports": "0"}}).json()["errors"]
+    assert client.post("/api/answer/nope", json={"params": {}}).status_code == 404
+
+
+def test_a_simulation_request_is_checked_as_typed_without_being_queued(client):
+    # voq with a load over 1, a burst under 1 and slots over the server's cap: every field refused on its own.
+    r = client.post("/api/check/voq", json={"params": {"ports": "4", "load": "1.5", "burst": "0.5"},
+                                            "run": {"slots": "1000000"}})
+    assert r.status_code == 200
+    errors = r.json()["errors"]
+    assert set(errors) == {"load", "burst", "slots"}
+    assert r.json()["messages"]["load"].startswith("load: got '1.5'")
+    r = client.post("/api/check/voq", json={"params": {"ports": "4"}, "run": {"slots": "1000000"}})
+    assert r.status_code == 200 and r.json()["field"] == "slots"
+    assert "switchq serve --max-slots" in r.json()["messages"]["slots"]
+    r = client.post("/api/check/voq", json={"params": {"ports": "4"}, "run": {"slots": "500"}})
+    assert r.json() == {"error": None, "field": None, "errors": {}, "message": None, "messages": {}}
+    assert client.post("/api/check/hol-flit", json={}).json()["error"] is None     # analytic only: nothing to check
+
+
+def test_a_seed_is_taken_as_text_and_kept_exact(client):
+    from switchq.sweeps import plan_sweep
+
+    seed = "8831625547063467241"          # beyond 2**53: a double would round it
+    body = {"params": {"ports": "4"}, "vary": {}, "run": {"slots": "500", "replications": "5", "seed": seed}}
+    job = _wait(client, client.post("/api/simulate/hol", json=body).json()["id"])
+    # The text goes through untouched, and is read by the CLI's own reader (the page's numbers are the command's).
+    assert job["run"]["seed"] == seed and f"--seed {seed}" in job["command"]
+    root = next(p for p in MODELS["hol"].declaration.run_params() if p.name == "seed").parse(seed, "--seed")
+    assert f"seed={root}," in job["python"]
+    plan = plan_sweep("hol", {}, {"ports": "4"}, simulate=True, slots=500, replications=5, seed=root)
+    assert job["rows"][0]["seed"] == plan.points[0].seed
+    # A JSON number is taken too (Python reads it exactly).
+    r = client.post("/api/check/hol",
+                    content=b'{"params": {"ports": "4"}, "run": {"slots": "500", "seed": 8831625547063467241}}',
+                    headers={"content-type": "application/json"})
+    assert r.json()["error"] is None
+
+
+def test_a_page_knows_its_twins_figure_units_and_reference_lines(client):
+    hol = client.get("/api/models/hol").json()
+    assert hol["twin_figure"] == {"saturation_throughput": "throughput"}
+    assert [round(r["value"], 6) for r in hol["references"]] == [0.585786]
+    assert client.get("/api/models/bmin").json()["twin_figure"] == {}      # a zero-load latency is no throughput
+    pfc = client.get("/api/models/size-pfc").json()
+    mtu = next(f for g in pfc["groups"] for f in g["fields"] if f["name"] == "mtu")
+    # Typed in bytes (9216B), answered in bytes (mtu_bytes): shown in bytes, not in the bits kept inside.
+    assert (mtu["unit"], mtu["scale"], mtu["label"]) == ("B", 0.125, "mtu")
+    assert mtu["allowed"].startswith("a size in [64, 16384] B")
+    body = {"params": {}, "vary": {"ports": "2,4"}, "run": {"slots": "500", "replications": "5"}}
+    job = _wait(client, client.post("/api/simulate/hol", json=body).json()["id"])
+    assert job["saturated"] == [True, True]          # hol's twin runs at load 1: overloaded by design
+    voq = client.post("/api/simulate/voq", json={"params": {"ports": "4"}, "vary": {"load": "0.5,1"},
+                                                 "run": {"slots": "500", "replications": "5"}}).json()
+    assert voq["saturated"] == [False, True]
+    client.delete(f"/api/jobs/{voq['id']}")

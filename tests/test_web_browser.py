@@ -7,7 +7,8 @@ Python API with ``executable_path`` (Playwright's own browser download is not us
 names a folder to save the README's screenshots in.
 
 Simulations are tiny (500 slots, 5 replications): the worker's first Numba compile (or cache load) is
-their only real cost.
+their only real cost. ``test_web_browser_use.py`` (races, restarts, cancel, errors, seeds) and
+``test_web_browser_curves.py`` (legends, pins, log axes, references, exports, phone width) use these fixtures.
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ def page(browser):
     p = context.new_page()
     errors = []
     p.on("pageerror", lambda e: errors.append(str(e)))
+    # What a user would see in the browser's console: errors logged, and requests refused (4xx, 5xx).
+    p.console_errors = []
+    p.on("console", lambda m: m.type == "error" and p.console_errors.append(m.text))
+    p.on("response", lambda r: r.status >= 400 and p.console_errors.append(f"HTTP {r.status} {r.request.method} "
+                                                                            f"{r.url}"))
     yield p
     context.close()
     assert not errors, errors
@@ -120,12 +126,20 @@ def test_a_bad_value_shows_the_clis_error_beside_the_field(server, page):
 
     with pytest.raises(InputError) as e:
         MODELS["size-credit"].param("cable").parse("20 parsecs", "--cable")
-    assert page.inner_text("#err-cable") == str(e.value)
+    # The CLI's line in the page's words: the field's label, not its flag (the flag is in the field's help).
+    assert page.inner_text("#err-cable") == str(e.value).replace("--cable: ", "cable: ", 1)
+    assert "--cable" in page.inner_text("#help-cable")
     assert "bad" in page.get_attribute("#field-cable", "class")
+    # For assistive technology: the field is invalid and described by its error (and its help).
+    assert page.get_attribute("#f-cable", "aria-invalid") == "true"
+    assert page.get_attribute("#f-cable", "aria-describedby").split() == ["err-cable", "help-cable"]
+    assert page.get_attribute("#f-link_rate", "aria-invalid") is None
     assert page.inner_text("#err-link_rate") == ""
     page.fill("#f-cable", "100m")           # units as the CLI takes them
     _idle(page)
     assert page.inner_text("#err-cable") == "" and _value(page, "cable_m") == "100"
+    assert page.get_attribute("#f-cable", "aria-invalid") is None
+    assert page.get_attribute("#answer", "aria-live") == "polite"
 
 
 def _oq_view(url):
@@ -159,7 +173,8 @@ def test_a_pinned_curve_stays_while_an_input_changes(server, page):
     _idle(page)
     plotted = page.evaluate("window.switchqPlot")
     series = {p["series"] for p in plotted["pinned"]}
-    assert series == {"pin 1: buffer=4"}
+    assert series == {"buffer 4"}                              # named by what differs from the curve drawn
+    assert {p["series"] for p in plotted["analytic"]} == {"buffer 8"}
     assert [p["y"] for p in plotted["pinned"]] != [p["y"] for p in plotted["analytic"]]
     assert "pin=" in page.url
 
@@ -211,12 +226,17 @@ def test_the_simulated_twin_at_these_values_is_one_click_away(server, page):
     page.click("#simulate")
     _idle(page, timeout=180_000)
     twin = page.inner_text("#simulated")
-    # Saturated (the twin's default load is 1): shown as the CLI shows it, the figures without an interval.
-    assert "Simulated twin at these values" in twin and "unstable: no steady state" in twin
+    # Saturated (the twin's default load is 1): a saturation question is overloaded by design, so its throughput is
+    # the answer, shown with its interval and a plain note, not as "unstable: no steady state".
+    assert "Simulated twin at these values" in twin and "unstable: no steady state" not in twin
+    assert page.inner_text("#stability") == "overloaded by design: its throughput is the saturation throughput"
     analytic = float(_value(page, "saturation_throughput"))
     row = page.evaluate("S.simRows")[0]
+    low, high = row["throughput_ci95"]
+    assert page.inner_text("#comparison tr:nth-child(2) td:nth-child(4)") == \
+        f"{_six(low)} .. {_six(high)}"
     # PIM with one iteration at N = 4: the saturated throughput of 500 slots x 5 replications is the recursion's.
-    assert row["unstable"] and row["throughput_ci95"][0] - 0.01 <= analytic <= row["throughput_ci95"][1] + 0.01
+    assert row["unstable"] and low - 0.01 <= analytic <= high + 0.01
 
 
 def test_simulated_points_beside_the_analytic_curve_an_unstable_one_drawn_as_such(server, page):
@@ -294,6 +314,11 @@ def test_a_sizing_page_stacks_every_models_terms_with_their_sources(server, page
     assert page.input_value("#f-link_rate") == "100Gb/s" and page.input_value("#f-cable") == "100m"
 
 
+def _six(v: float) -> str:
+    """A figure as the page prints it (six significant digits, as the CLI)."""
+    return f"{v:.6g}"
+
+
 def _columns(text: str, drop=()) -> list:
     rows = list(csv.DictReader(io.StringIO(text)))
     return [{k: v for k, v in r.items() if k not in drop} for r in rows]
@@ -305,13 +330,23 @@ def _screenshot(page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / name))
 
 
-def test_every_models_page_opens_with_its_fields_and_no_script_error(server, page):
+def test_every_models_page_opens_with_its_fields_no_error_and_nothing_in_the_console(server, page):
     from switchq.registry import MODELS
 
     url, _ = server
+    page.goto(f"{url}/")
+    _idle(page, typed=False)
+    assert page.console_errors == []
     for name, m in MODELS.items():
         page.goto(f"{url}/m/{name}")
         _idle(page, typed=False)
         shown = page.eval_on_selector_all("#form .field", "fields => fields.map(f => f.id.slice(6))")
         assert [p.name for p in m.params] == shown[:len(m.params)], name
         assert page.inner_text("h1")
+        # Untouched, a page shows no error (no "--ports: got None"), and asks nothing the server refuses.
+        shown_errors = page.eval_on_selector_all(".error", "es => es.map(e => e.textContent).filter(Boolean)")
+        assert shown_errors == [], (name, shown_errors)
+        assert page.console_errors == [], (name, page.console_errors)
+        # Labels in the page's words (no underscores), the flag in the help text.
+        labels = page.eval_on_selector_all("#form .field label", "ls => ls.map(l => l.firstChild.textContent)")
+        assert not [x for x in labels if "_" in x or x.startswith("--")], (name, labels)

@@ -10,11 +10,19 @@ code changed. The layers, each small:
 - :mod:`.answers`: analytic answers and curves, read and solved exactly as
   ``switchq solve``/``size``/``sweep`` read and solve them, their ``--json``
   shape and their CSV;
+- :mod:`.references`: reference lines a curve is drawn against (a limit the
+  literature gives, with its source);
 - :mod:`.jobs`: simulated points through the sweep engine and its store, one
-  request at a time in a warm worker process, with a stated work cap;
+  request at a time in a warm worker process that a cancel ends, with a
+  stated work cap;
 - :mod:`.app`: the HTTP routes (FastAPI), bad input as a 400 with the CLI's
-  one-line message;
+  one-line message (and the same in the page's words);
 - :mod:`.serve`: the ``switchq serve`` command.
+
+The page itself is static: ``static/index.html`` and its scripts (``net.js``:
+requests, the newest winning, the server's reachability; ``plot.js``: the
+chart and its exports; ``tables.js``; ``curves.js``; ``simulate.js``;
+``app.js``: the page and its permalink).
 
 FastAPI and uvicorn are the ``web`` extra: importing :mod:`switchq` (or this
 package) imports neither, nor Numba.

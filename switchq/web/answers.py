@@ -28,7 +28,7 @@ from switchq.errors import InputError
 
 from .pages import answer_of, model
 
-__all__ = ["solve", "sweep", "field_errors", "field_of", "to_csv", "clean_given"]
+__all__ = ["solve", "sweep", "field_errors", "field_of", "to_csv", "clean_given", "page_message", "page_messages"]
 
 
 def clean_given(given: dict | None) -> dict:
@@ -82,6 +82,51 @@ def field_errors(name: str, given: dict, mode: str = "analytic") -> dict:
         except InputError as e:
             out[p.name] = str(e)
     return out
+
+
+def page_message(name: str, message: str) -> str:
+    """The CLI's one line in a page's words: each option of the model named by its field's label, and a value
+    missing where one is required said so (not ``got None``).
+
+    >>> page_message("size-pfc", "--link-rate: got None; allowed: a rate > 0 bit/s with a unit, e.g. 10Gb/s (required)")
+    'link rate: required (a rate > 0 bit/s with a unit, e.g. 10Gb/s)'
+    >>> page_message("oq", "--hotspot-fraction: got 0.5; allowed: only with --pattern hotspot")
+    'hotspot fraction: got 0.5; allowed: only with pattern hotspot'
+    >>> page_message("voq", "--slots: got 1000000; allowed: at most 5000 per point (switchq serve --max-slots)")
+    'slots: got 1000000; allowed: at most 5000 per point (switchq serve --max-slots)'
+    """
+    import re
+
+    from .pages import label, run_options
+
+    m = model(name)
+    options = {}
+    for p in (*m.params, *(run_options(m) if m.build is not None else ())):
+        for option in p.options:
+            if option.startswith("--"):
+                options[option] = label(p.name)
+    head, sep, rest = message.partition(": got ")
+    if sep:
+        where = head[len("--vary "):] if head.startswith("--vary ") else head
+        where = options.get(where, label(where.lstrip("-").replace("-", "_")))
+        value, sep2, allowed = rest.partition("; allowed: ")
+        if sep2 and value == "None":
+            allowed = re.sub(r"\s*\(required[^)]*\)$", "", allowed)
+            message = f"{where}: required ({allowed})"
+        else:
+            message = f"{where}: got {rest}"
+
+    def word(match):
+        # An option of this model, not one of switchq serve's (its caps name the server's own options).
+        return options.get(match.group(0), match.group(0))
+
+    body, serve, tail = message.partition("(switchq serve")
+    return re.sub(r"--[a-z][a-z0-9-]*", word, body) + serve + tail
+
+
+def page_messages(name: str, errors: dict) -> dict:
+    """:func:`page_message` of every field's error."""
+    return {k: page_message(name, v) for k, v in errors.items()}
 
 
 def solve(name: str, given: dict | None = None):

@@ -1,4 +1,4 @@
-"""Simulated points for the web pages: queued, capped, one point at a time in a warm worker process.
+"""Simulated points for the web pages: queued, capped, one point at a time in a worker process that can be ended.
 
 A request to simulate is a sweep (``switchq sweep NAME --simulate``): it is
 planned and checked whole by the sweep engine (:func:`switchq.sweeps.plan_sweep`),
@@ -11,23 +11,33 @@ finish, so a page draws each as it arrives.
 
 Why a worker process: a Numba kernel holds the interpreter lock while it
 runs, so simulating in the server's process would stall the analytic
-answers. One long-lived process (``spawn``ed, so it shares no thread state
-with the server) keeps its compiled kernels warm between requests; requests
-queue for it in order.
+answers; and a process can be ended in the middle of a point, which a
+kernel's loop cannot be asked to do. One long-lived process (``spawn``ed, so
+it shares no thread state with the server, in a process group of its own so
+that ending it ends whatever it started) keeps its compiled kernels warm
+between requests; requests queue for it in order. Cancelling a running
+request ends the worker (SIGTERM, then SIGKILL) within a fraction of a
+second, marks the request cancelled and starts a fresh worker at once (its
+kernels load from Numba's on-disk cache, so the next point waits a second or
+two, not a compile); a cancelled point is not stored.
 
 The work cap (:class:`Limits`, set by ``switchq serve`` options) is checked
 before a request is queued: at most ``max_points`` points, ``max_replications``
 replications and ``max_slots`` measured (and warm-up) time steps per point on a
 slotted clock (``max_simulated`` simulated seconds on a clock of seconds), and at most ``queue`` requests
-waiting. A request that runs past
-``max_seconds`` of wall time stops after its current point (as a cancel does:
-a point in progress always finishes, and is stored).
+waiting. A request still running after ``max_seconds`` of wall time is
+stopped as a cancel stops it (the points finished by then stay, and are stored).
+
+Job ids are random (:func:`secrets.token_urlsafe`), so an id from before a
+restart is unknown to the new server (a 404), never another request's.
 """
 
 from __future__ import annotations
 
-import itertools
+import atexit
 import os
+import secrets
+import signal
 import threading
 import time
 from collections import deque
@@ -35,7 +45,9 @@ from dataclasses import asdict, dataclass, field
 
 from switchq.errors import InputError
 
-__all__ = ["Limits", "Job", "Jobs", "Busy", "simulate_point"]
+__all__ = ["Limits", "Job", "Jobs", "Busy", "Worker", "Stopped", "WorkerDied", "simulate_point", "report_progress"]
+
+FINISHED = ("done", "cancelled", "failed")
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,14 @@ class Busy(RuntimeError):
     """The queue of simulation requests is full (HTTP 429)."""
 
 
+class Stopped(RuntimeError):
+    """A point was ended before it finished (cancelled, or over the wall-time cap): ``str(e)`` says why."""
+
+
+class WorkerDied(RuntimeError):
+    """The worker process ended on its own in the middle of a point."""
+
+
 @dataclass
 class Job:
     """One simulation request: its sweep, its state and the rows finished so far (in grid order)."""
@@ -67,10 +87,16 @@ class Job:
     total: int
     command: str
     python: str
+    # Per point (grid order): the twin runs overloaded by design (a saturation question), so its throughput is
+    # the saturation throughput, and "unstable" is its set-up rather than a failure (pages.saturated_twin).
+    saturated: list = field(default_factory=list)
     state: str = "queued"          # queued, running, done, cancelled, failed
     rows: list = field(default_factory=list)
     error: str | None = None
     stopped_because: str | None = None
+    # Progress within the running point, as the runner reports it (report_progress): e.g. replications done
+    # and an estimate of the time left. None until a runner reports any.
+    progress: dict | None = None
     created: float = field(default_factory=time.time)
     started: float | None = None
     finished: float | None = None
@@ -83,6 +109,18 @@ class Job:
         end = self.finished or time.time()
         out["wall_seconds"] = None if self.started is None else end - self.started
         return out
+
+
+# --------------------------------------------------------------------------- the worker process
+
+_REPORT = None       # in the worker process: sends ("progress", value) to the server while a point runs
+
+
+def report_progress(value: dict) -> None:
+    """Called in the worker while a point runs (by a runner that can say how far it is): ``value`` becomes the
+    job's ``progress`` on the page. Does nothing outside a worker."""
+    if _REPORT is not None:
+        _REPORT(value)
 
 
 def simulate_point(model: str, vary: dict, fixed: dict, run_kw: dict, index: int, store, workers: int) -> dict:
@@ -101,14 +139,124 @@ def simulate_point(model: str, vary: dict, fixed: dict, run_kw: dict, index: int
 
 
 def _warm() -> None:
-    """Imports of the worker process, paid when the server starts rather than by the first request."""
+    """Imports of the worker process, paid when it starts rather than by the first request."""
     import switchq.sweeps  # noqa: F401
     import switchq.validate.harness  # noqa: F401
 
 
+def _worker_main(conn, parent: int) -> None:
+    """The worker's loop: ``(function, args)`` in, ``("ok", result)`` or ``("error", exception)`` out."""
+    global _REPORT
+    from switchq.sweeps.executors import _die_with_parent
+
+    try:
+        os.setpgrp()          # its own process group: ending it ends the processes it starts (--workers > 1)
+    except OSError:
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the server's to handle; it ends the worker
+    _die_with_parent(parent)
+    _REPORT = lambda value: conn.send(("progress", value))  # noqa: E731
+    _warm()
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        function, args = message
+        try:
+            out = ("ok", function(*args))
+        except BaseException as e:  # noqa: BLE001 - every failure goes back to the server, in one piece
+            out = ("error", e)
+        try:
+            conn.send(out)
+        except Exception as e:  # an exception that does not pickle: its one line instead
+            conn.send(("error", RuntimeError(f"{type(out[1]).__name__}: {out[1]}" if out[0] == "error" else e)))
+
+
+class Worker:
+    """One spawned worker process: runs one call at a time, and can be ended in the middle of one."""
+
+    def __init__(self):
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(child, os.getpid()), name="switchq-simulations")
+        self.process.start()
+        child.close()
+        atexit.register(self.end)     # before multiprocessing's own exit handler would wait for it
+
+    def call(self, function, args: tuple, stop=lambda: None, progress=lambda value: None, poll: float = 0.05):
+        """``function(*args)`` in the worker. ``stop()`` is asked every ``poll`` seconds: a reason (text) ends
+        the worker and raises :class:`Stopped`. ``progress(value)`` gets what the point reports."""
+        try:
+            self._conn.send((function, args))
+        except (OSError, ValueError):
+            raise WorkerDied("the simulation worker process had ended") from None
+        while True:
+            try:
+                ready = self._conn.poll(poll)
+            except (OSError, ValueError, EOFError):
+                raise WorkerDied("the simulation worker process ended") from None
+            if ready:
+                try:
+                    kind, value = self._conn.recv()
+                except (EOFError, OSError, ValueError):
+                    raise WorkerDied("the simulation worker process ended during a point") from None
+                if kind == "progress":
+                    progress(value)
+                    continue
+                if kind == "ok":
+                    return value
+                raise value
+            why = stop()
+            if why:
+                self.end()
+                raise Stopped(why)
+            if not self.process.is_alive():
+                raise WorkerDied(f"the simulation worker process ended (exit code {self.process.exitcode})")
+
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def end(self, grace: float = 1.0) -> None:
+        """End the worker and every process it started: SIGTERM, then SIGKILL after ``grace`` seconds."""
+        atexit.unregister(self.end)
+        p = self.process
+        if p.pid is not None and p.is_alive():
+            self._signal(signal.SIGTERM)
+            p.join(grace)
+            if p.is_alive():
+                self._signal(signal.SIGKILL)
+                p.join(grace)
+        elif p.pid is not None:
+            self._signal(signal.SIGKILL)   # whatever it started may still run
+        try:
+            self._conn.close()
+        except OSError:
+            pass
+
+    def _signal(self, sig) -> None:
+        pid = self.process.pid
+        try:
+            if os.getpgid(pid) == pid:     # its own group: the worker and the processes it started
+                os.killpg(pid, sig)
+                return
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+
+
+# --------------------------------------------------------------------------- requests
+
 def run_values(m, run: dict) -> dict:
     """``run_sweep``'s keywords (slots, warmup, replications, seed) from the run option texts of a page, each
-    read by its Param as ``switchq sweep`` reads it."""
+    read by its Param as ``switchq sweep`` reads it (a seed as text: it may not fit a double)."""
     from switchq.cli_sweep import SWEEP_KEYWORDS
 
     from .pages import run_options
@@ -134,29 +282,30 @@ class Jobs:
         self._jobs: dict = {}
         self._waiting: deque = deque()
         self._lock = threading.Condition()
-        self._ids = itertools.count(1)
-        self._pool = None
+        self._worker: Worker | None = None
+        self._closed = False
         self._thread = threading.Thread(target=self._loop, name="switchq-simulations", daemon=True)
         self._thread.start()
 
     # ----------------------------------------------------------------- requests
 
-    def submit(self, name: str, vary: dict, fixed: dict, run: dict) -> Job:
-        """Plan and check the whole request, hold it to the cap, and queue it (InputError, or Busy)."""
+    def plan(self, name: str, vary: dict, fixed: dict, run: dict):
+        """Plan and check a whole request and hold it to the cap: ``(vary, fixed, run, run_kw, plan)`` as
+        cleaned, or InputError (one line) naming what is refused."""
         from switchq.sweeps import plan_sweep
 
         from .answers import clean_given
-        from .pages import command_line, model, python_call
+        from .pages import model
 
         m = model(name)
         if m.build is None:
             raise InputError("model", name, "a model with a simulated twin (this one is analytic only)")
         vary, fixed, run = clean_given(vary), clean_given(fixed), clean_given(run)
         run_kw = run_values(m, run)
+        over = self.over_cap(m, run_kw)
+        if over:
+            raise over[0]
         lim = self.limits
-        if run_kw.get("replications", 8) > lim.max_replications:
-            raise InputError("--replications", run_kw["replications"],
-                             f"at most {lim.max_replications} on this server (switchq serve --max-replications)")
         plan = plan_sweep(name, vary, fixed, simulate=True, check=True, **run_kw)
         if "slots" in plan.settings:
             for key, option in (("slots", m.declaration.clock.params[0].option), ("warmup_slots", "--warmup")):
@@ -173,16 +322,44 @@ class Jobs:
             raise InputError("--vary", f"{len(plan.points)} points",
                              f"at most {lim.max_points} points per request on this server (switchq serve "
                              "--max-points)")
+        return vary, fixed, run, run_kw, plan
+
+    def over_cap(self, m, run_kw: dict) -> list:
+        """The run options given over this server's cap, each an InputError (read before the sweep is planned, so
+        a page shows them beside their fields together with any other refusal)."""
+        lim, out = self.limits, []
+        if run_kw.get("replications", 8) > lim.max_replications:
+            out.append(InputError("--replications", run_kw["replications"],
+                                  f"at most {lim.max_replications} on this server (switchq serve --max-replications)"))
+        if m.declaration.slotted:
+            for key, option in (("slots", m.declaration.clock.params[0].option), ("warmup", "--warmup")):
+                if (run_kw.get(key) or 0) > lim.max_slots:
+                    out.append(InputError(option, run_kw[key], f"at most {lim.max_slots} per point on this server "
+                                                               "(switchq serve --max-slots)"))
+        return out
+
+    def submit(self, name: str, vary: dict, fixed: dict, run: dict) -> Job:
+        """Plan and check the whole request, hold it to the cap, and queue it (InputError, or Busy)."""
+        from .pages import command_line, python_call, saturated_twin
+
+        vary, fixed, run, run_kw, plan = self.plan(name, vary, fixed, run)
         with self._lock:
-            if len(self._waiting) >= lim.queue:
+            if len(self._waiting) >= self.limits.queue:
                 raise Busy(f"simulations: got a request with {len(self._waiting)} waiting; allowed: at most "
-                           f"{lim.queue} waiting (switchq serve --queue); try again when one has finished")
-            job = Job(str(next(self._ids)), name, vary, fixed, run, run_kw, len(plan.points),
-                      command_line(name, fixed, vary, True, run), python_call(name, fixed, vary, True, run, self.store))
+                           f"{self.limits.queue} waiting (switchq serve --queue); try again when one has finished")
+            job = Job(self._new_id(), name, vary, fixed, run, run_kw, len(plan.points),
+                      command_line(name, fixed, vary, True, run), python_call(name, fixed, vary, True, run, self.store),
+                      saturated=[saturated_twin(name, pt.params) for pt in plan.points])
             self._jobs[job.id] = job
             self._waiting.append(job)
             self._lock.notify_all()
         return job
+
+    def _new_id(self) -> str:
+        while True:
+            job_id = secrets.token_urlsafe(12)     # 96 random bits: unique across restarts, not guessable
+            if job_id not in self._jobs:
+                return job_id
 
     def get(self, job_id: str) -> Job:
         job = self._jobs.get(job_id)
@@ -193,75 +370,94 @@ class Jobs:
     def view(self, job_id: str) -> dict:
         with self._lock:
             job = self.get(job_id)
-            position = next((i for i, j in enumerate(self._waiting) if j is job), None)
+            position = next((i + 1 for i, j in enumerate(self._waiting) if j is job), None)
             return job.view(position)
 
-    def cancel(self, job_id: str) -> dict:
-        """Stop a request: at once if it waits, after its current point if it runs."""
+    def cancel(self, job_id: str, wait: float = 2.0) -> dict:
+        """Stop a request: at once if it waits; if it runs, its worker is ended and this returns once the request
+        reads ``cancelled`` (or after ``wait`` seconds)."""
         with self._lock:
             job = self.get(job_id)
             job.cancel = True
             if job in self._waiting:
                 self._waiting.remove(job)
                 job.state, job.stopped_because, job.finished = "cancelled", "cancelled", time.time()
+            deadline = time.time() + wait
+            while job.state == "running" and time.time() < deadline:
+                self._lock.wait(max(0.0, deadline - time.time()))
         return self.view(job_id)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            self._closed = True
+            worker, self._worker = self._worker, None
+            self._lock.notify_all()
+        if worker is not None:
+            worker.end()
 
     # ----------------------------------------------------------------- the worker
 
     def start_worker(self) -> None:
         """Start the worker process now (its imports paid before the first request)."""
-        self._executor().submit(_warm)
+        self._ensure_worker()
 
-    def _executor(self):
-        if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            from switchq.sweeps.executors import _die_with_parent
-
-            # The worker ends with the server, however the server ends (Ctrl-C, a signal, kill -9).
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_die_with_parent, initargs=(os.getpid(),))
-        return self._pool
+    def _ensure_worker(self) -> Worker:
+        with self._lock:
+            if self._closed:
+                raise WorkerDied("the server is stopping")
+            if self._worker is None or not self._worker.alive():
+                if self._worker is not None:
+                    self._worker.end()
+                self._worker = Worker()
+            return self._worker
 
     def _loop(self) -> None:
         while True:
             with self._lock:
-                while not self._waiting:
+                while not self._waiting and not self._closed:
                     self._lock.wait()
+                if self._closed:
+                    return
                 job = self._waiting.popleft()
                 job.state, job.started = "running", time.time()
             self._run(job)
+            with self._lock:
+                job.finished = time.time()
+                self._lock.notify_all()
+
+    def _stop_reason(self, job: Job) -> str | None:
+        if job.cancel:
+            return "cancelled"
+        if time.time() - job.started > self.limits.max_seconds:
+            return (f"over this server's {self.limits.max_seconds:g} s of wall time per request (switchq serve "
+                    "--max-seconds)")
+        return None
 
     def _run(self, job: Job) -> None:
-        from concurrent.futures.process import BrokenProcessPool
-
         try:
             for index in range(job.total):
-                if job.cancel:
-                    job.state, job.stopped_because = "cancelled", "cancelled"
-                    break
-                if time.time() - job.started > self.limits.max_seconds:
-                    job.state = "cancelled"
-                    job.stopped_because = (f"over this server's {self.limits.max_seconds:g} s of wall time per "
-                                           "request (switchq serve --max-seconds)")
-                    break
-                future = self._executor().submit(simulate_point, job.model, job.vary, job.fixed, job.run_kw, index,
-                                                 self.store, self.workers)
-                row = future.result()
+                why = self._stop_reason(job)
+                if why:
+                    raise Stopped(why)
+                worker = self._ensure_worker()
+                job.progress = None
+                row = worker.call(simulate_point, (job.model, job.vary, job.fixed, job.run_kw, index, self.store,
+                                                   self.workers),
+                                  stop=lambda: self._stop_reason(job), progress=lambda p: setattr(job, "progress", p))
                 with self._lock:
                     job.rows.append(row)
-            else:
-                job.state = "done"
+            job.state = "done"
+        except Stopped as e:
+            job.state, job.stopped_because = "cancelled", str(e)
+            if self._worker is not None and not self._worker.alive() and not self._closed:
+                try:
+                    self._ensure_worker()      # the next request finds a fresh worker, its imports already paid
+                except WorkerDied:
+                    pass
         except InputError as e:
             job.state, job.error = "failed", str(e)
-        except BrokenProcessPool:
-            self._pool = None
-            job.state, job.error = "failed", "the simulation worker process died; the next request starts a new one"
+        except WorkerDied as e:
+            job.state, job.error = "failed", f"{e}; the next request starts a new one"
         except Exception as e:  # a bug, reported in one line rather than a traceback to the page
             job.state, job.error = "failed", f"{type(e).__name__}: {e}"
-        job.finished = time.time()
+        job.progress = None

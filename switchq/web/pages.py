@@ -24,7 +24,8 @@ import shlex
 from switchq.errors import InputError
 from switchq.params import QUANTITY_KINDS, REQUIRED, applies_text
 
-__all__ = ["catalogue", "describe", "model", "answer_of", "run_options", "command_line", "python_call"]
+__all__ = ["catalogue", "describe", "model", "answer_of", "run_options", "command_line", "python_call", "label",
+           "twin_figure", "saturated_twin"]
 
 # Run options a page does not offer: the server decides where points run (its --workers), and a precision target
 # has no fixed cost, so it cannot be held to the per-request work cap.
@@ -55,11 +56,40 @@ def run_options(m) -> tuple:
     return tuple(p for p in run_options(m) if p.name not in _SERVER_RUN)
 
 
+def label(name: str) -> str:
+    """A parameter's or result's name in the page's words: ``link_rate`` -> ``link rate``.
+
+    >>> label("link_rate"), label("saturation_throughput")
+    ('link rate', 'saturation throughput')
+    """
+    return name.replace("_", " ")
+
+
+def _shown_in_bytes(p) -> bool:
+    # Sizes are read with a unit (9216B, 4KiB) and kept in bits inside; people who size buffers and frames
+    # speak bytes, and the answers give bytes, so a page shows a size in bytes (on its field and on an axis).
+    return p.kind == "size"
+
+
+def _allowed(p) -> str:
+    if not _shown_in_bytes(p):
+        return p.allowed()
+    low = "" if p.low is None else f"{p.low / 8:g}"
+    high = "" if p.high is None else f"{p.high / 8:g}"
+    lo, hi = ("(" if p.low_open else "["), (")" if p.high_open else "]")
+    interval = (f" in {lo}{low}, {high}{hi}" if low and high else f" {'>' if p.low_open else '>='} {low}" if low
+                else f" {'<' if p.high_open else '<='} {high}" if high else "")
+    return f"a size{interval} B with a unit, e.g. 9216B or 4KiB" + (", or none" if p.default is None else "")
+
+
 def _field(p, params) -> dict:
     choices = [*p.choices, *dict(p.expand)] if p.kind == "choice" else []
-    return {"name": p.name, "option": p.option, "kind": p.kind, "unit": p.unit if p.unit != "1" else "",
+    unit = "B" if _shown_in_bytes(p) else p.unit if p.unit != "1" else ""
+    return {"name": p.name, "label": label(p.name), "option": p.option, "kind": p.kind, "unit": unit,
+            # What a curve's x value is multiplied by to be shown in ``unit`` (sweep rows keep sizes in bits).
+            "scale": 0.125 if _shown_in_bytes(p) else 1,
             "quantity": QUANTITY_KINDS[p.kind][1] if p.kind in QUANTITY_KINDS else "",
-            "default": p.describe_default(), "required": p.default is REQUIRED, "allowed": p.allowed(),
+            "default": p.describe_default(), "required": p.default is REQUIRED, "allowed": _allowed(p),
             "help": p.help, "choices": choices, "numeric": p.numeric, "many": p.many, "modes": list(p.modes),
             "applies": applies_text(p, params), "run": False}
 
@@ -120,11 +150,46 @@ def describe(name: str) -> dict:
         twin = entry[1].name if entry[1].name in MODELS else None
     units = {p.name: p.unit for p in m.params if p.unit and p.unit != "1"}
     units.update({k: v for k, v in m.result_units.items() if v and v != "1"})
+    units.update({p.name: "B" for p in m.params if _shown_in_bytes(p)})
+    from .references import references
+
     return {"name": name, "title": m.title, "note": m.note, "verb": verb, "command": command, "family": family,
             "modes": list(m.modes), "description": description, "examples": examples,
             "groups": _groups(m), "results": {mode: list(r) for mode, r in m.results.items()},
             "main": dict(m.main), "table": {mode: list(t) for mode, t in m.table.items()}, "units": units,
-            "twin": twin}
+            "twin": twin, "twin_figure": twin_figure(name), "references": references(name)}
+
+
+def twin_figure(name: str) -> dict:
+    """The simulated result that measures an analytic one, where their names differ: ``{analytic: simulated}``.
+
+    A saturation question (its main figure ``saturation_*``) is simulated overloaded, and what the twin then
+    carries is the saturation figure: hol's ``saturation_throughput`` is its twin's ``throughput`` (the
+    declaration's ``Answer.sim_main``). Other answers' main figures (a zero-load latency, a delay bound) are
+    not what their twin's main figure measures, so nothing is mapped for them.
+
+    >>> twin_figure("hol"), twin_figure("bmin"), twin_figure("oq")
+    ({'saturation_throughput': 'throughput'}, {}, {})
+    """
+    entry = answer_of(name)
+    m = model(name)
+    if entry is None or m.build is None:
+        return {}
+    a = entry[0]
+    if not a.main.startswith("saturation_") or a.main == a.sim_main:
+        return {}
+    return {a.main: a.sim_main}
+
+
+def saturated_twin(name: str, params: dict) -> bool:
+    """Whether the simulated twin of ``name`` at these (read) parameter values runs overloaded by design: the
+    answer is a saturation figure and the twin's load is 1 (or its sources are always backlogged, no load)."""
+    if not twin_figure(name):
+        return False
+    a = answer_of(name)[0]
+    twin = a.twin(dict(params))
+    load = twin.get("load", 1.0)
+    return load is None or load >= 1.0
 
 
 # --------------------------------------------------------------------------- reproducing a view

@@ -57,7 +57,8 @@ def is_loopback(host: str) -> bool:
 @click.option("--max-simulated", default="2", show_default=True, metavar="SECONDS",
               help="Most simulated seconds (and warm-up) per replication, for models run in simulated time.")
 @click.option("--max-seconds", default="300", show_default=True, metavar="NUMBER",
-              help="Wall time after which a simulation request stops (after its current point).")
+              help="Wall time after which a simulation request stops (its running point ended, as a cancel "
+                   "ends it).")
 @click.option("--queue", default="8", show_default=True, metavar="INTEGER",
               help="Most simulation requests waiting; more get HTTP 429.")
 def serve_command(host, port, store, no_store, workers, max_points, max_replications, max_slots, max_simulated,

@@ -48,7 +48,7 @@ Examples
 >>> v = within(Exact(0.2259), 0.22, 0.005, claim="Table 1",
 ...            derivation=Derivation(lambda: 0.2259, Quote("§2", "each cell waits one slot")))
 >>> v, v.why
-('not reproducible', "the paper's rules (§2) give 0.2259, outside 0.215 .. 0.225: <lambda>")
+('not reproducible', "the paper's rules (§2) give 0.2259, outside 0.215 .. 0.225, and ours follows them: <lambda>")
 """
 
 from __future__ import annotations

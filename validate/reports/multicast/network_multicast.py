@@ -83,7 +83,9 @@ def network_multicast(p: Plan, out: Path, progress: bool = False, store=None) ->
             "8-port switches" if ports == 8 else "", what) if x)
 
     def judge(value, target, tolerance, **kw):
-        return within(value, target, tolerance, claim=claim, section="Fig. 15", quote=SAID_STABLE, **kw)
+        # The throughput of a run offered beyond the bound: a saturation throughput, overloaded by design.
+        return within(value, target, tolerance, claim=claim, section="Fig. 15", quote=SAID_STABLE, saturated=True,
+                      **kw)
 
     relative = {ports: judge(est(sat[ports], "throughput"), bound_value, rel * bound_value,
                              reading=named(ports, f"{rel:.0%} of the value")) for ports in (32, 8)}

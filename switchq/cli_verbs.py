@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import itertools
 import sys
+from dataclasses import replace
 from contextlib import contextmanager
 
 import click
 
 from .errors import InputError
-from .params import applies_text, check_applies
+from .params import applies_text, check_applies, each_takes_its_own
 
-__all__ = ["solve_group", "simulate_group", "size_group", "read_params", "answer_params", "solve_answer"]
+__all__ = ["solve_group", "simulate_group", "size_group", "read_params", "read_rows", "answer_params", "solve_answer"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -64,12 +65,16 @@ def _metavar(p) -> str:
     return {"int": "INTEGER", "float": "NUMBER", "choice": "CHOICE", "floats": "LIST"}.get(p.kind, "VALUE")
 
 
-def read_params(params, given: dict) -> list[dict]:
-    """Canonical values of ``params`` from the options given (text, or None); one dict per row.
+def read_rows(params, given: dict) -> list[tuple[dict, tuple]]:
+    """Canonical values of ``params`` from the options given (text, or None): ``(values, notes)`` per row.
 
     A required parameter left out, a switch that contradicts its option, a
     bad value, or a parameter given where it does not apply (:attr:`Param.applies`)
-    raises InputError naming the option.
+    raises InputError naming the option. Rows side by side (a ``many``
+    parameter given several values: ``--model all``) each take the inputs
+    that apply to them, and a row's notes name those it left out
+    (:func:`switchq.params.each_takes_its_own`); an input that applies to
+    no row is refused.
     """
     columns = []
     for p in params:
@@ -89,26 +94,44 @@ def read_params(params, given: dict) -> list[dict]:
     rows = [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in columns))]
     explicit = {p.name for p in params if given.get(p.name) is not None
                 or any(given.get(f"{p.name}__{v}") for _, v in p.switches)}
+    if len(rows) > 1:            # only a ``many`` parameter gives several rows
+        return each_takes_its_own(params, rows, explicit)
     for row in rows:
         check_applies(params, row, explicit)
-    return rows
+    return [(row, ()) for row in rows]
+
+
+def read_params(params, given: dict) -> list[dict]:
+    """The values of each row of :func:`read_rows` (one dict per row)."""
+    return [values for values, _ in read_rows(params, given)]
+
+
+def _by_name(params) -> dict:
+    by_name = {}
+    for p in params:
+        for name in p.names():
+            by_name.setdefault(name, p)
+    return by_name
+
+
+def _as_option(e: InputError, by_name: dict) -> InputError:
+    """``e`` naming the option that sets its parameter, a quantity's value with its unit (``--cable: got '20m'``)."""
+    p = by_name.get(e.parameter)
+    return e if p is None else InputError(p.option, p.shown(e.value), e.allowed)
 
 
 @contextmanager
 def _named(params):
     """Re-raise an InputError from inside with the option that sets its parameter, and a quantity's value
     with its unit (``--cable: got '20m'``); ``params`` with the run options where they apply."""
-    by_name = {}
-    for p in params:
-        for name in p.names():
-            by_name.setdefault(name, p)
+    by_name = _by_name(params)
     try:
         yield
     except InputError as e:
-        p = by_name.get(e.parameter)
-        if p is None:
+        named = _as_option(e, by_name)
+        if named is e:
             raise
-        raise InputError(p.option, p.shown(e.value), e.allowed) from None
+        raise named from None
 
 
 def _doc(description: str, examples, verb: str) -> str:
@@ -131,15 +154,53 @@ def answer_params(answer) -> tuple:
 
 def solve_answer(answer, given: dict) -> tuple:
     """``([(payload, input names)], units)``: the answer's rows for option texts ``given`` (None: not given),
-    as ``switchq solve|size`` computes them (the CLI and ``switchq serve`` both); InputError names the option."""
+    as ``switchq solve|size`` computes them (the CLI and ``switchq serve`` both); InputError names the option.
+
+    Rows side by side (``--model all``) each answer with the inputs that apply to them: a row's ``note`` names
+    the inputs it left out, and a row that cannot answer carries its one-line refusal as ``error`` instead of
+    failing the others (the whole answer fails only when no row answers).
+    """
     params = answer_params(answer)
+    by_name = _by_name(params)
     with _named(params):
-        payloads = []
-        for values in read_params(params, given):
+        rows = read_rows(params, given)
+    head = {"model": answer.name} if answer.verb == "solve" else {}
+    payloads, refused = [], []
+    for values, notes in rows:
+        try:
             inputs, results = answer.solve(values)
-            head = {"model": answer.name} if answer.verb == "solve" else {}
-            payloads.append(({**head, **inputs, **results}, list(head) + list(inputs)))
+        except InputError as e:
+            e = _as_option(e, by_name)
+            if len(rows) == 1:
+                raise e from None
+            refused.append(e)
+            side = {p.target: values[p.name] for p in params if p.many}
+            payloads.append(({**head, **side, "error": str(e)}, list(head) + list(side)))
+            continue
+        payload = {**head, **inputs, **results}
+        if notes:
+            payload["note"] = "; ".join((*notes, *((payload["note"],) if payload.get("note") else ())))
+        payloads.append((payload, list(head) + list(inputs)))
+    if refused and len(refused) == len(rows):
+        raise refused[0]
     return payloads, {**{p.target: p.unit for p in params if p.unit}, **answer.units}
+
+
+def _row_table(payloads: list, columns: list) -> tuple[list, list]:
+    """Rows side by side as a table shows them: the columns some row has, a ``note`` column (a row's left-out
+    inputs, or why it has no answer) when any row has one, and blanks where a row has no figure."""
+    noted = any("note" in p or "error" in p for p in payloads)
+    shown = [c for c in columns if c not in ("note", "error") and any(c in p for p in payloads)]
+    shown += ["note"] if noted else []
+    rows = []
+    for p in payloads:
+        row = {c: p.get(c, "") for c in shown}
+        if noted:
+            row["note"] = "; ".join(x for x in (p.get("error"), p.get("note")) if x)
+        for c in (c for c in shown if c + "_ci95" in p):
+            row[c + "_ci95"] = p[c + "_ci95"]
+        rows.append(row)
+    return rows, shown
 
 
 def _answer_command(answer, declaration) -> click.Command:
@@ -154,8 +215,11 @@ def _answer_command(answer, declaration) -> click.Command:
             show(payload, inputs, answer.title, as_json, units=units)
         else:
             many = [p.target for p in params if p.many]
-            show_rows([p for p, _ in payloads], many + list(answer.table), answer.title, as_json, units,
-                      declaration.json_rows)
+            rows = [p for p, _ in payloads]
+            columns = many + [c for c in answer.table if c not in many]
+            if not as_json:
+                rows, columns = _row_table(rows, columns)
+            show_rows(rows, columns, answer.title, as_json, units, declaration.json_rows)
 
     command = click.Command(answer.command, callback=callback, context_settings=CONTEXT,
                             help=_doc(answer.description or answer.summary, answer.examples, answer.verb),
@@ -181,9 +245,10 @@ def _simulate_command(declaration) -> click.Command:
             (run_values,) = read_params(run_params, given)
             settings = RunSettings(**{p.target: run_values[p.name] for p in run_params})
             results = []
-            for values in read_params(params, given):
+            for values, notes in read_rows(params, given):
                 system, workload = declaration.build(values)
-                results.append(run(declaration, system, workload, settings, progress=_progress(as_json)))
+                r = run(declaration, system, workload, settings, progress=_progress(as_json))
+                results.append(replace(r, notes=r.notes + notes) if notes else r)
         units = results[0].units
         title = f"{declaration.title} (simulated)"
         if len(results) == 1:

@@ -37,7 +37,7 @@ from typing import Callable
 from .errors import InputError
 
 __all__ = ["Param", "REQUIRED", "MODES", "BOTH", "ANALYTIC", "SIM", "sim_only", "QUANTITY_KINDS", "check_applies",
-           "applies_text", "applies_conditions", "Above"]
+           "each_takes_its_own", "applies_text", "applies_conditions", "Above"]
 
 MODES = ("analytic", "simulated")
 BOTH = MODES
@@ -359,6 +359,36 @@ def applies_text(p: Param, params) -> str:
     return "only " + " and ".join(_condition_text(name, allowed, params) for name, allowed in applies_conditions(p))
 
 
+def _unmet(p: Param, values: dict):
+    """The first condition of ``p.applies`` that ``values`` do not meet, as ``(name, value)``; None if all hold."""
+    for name, allowed in applies_conditions(p):
+        value = values.get(name)
+        if value not in allowed:
+            return name, value
+    return None
+
+
+def _not_applying(params, values: dict, given) -> list:
+    """``(p, (name, value))`` of each parameter in ``given``, at a value other than its default, that does not
+    apply at ``values``: the rule :func:`check_applies` and :func:`each_takes_its_own` both read."""
+    out = []
+    for p in params:
+        if p.applies and p.name in given and values.get(p.name) != p.default:
+            unmet = _unmet(p, values)
+            if unmet is not None:
+                out.append((p, unmet))
+    return out
+
+
+def _why(name, value, params) -> str:
+    option = _option_of(name, params)
+    return f"{option} not given" if value is None else f"not with {option} {_fmt(value)}"
+
+
+def _refusal(p: Param, params, values: dict, name, value) -> InputError:
+    return InputError(p.option, p.shown(values.get(p.name)), f"{applies_text(p, params)} ({_why(name, value, params)})")
+
+
 def check_applies(params, values: dict, given) -> None:
     """Refuse a parameter given (by name, in ``given``) a value other than its default where it does not apply,
     naming both options. (Its default is what such a run does anyway: given, it changes nothing.)
@@ -376,16 +406,46 @@ def check_applies(params, values: dict, given) -> None:
     ...
     switchq.errors.InputError: --server-share: got 0.5; allowed: only with --file-servers >= 1 (not with --file-servers 0)
     """
+    for p, (name, value) in _not_applying(params, values, given):
+        raise _refusal(p, params, values, name, value)
+
+
+def each_takes_its_own(params, rows: list, given) -> list:
+    """Rows side by side (a ``many`` parameter given several values, ``--model all``), each taking the inputs in
+    ``given`` that apply to it: ``[(values, notes), ...]``. An input that does not apply to a row is set back to
+    its default there and named in that row's notes; an input that applies to no row is refused, as
+    :func:`check_applies` refuses it (the one rule both read).
+
+    >>> model = Param("model", "model", "choice", "ieee", choices=("ieee", "mlx5"), many=True)
+    >>> delay = Param("interface_delay", "interface_delay", "float", None, applies=("model", ("ieee",)))
+    >>> rows = [{"model": "ieee", "interface_delay": 1.0}, {"model": "mlx5", "interface_delay": 1.0}]
+    >>> each_takes_its_own((model, delay), rows, {"interface_delay"})
+    [({'model': 'ieee', 'interface_delay': 1.0}, ()), ({'model': 'mlx5', 'interface_delay': None}, ('interface_delay: not used by mlx5',))]
+    >>> each_takes_its_own((model, delay), rows[1:] * 2, {"interface_delay"})
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: --interface-delay: got 1.0; allowed: only with --model ieee (not with --model mlx5)
+    """
+    varying = {k for k in (rows[0] if rows else {}) if len({repr(r.get(k)) for r in rows}) > 1}
+    out, refused, taken = [], {}, set()
+    for row in rows:
+        row, notes, left = dict(row), [], set(given)
+        while True:     # an input set back may be what another one applies with: until nothing changes
+            found = _not_applying(params, row, left)
+            if not found:
+                break
+            for p, (name, value) in found:
+                refused.setdefault(p.name, _refusal(p, params, row, name, value))
+                notes.append(f"{p.name}: not used by {_fmt(value)}" if name in varying and value is not None
+                             else f"{p.name}: not used ({_why(name, value, params)})")
+                row[p.name] = p.default
+                left.discard(p.name)
+        taken |= left
+        out.append((row, tuple(notes)))
     for p in params:
-        if p.applies and p.name in given and values.get(p.name) != p.default:
-            for name, allowed in applies_conditions(p):
-                value = values.get(name)
-                if value not in allowed:
-                    option = _option_of(name, params)
-                    raise InputError(p.option, p.shown(values.get(p.name)),
-                                     f"{applies_text(p, params)} ("
-                                     + (f"{option} not given" if value is None else f"not with {option} {_fmt(value)}")
-                                     + ")")
+        if p.name in refused and p.name not in taken:
+            raise refused[p.name]
+    return out
 
 
 def sim_only(*params) -> tuple:

@@ -316,6 +316,74 @@ def test_model_all_puts_the_four_formulas_side_by_side():
                                                                "cisco": 56478}
 
 
+# ------------------------------------------------------------ issue 34, item 4: --model all at the rates people buy
+
+PORT_400G = ("pfc", "--link-rate", "400Gb/s", "--cable", "100m", "--mtu", "9216B")
+
+
+def test_model_all_at_400g_each_formula_takes_the_inputs_it_reads():
+    # The issue's figures: the standard's sum with 1228.8 ns interfaces (250674 B), the driver's expression
+    # (231867 B), SONiC's script (265216 B; 310272 B reserved with XON) and Cisco's paper (127670 B), from one
+    # command. --interface-delay feeds the ieee row only; the other rows say they left it out.
+    rows = {r["model"]: r for r in size(*PORT_400G, "--interface-delay", "1228.8ns", "--model", "all")}
+    assert {m: r["headroom_bytes"] for m, r in rows.items()} == {"ieee": 250674, "mlx5": 231867, "sonic": 265216,
+                                                                 "cisco": 127670}
+    assert rows["sonic"]["reserved_bytes"] == 310272
+    assert "note" not in rows["ieee"] and rows["ieee"]["terms"]["interface"] == 122880
+    for m in ("mlx5", "sonic", "cisco"):
+        assert rows[m]["note"] == f"interface_delay: not used by {m}"
+        # The same answer as the model alone, without the input it does not read.
+        alone = size(*PORT_400G, "--model", m)
+        assert rows[m]["headroom_bytes"] == alone["headroom_bytes"] and rows[m]["terms"] == alone["terms"]
+
+
+def test_model_all_without_what_ieee_needs_gives_its_reason_in_its_row_and_the_others_answer():
+    rows = {r["model"]: r for r in size(*PORT_400G, "--model", "all")}
+    ieee = rows.pop("ieee")
+    assert set(ieee) == {"model", "error", "units"}
+    assert ieee["error"].startswith("--interface-delay: got None; allowed: a time with a unit")
+    assert ieee["error"] == size_error(*PORT_400G)          # the refusal of ieee alone, word for word
+    assert {m: r["headroom_bytes"] for m, r in rows.items()} == {"mlx5": 231867, "sonic": 265216, "cisco": 127670}
+    assert not any("note" in r or "error" in r for r in rows.values())
+
+
+def test_model_all_table_has_a_note_column_naming_what_each_row_left_out():
+    result = CliRunner().invoke(size_group, [*PORT_400G, "--interface-delay", "1228.8ns", "--model", "all"],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    rows = {cells[1].strip(): [c.strip() for c in cells[2:-1]]
+            for cells in (line.split("│") for line in result.output.splitlines() if line.startswith("│"))}
+    assert rows == {"ieee": ["250674", "250674", "", ""],
+                    "mlx5": ["231867", "231867", "", "interface_delay: not used by mlx5"],
+                    "sonic": ["265216", "265216", "310272", "interface_delay: not used by sonic"],
+                    "cisco": ["127670", "127670", "", "interface_delay: not used by cisco"]}
+    # Too wide for a table, each row is a block: the ieee row's reason in it.
+    result = CliRunner().invoke(size_group, [*PORT_400G, "--model", "all"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "model = ieee; note = --interface-delay: got None; allowed:" in result.output
+    assert "model = mlx5; headroom_bytes [B] = 231867;" in result.output
+
+
+def test_one_model_still_refuses_an_input_it_does_not_read():
+    assert size_error(*PORT_400G, "--interface-delay", "1228.8ns", "--model", "mlx5") == (
+        "--interface-delay: got '1.2288e-06s'; allowed: only with --model ieee (not with --model mlx5)")
+
+
+def test_an_input_no_model_of_the_list_reads_is_refused():
+    # Side by side, an input is left out of the rows it does not apply to; one that applies to none is a mistake.
+    line = size_error(*PORT_400G, "--interface-delay", "1228.8ns", "--model", "mlx5,cisco")
+    assert line == "--interface-delay: got '1.2288e-06s'; allowed: only with --model ieee (not with --model mlx5)"
+    # --asic applies to sonic alone: kept there, left out elsewhere.
+    rows = {r["model"]: r for r in size(*PORT_400G, "--asic", "spectrum2", "--model", "sonic,cisco")}
+    assert rows["cisco"]["note"] == "asic: not used by cisco" and "note" not in rows["sonic"]
+
+
+def test_model_all_fails_only_when_no_row_answers():
+    # 123 Gb/s is in no table of response times: ieee and cisco both need --response, so this list answers nothing.
+    line = size_error("pfc", "--link-rate", "123Gb/s", "--cable", "100m", "--model", "ieee,cisco")
+    assert line.startswith("--response: got None; allowed: pause quanta")
+
+
 # ------------------------------------------------------------ issue 25, item 16: what size infiniband leaves out
 
 @pytest.mark.parametrize("option", ["--fixed-delay", "--credit-update"])

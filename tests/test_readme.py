@@ -410,18 +410,20 @@ def _pfc_model_table() -> dict[str, list[str]]:
     return rows
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="issue 34 item 4: `switchq size pfc --model all` cannot answer at 400 Gb/s (ieee needs "
-                   "--interface-delay, mlx5 refuses it), so the README's four-row table comes from no one command "
-                   "yet; once it does this passes, and strict makes that a failure until the marker goes")
 def test_pfc_model_table_comes_from_one_command(tmp_path):
+    """Issue 34 item 4: the README's four-row 400 Gb/s table is what one command prints (the console block above it
+    shows that command's own output), each model's figures in its own row."""
     rows = _pfc_model_table()
-    command = Command(0, "switchq size pfc --link-rate 400Gb/s --cable 100m --mtu 9216B "
-                         "--interface-delay 1228.8ns --model all", 80)
-    ran = run(command, tmp_path)
+    text = ("switchq size pfc --link-rate 400Gb/s --cable 100m --mtu 9216B --interface-delay 1228.8ns "
+            "--model all")
+    assert _block(text)[1].text == text
+    ran = run(Command(0, text, 80), tmp_path)
     assert ran.rc == 0, ran.stderr
     printed = [float(n) for n in _NUMBER.findall(ran.stdout)]
+    answers = {r["model"]: r for r in json.loads(run(Command(0, text + " --json", 80), tmp_path).stdout)}
     for model, figures in rows.items():
         assert model in ran.stdout
+        mine = [v for k, v in answers[model].items() if k.endswith("_bytes")]
         for figure in figures:
             assert any(close(figure, x) for x in printed), f"{model}: {figure} B is not in the output"
+            assert any(close(figure, x) for x in mine), f"{model}: {figure} B is not in its row: {mine}"

@@ -408,3 +408,55 @@ def test_reduction_points_equal_the_solver():
         assert r["completion_time"] == direct.completion_time_ns
     with pytest.raises(InputError, match="combine_units"):
         run_sweep("reduction", {"combine_units": "1,2"}, {"message": "8B"}, store=None)
+
+
+# --------------------------------------------------------------------------- issue 34, item 4: --model all in sweeps
+
+def test_sweep_with_model_all_gives_a_row_each_taking_its_own_inputs(tmp_path):
+    # As switchq size pfc --model all: the four formulas along the cable, --interface-delay read by ieee alone and
+    # named in the others' rows, and (without it) ieee's rows carrying its reason while the others answer.
+    base = ("size-pfc", "--vary", "cable=10m,100m", "--model", "all", "--link-rate", "400Gb/s", "--no-store")
+    rows = sweep_json(*base, "--interface-delay", "1228.8ns")
+    assert [(r["cable"], r["model"]) for r in rows] == [(c, m) for c in (10.0, 100.0)
+                                                       for m in ("ieee", "mlx5", "sonic", "cisco")]
+    at_100 = {r["model"]: r for r in rows if r["cable"] == 100.0}
+    assert {m: r["headroom_bytes"] for m, r in at_100.items()} == {"ieee": 250674, "mlx5": 231867, "sonic": 265216,
+                                                                   "cisco": 127670}
+    assert at_100["mlx5"]["note"] == "interface_delay: not used by mlx5" and at_100["mlx5"]["interface_delay"] is None
+    assert "note" not in at_100["ieee"] and at_100["ieee"]["interface_delay"] == 1.2288e-06
+    rows = sweep_json(*base)
+    ieee = [r for r in rows if r["model"] == "ieee"]
+    assert all(r["error"].startswith("--interface-delay: got None") and "headroom_bytes" not in r for r in ieee)
+    assert all("error" not in r and r["headroom_bytes"] > 0 for r in rows if r["model"] != "ieee")
+    # The table says it too: the error column, in the ieee rows.
+    text = cli(sweep_group, *base).stdout
+    assert "model = ieee; headroom_bytes [B] = -;" in text and "error = --interface-delay: got None" in text
+
+
+def test_sweep_with_model_all_is_stored_without_its_refused_rows(tmp_path):
+    store = tmp_path / "s.sqlite"
+    args = ("size-pfc", "--vary", "cable=10m,100m", "--model", "all", "--link-rate", "400Gb/s", "--store", str(store))
+    first = sweep_json(*args)
+    again = sweep_json(*args)
+    assert [r.get("headroom_bytes") for r in first] == [r.get("headroom_bytes") for r in again]
+    assert [r["cached"] for r in again] == [False, True, True, True] * 2     # the refused rows are not stored
+    run = run_sweep("size-pfc", {"cable": "10m,100m"}, {"model": "all", "link_rate": "400Gb/s"}, store=store)
+    assert (run.computed, run.reused) == (0, 6)
+
+
+def test_sweep_with_model_all_fails_only_when_no_point_answers():
+    with pytest.raises(InputError, match=r"^--response: got None; allowed: pause quanta .*\(at cable=10, model=ieee\)$"):
+        run_sweep("size-pfc", {"cable": "10m,100m"}, {"model": "ieee,cisco", "link_rate": "123Gb/s"}, store=None)
+    # One model alone keeps refusing what it does not read, as switchq size does.
+    with pytest.raises(InputError, match="^--interface-delay: .* only with --model ieee"):
+        run_sweep("size-pfc", {"cable": "10m"}, {"model": "mlx5", "link_rate": "400Gb/s", "interface_delay": "1us"},
+                  store=None)
+
+
+def test_the_pages_curve_with_model_all_answers():
+    from switchq.web import answers
+
+    rows = answers.sweep("size-pfc", {"cable": "10m:100m:10m"}, {"model": "all", "link_rate": "400Gb/s",
+                                                                 "mtu": "9216B"})
+    assert len(rows) == 40 and {r["model"] for r in rows} == {"ieee", "mlx5", "sonic", "cisco"}
+    assert sum("error" in r for r in rows) == 10 and sum("headroom_bytes" in r for r in rows) == 30

@@ -250,7 +250,8 @@ DECLARATION = Architecture(
         Answer("size-pfc", "PFC (802.1Qbb) XOFF headroom", "PFC headroom per priority, term by term, under the "
                                                            "standard's or a vendor's formula",
                params=PFC_PARAMS, solve=_size_pfc, results=PFC_RESULTS, units=UNITS, main="headroom_bytes",
-               table=("headroom_bytes", "port_headroom_bytes"), verb="size",
+               # note, error: with --model all, the inputs a row left out and why a row has no answer.
+               table=("headroom_bytes", "port_headroom_bytes", "reserved_bytes", "note", "error"), verb="size",
                description="XOFF headroom per lossless priority: what still arrives after the receiver decides to "
                            "pause (paper 002 2.3, grant flow control, with IEEE 802.1Qbb's delays).\n\nTerms: "
                            "the receiver's frame in progress, the PFC frame, both interfaces, the cable both ways, "

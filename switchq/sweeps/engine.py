@@ -98,6 +98,10 @@ class SweepRun:
             row.update(rec.point.params)
             for k, v in rec.results.items():
                 row[k + "_result" if k in rec.point.params else k] = v
+            if rec.point.note:          # rows side by side: the inputs this point left out
+                row["note"] = "; ".join(x for x in (rec.point.note, row.get("note")) if x)
+            if rec.point.error:         # rows side by side: why this point has no answer
+                row["error"] = rec.point.error
             row.update(seed=rec.point.seed, wall_seconds=rec.wall_seconds, cached=rec.cached)
             out.append(row)
         return out
@@ -159,13 +163,15 @@ def run_plan(plan: Plan, *, store=_DEFAULT, dask_scheduler: str | None = None, w
             row = finished.get(pt.key)
             if row is not None:
                 records[i] = Record(pt, row["results"], row["wall_seconds"], True)
+            elif pt.error:              # a row side by side that cannot answer: its reason, nothing computed
+                records[i] = Record(pt, {}, 0.0, False)
             else:
                 todo.append(i)
         timing = _execute(plan, todo, records, db, dask_scheduler, workers, progress, connect_timeout)
     finally:
         if db is not None:
             db.close()
-    return SweepRun(plan, records, len(todo), len(plan.points) - len(todo), time.perf_counter() - t0, path,
+    return SweepRun(plan, records, len(todo), sum(r.cached for r in records), time.perf_counter() - t0, path,
                     timing["compute"], timing["waiting"], timing["local"])
 
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 from switchq.errors import InputError
-from switchq.params import REQUIRED, Param, check_applies
+from switchq.params import REQUIRED, Param, check_applies, each_takes_its_own
 from switchq.registry import Model
 from switchq.registry import get as get_model
 from switchq.store import canonical_json, point_key
@@ -37,6 +37,8 @@ class Point:
     seed: int | None = None
     params_json: str = ""
     precomputed: tuple | None = None   # (results, wall) when checking it meant computing it
+    note: str = ""          # rows side by side: the inputs this point left out (they do not apply to it)
+    error: str = ""         # rows side by side: why this point has no answer (its one-line refusal)
 
 
 @dataclass
@@ -49,6 +51,9 @@ class Plan:
     fixed: dict           # name -> value, given or default
     points: list
     settings: dict        # simulated: slots, warmup_slots, replications, root_seed, simulator; analytic: {}
+    # Rows side by side (a ``many`` parameter given several values, ``--model all``): each point takes the inputs
+    # that apply to it, and a point that cannot answer is a row with its reason rather than the sweep's failure.
+    side_by_side: bool = False
 
     @property
     def varied(self) -> list:
@@ -155,7 +160,13 @@ def plan_sweep(model_name: str, vary=None, fixed: dict | None = None, simulate: 
             raise InputError(p.option, text, f"either {p.option} or --vary {p.name}, not both")
         if mode not in p.modes:
             raise _unused(model, p, mode, p.option, text)
-        given[p.name] = p.parse(text, p.option)
+        side = p.values(text, p.option) if p.many else [p.parse(text, p.option)]
+        if len(side) > 1:
+            # A row each (--model all), as switchq size gives them: varied, after the --vary axes.
+            axes.append((p, side))
+            used.add(p.name)
+            continue
+        given[p.name] = side[0]
     base = {}
     for p in model.params_for(mode):
         if p.name in given:
@@ -172,13 +183,20 @@ def plan_sweep(model_name: str, vary=None, fixed: dict | None = None, simulate: 
     settings = _run_settings(model, mode, slots, warmup, replications, seed, target)
     order = [p.name for p in model.params_for(mode)]
     names = [p.name for p, _ in axes]
+    rows = [{**base, **dict(zip(names, combo))} for combo in itertools.product(*(v for _, v in axes))]
+    side_by_side = any(p.many and len(v) > 1 for p, v in axes)
+    if side_by_side:
+        rows = each_takes_its_own(model.params, rows, used | set(given))
+    else:
+        for params in rows:
+            check_applies(model.params, params, used | set(given))
+        rows = [(params, ()) for params in rows]
     points = []
-    for combo in itertools.product(*(v for _, v in axes)):
-        params = dict(base)
-        params.update(zip(names, combo))
-        check_applies(model.params, params, used | set(given))
-        points.append(_point(model, mode, {k: params[k] for k in order}, settings, derived=True))
-    plan = Plan(model, mode, axes, {k: base[k] for k in order if k in base}, points, settings)
+    for params, notes in rows:
+        pt = _point(model, mode, {k: params[k] for k in order}, settings, derived=True)
+        pt.note = "; ".join(notes)
+        points.append(pt)
+    plan = Plan(model, mode, axes, {k: base[k] for k in order if k in base}, points, settings, side_by_side)
     if check:
         check_points(plan)
     return plan
@@ -277,11 +295,25 @@ def _point(model: Model, mode: str, params: dict, settings: dict, derived: bool)
 
 
 def check_points(plan: Plan, skip=()) -> None:
-    """Check every point's model (build it, or run the analytic check) except the keys in ``skip``."""
+    """Check every point's model (build it, or run the analytic check) except the keys in ``skip``.
+
+    Rows side by side (:attr:`Plan.side_by_side`): a point refused keeps its reason (:attr:`Point.error`) and
+    the others go on; the plan is refused only when none of its points answers."""
     names = plan.varied
+    refused = []
     for point in plan.points:
-        if point.key not in skip:
-            _check_point(plan.model, plan.mode, point, names)
+        if point.key in skip:
+            continue
+        try:
+            _check_point(plan.model, plan.mode, point)
+        except InputError as e:
+            if not plan.side_by_side:
+                raise _point_error(plan.model, e, point.params, names) from None
+            point.error = str(_point_error(plan.model, e, point.params, []))
+            refused.append((point, e))
+    if refused and len(refused) == len(plan.points):
+        point, e = refused[0]
+        raise _point_error(plan.model, e, point.params, names) from None
 
 
 def _models():
@@ -290,18 +322,15 @@ def _models():
     return MODELS.values()
 
 
-def _check_point(model: Model, mode: str, point: Point, varied: list) -> None:
-    try:
-        if mode == "simulated":
-            build_point(model, point.params)
-        elif model.check is not None:
-            model.check(point.params)
-        else:                       # checking is computing: keep the answer
-            t0 = time.perf_counter()
-            results = model.analytic(point.params)
-            point.precomputed = (results, time.perf_counter() - t0)
-    except InputError as e:
-        raise _point_error(model, e, point.params, varied) from None
+def _check_point(model: Model, mode: str, point: Point) -> None:
+    if mode == "simulated":
+        build_point(model, point.params)
+    elif model.check is not None:
+        model.check(point.params)
+    else:                       # checking is computing: keep the answer
+        t0 = time.perf_counter()
+        results = model.analytic(point.params)
+        point.precomputed = (results, time.perf_counter() - t0)
 
 
 def _point_error(model: Model, e: InputError, params: dict, varied: list) -> InputError:

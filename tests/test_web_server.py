@@ -166,3 +166,29 @@ def test_a_request_over_the_wall_time_cap_is_stopped_in_its_point(tmp_path):
     assert view["state"] == "cancelled" and view["done"] == 0
     assert "--max-seconds" in view["stopped_because"]
     assert waited < 10          # 3 s of the cap, not the point's minute and a half
+
+
+def test_a_running_point_reports_its_replications_and_the_time_left(tmp_path):
+    # A 64-node BMIN point of 100 000 cycles x 4 replications: 1 to 5 s a replication here. While it runs, the
+    # job says how many replications are done, of how many, and about how long the point has left.
+    with running_server(None) as url:
+        job = _json(f"{url}/api/simulate/bmin", {"params": {"nodes": "64"},
+                                                  "run": {"cycles": "100000", "replications": "4"}})
+        seen, t0 = [], time.time()
+        while True:
+            view = _json(f"{url}/api/jobs/{job['id']}")
+            if view["state"] in ("done", "cancelled", "failed"):
+                break
+            if view["state"] == "running" and view["progress"] and view["progress"] not in seen:
+                seen.append(view["progress"])
+            if len(seen) >= 2:
+                break
+            assert time.time() - t0 < 120, view
+            time.sleep(0.05)
+        _json(f"{url}/api/jobs/{job['id']}", method="DELETE")
+    assert seen, f"no progress reported while the point ran: {view}"
+    done = [p["replications_done"] for p in seen]
+    assert done == sorted(done) and 1 <= done[0] and done[-1] <= 4
+    assert all(p["replications"] == 4 for p in seen)
+    assert all(isinstance(p["seconds_left"], (int, float)) and p["seconds_left"] >= 0 for p in seen)
+    assert seen[0]["seconds_left"] > 0       # three replications still to come after the first

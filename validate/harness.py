@@ -224,10 +224,13 @@ class Counts:
         return name in self.layout
 
 
-def run_replications(replicate, args: list, workers: int = 1, progress: bool = False, label: str = "") -> list:
+def run_replications(replicate, args: list, workers: int = 1, progress: bool = False, label: str = "",
+                     on_replication=None) -> list:
     """``[replicate(*a) for a in args]``, in this process or over ``workers`` processes (0 = all cores).
 
     Results come back in the order of ``args`` whatever finishes first, so row r is replication r.
+    ``on_replication(done, total)``, if given, is called in this process as each comes back (``done`` = 1, 2,
+    ..., ``total``); it only observes.
     """
     if workers == 1 or len(args) == 1:
         results = (replicate(*a) for a in args)
@@ -236,6 +239,8 @@ def run_replications(replicate, args: list, workers: int = 1, progress: bool = F
 
         n_jobs = -1 if workers == 0 else workers
         results = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(replicate)(*a) for a in args)
+    if on_replication is not None:
+        results = _observed(results, len(args), on_replication)
     if not progress:
         return list(results)
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -248,6 +253,13 @@ def run_replications(replicate, args: list, workers: int = 1, progress: bool = F
             rows.append(r)
             bar.advance(task)
     return rows
+
+
+def _observed(results, total: int, on_replication):
+    """``results`` as they come, calling ``on_replication(done, total)`` after each."""
+    for done, r in enumerate(results, 1):
+        on_replication(done, total)
+        yield r
 
 
 def simulate(system, workload=None, settings: RunSettings = RunSettings(), progress: bool = False) -> Result:
@@ -273,7 +285,8 @@ def _replicate(kernel: str, system, workload, run_args):
     return importlib.import_module(kernel).replicate(system, workload, run_args)
 
 
-def _rows(declaration, system, workload, settings: RunSettings, seeds, progress: bool) -> np.ndarray:
+def _rows(declaration, system, workload, settings: RunSettings, seeds, progress: bool,
+          on_replication=None) -> np.ndarray:
     """Counter rows of the replications with ``seeds``: a slotted kernel snapshots its counters at the
     start of each of ``SEGMENTS`` segments of the measured slots (or of each batch of one long run)."""
     from . import kernel as K
@@ -284,14 +297,17 @@ def _rows(declaration, system, workload, settings: RunSettings, seeds, progress:
                                                          seed=s, batches=segments))
             for s in seeds]
     return np.array(run_replications(_replicate, args, settings.workers, progress,
-                                     declaration.label(system, workload)))
+                                     declaration.label(system, workload), on_replication))
 
 
-def run(declaration, system, workload, settings: RunSettings = RunSettings(), progress: bool = False) -> Result:
+def run(declaration, system, workload, settings: RunSettings = RunSettings(), progress: bool = False,
+        on_replication=None) -> Result:
     """Run ``declaration``'s kernel on ``system`` and ``workload``: the one replication runner.
 
     With a precision target (``settings.precision`` or ``half_width``), replications are added in rounds
     until the 95 % interval of each targeted metric is within it (:func:`_to_precision`).
+    ``on_replication(done, total)``, if given, is called as each replication finishes (with a precision
+    target, ``total`` is the current round's end); it only observes, so the numbers are the same without it.
     """
     declaration.check(system, workload)
     if settings.batches > 1 and not declaration.slotted:
@@ -299,10 +315,10 @@ def run(declaration, system, workload, settings: RunSettings = RunSettings(), pr
                                 f"at least 2 for {declaration.name} (its runs are not slotted: no batch means)")
     layout = importlib.import_module(declaration.kernel).LAYOUT
     if settings.targeted:
-        return _to_precision(declaration, system, workload, settings, progress, layout)
+        return _to_precision(declaration, system, workload, settings, progress, layout, on_replication)
     seeds = replication_seeds(settings.seed, settings.replications)
     t0 = time.perf_counter()
-    rows = _rows(declaration, system, workload, settings, seeds, progress)
+    rows = _rows(declaration, system, workload, settings, seeds, progress, on_replication)
     return summarise(declaration, Counts(rows, layout, system, workload, settings), time.perf_counter() - t0, seeds)
 
 
@@ -347,7 +363,8 @@ def _unmeasured(result: Result, names) -> list:
     return out
 
 
-def _to_precision(declaration, system, workload, settings: RunSettings, progress: bool, layout) -> Result:
+def _to_precision(declaration, system, workload, settings: RunSettings, progress: bool, layout,
+                  on_replication=None) -> Result:
     """Add replications until every targeted metric's 95 % half-width is within ``settings.precision`` of
     its value (or ``half_width``), up to ``max_replications``; an unstable run stops at once (its figures
     are not steady-state ones). Each round's size follows from the results alone and replication r always
@@ -358,7 +375,7 @@ def _to_precision(declaration, system, workload, settings: RunSettings, progress
     seeds = replication_seeds(settings.seed, settings.max_replications)
     n = max(settings.replications, MIN_REPLICATIONS)
     t0 = time.perf_counter()
-    rows = _rows(declaration, system, workload, settings, seeds[:n], progress)
+    rows = _rows(declaration, system, workload, settings, seeds[:n], progress, on_replication)
     rounds = 1
     while True:
         now = replace(settings, replications=n)
@@ -369,7 +386,8 @@ def _to_precision(declaration, system, workload, settings: RunSettings, progress
             break
         # At most four times as many a round: the first intervals' spread is itself noisy.
         more = int(min(settings.max_replications, max(n + 1, math.ceil(min(4 * n, need)))))
-        rows = np.vstack([rows, _rows(declaration, system, workload, settings, seeds[n:more], progress)])
+        later = None if on_replication is None else (lambda done, _, n=n, more=more: on_replication(n + done, more))
+        rows = np.vstack([rows, _rows(declaration, system, workload, settings, seeds[n:more], progress, later)])
         n, rounds = more, rounds + 1
     target = {"precision": settings.precision, "half_width": settings.half_width}
     labels = {**result.labels, **{k: v for k, v in target.items() if v is not None},

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from switchq.errors import InputError
@@ -42,8 +43,9 @@ def _sim_results(r) -> dict:
     return {k: v for k, v in r.to_dict().items() if k not in inputs and k not in ("wall_seconds", "seeds")}
 
 
-def _run_point(model_name: str, mode: str, params: dict, settings: dict | None):
-    """Compute one point (in this process, a loky worker or a Dask worker): (results, wall seconds)."""
+def _run_point(model_name: str, mode: str, params: dict, settings: dict | None, on_replication=None):
+    """Compute one point (in this process, a loky worker or a Dask worker): (results, wall seconds).
+    ``on_replication(done, total)``: called as each of a simulated point's replications finishes."""
     t0 = time.perf_counter()
     model = get_model(model_name)
     if mode == "analytic":
@@ -52,7 +54,8 @@ def _run_point(model_name: str, mode: str, params: dict, settings: dict | None):
         from switchq.validate.harness import RunSettings, run
 
         system, workload = build_point(model, params)
-        results = _sim_results(run(model.declaration, system, workload, RunSettings(**settings)))
+        results = _sim_results(run(model.declaration, system, workload, RunSettings(**settings),
+                                   on_replication=on_replication))
     return results, time.perf_counter() - t0
 
 
@@ -111,21 +114,23 @@ def run_sweep(model: str, vary=None, fixed: dict | None = None, *, simulate: boo
               dask_scheduler: str | None = None, slots: int | None = None, warmup: int | None = None,
               replications: int | None = None, seed: int | None = None, workers: int = 0,
               progress: bool = False, lock_timeout: float = DEFAULT_TIMEOUT,
-              connect_timeout: float = 10.0, target: dict | None = None) -> SweepRun:
+              connect_timeout: float = 10.0, target: dict | None = None, on_replication=None) -> SweepRun:
     """Plan (checking everything), reuse stored points, run the rest, commit each as it finishes.
 
     ``store``: a path, None for no store, or the default (``$SWITCHQ_STORE`` or
     ``switchq-results.sqlite`` here). ``workers``: local processes for simulated
     points (0 = all cores, 1 = this process). ``dask_scheduler``: a Dask scheduler
     address (simulated points then run there; ``connect_timeout`` seconds to reach it). ``target``: a
-    precision target for simulated points (:func:`~switchq.sweeps.plan.plan_sweep`).
+    precision target for simulated points (:func:`~switchq.sweeps.plan.plan_sweep`). ``on_replication``: see
+    :func:`run_plan`.
     """
     t0 = time.perf_counter()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
         raise InputError("--workers", workers, "an integer >= 0 (0 = all cores)")
     plan = plan_sweep(model, vary, fixed, simulate, slots, warmup, replications, seed, check=False, target=target)
     return run_plan(plan, store=store, dask_scheduler=dask_scheduler, workers=workers, progress=progress,
-                    lock_timeout=lock_timeout, connect_timeout=connect_timeout, started=t0)
+                    lock_timeout=lock_timeout, connect_timeout=connect_timeout, started=t0,
+                    on_replication=on_replication)
 
 
 def run_points(model: str, points: list, *, simulate: bool = True, store=None, slots: int | None = None,
@@ -142,8 +147,13 @@ def run_points(model: str, points: list, *, simulate: bool = True, store=None, s
 def run_plan(plan: Plan, *, store=_DEFAULT, dask_scheduler: str | None = None, workers: int = 0,
              progress: bool = False,
              lock_timeout: float = DEFAULT_TIMEOUT, connect_timeout: float = 10.0,
-             started: float | None = None) -> SweepRun:
-    """Check the points the store does not have, then compute and store them."""
+             started: float | None = None, on_replication=None) -> SweepRun:
+    """Check the points the store does not have, then compute and store them.
+
+    ``on_replication(done, total)``: called as each replication of a simulated point computed in this process
+    finishes (points run one at a time here when they are fewer than the workers, or with one worker); points
+    in a pool of processes or on Dask report nothing. It only observes: the numbers are the same without it.
+    """
     t0 = time.perf_counter() if started is None else started
     if dask_scheduler is not None and plan.mode == "analytic":
         raise InputError("--dask-scheduler", dask_scheduler, "only with --simulate (analytic points run here, in "
@@ -167,7 +177,8 @@ def run_plan(plan: Plan, *, store=_DEFAULT, dask_scheduler: str | None = None, w
                 records[i] = Record(pt, {}, 0.0, False)
             else:
                 todo.append(i)
-        timing = _execute(plan, todo, records, db, dask_scheduler, workers, progress, connect_timeout)
+        timing = _execute(plan, todo, records, db, dask_scheduler, workers, progress, connect_timeout,
+                          on_replication)
     finally:
         if db is not None:
             db.close()
@@ -176,7 +187,7 @@ def run_plan(plan: Plan, *, store=_DEFAULT, dask_scheduler: str | None = None, w
 
 
 def _execute(plan: Plan, todo: list, records: list, db, scheduler, workers, progress,
-             connect_timeout: float = 10.0) -> float:
+             connect_timeout: float = 10.0, on_replication=None) -> float:
     """Compute the points ``todo`` (indices), store each as it finishes.
 
     Returns seconds: ``compute`` (summed over points), ``waiting`` (for workers), ``local`` (points
@@ -219,7 +230,8 @@ def _execute(plan: Plan, todo: list, records: list, db, scheduler, workers, prog
         elif scheduler is not None:
             run_dask(plan, todo, scheduler, finish, timing, _run_point, connect_timeout)
         else:
-            run_local(plan, todo, n_jobs(workers), finish, timing, _run_point, _run_indexed)
+            here = _run_point if on_replication is None else partial(_run_point, on_replication=on_replication)
+            run_local(plan, todo, n_jobs(workers), finish, timing, here, _run_indexed)
     except KeyboardInterrupt:
         raise SweepInterrupted(len(records) - len(todo) + done[0], len(records),
                                None if db is None else db.path) from None

@@ -94,8 +94,8 @@ class Job:
     rows: list = field(default_factory=list)
     error: str | None = None
     stopped_because: str | None = None
-    # Progress within the running point, as the runner reports it (report_progress): e.g. replications done
-    # and an estimate of the time left. None until a runner reports any.
+    # Progress within the running point, as the runner reports it (report_progress): replications_done of
+    # replications, and seconds_left (an estimate). None until the point's first replication is done.
     progress: dict | None = None
     created: float = field(default_factory=time.time)
     started: float | None = None
@@ -134,8 +134,22 @@ def simulate_point(model: str, vary: dict, fixed: dict, run_kw: dict, index: int
 
     plan = plan_sweep(model, vary, fixed, simulate=True, check=False, **run_kw)
     one = Plan(plan.model, plan.mode, plan.axes, plan.fixed, [plan.points[index]], plan.settings)
-    rows = run_plan(one, store=store, workers=workers).rows()
+    rows = run_plan(one, store=store, workers=workers, on_replication=_replication_progress()).rows()
     return json.loads(json.dumps(_clean(rows[0])))
+
+
+def _replication_progress():
+    """``on_replication(done, total)`` for a point run here: reports the replications done and an estimate of the
+    seconds left (the mean time of those done so far, per replication still to come; the first includes loading
+    the kernel, so the estimate starts high)."""
+    started = time.perf_counter()
+
+    def on_replication(done: int, total: int) -> None:
+        elapsed = time.perf_counter() - started
+        report_progress({"replications_done": done, "replications": total,
+                         "seconds_left": round(elapsed / done * (total - done), 1)})
+
+    return on_replication
 
 
 def _warm() -> None:

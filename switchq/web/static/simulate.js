@@ -66,11 +66,21 @@ async function simulate() {
   poll(data);
 }
 
+// Progress within the running point, as the worker reports it (jobs.report_progress): "replication 3 of 8, about
+// 12 s left"; anything else a runner reports as it comes.
+function withinPoint(p) {
+  if (!p) return "";
+  if (typeof p.replications_done !== "number") {
+    return " · " + Object.entries(p).map(([k, v]) => `${words(k)} ${fmt(v)}`).join(", ");
+  }
+  const left = typeof p.seconds_left === "number" && p.replications_done < p.replications
+    ? `, about ${p.seconds_left < 10 ? fmt(p.seconds_left) : Math.round(p.seconds_left)} s left` : "";
+  return ` · replication ${p.replications_done} of ${p.replications}${left}`;
+}
+
 function progressText(job) {
   const where = job.position ? `, ${job.position} ahead in the queue` : "";
-  // Progress within the running point, once the runner reports it (jobs.report_progress): replications, time left.
-  const within = job.progress
-    ? " · " + Object.entries(job.progress).map(([k, v]) => `${words(k)} ${fmt(v)}`).join(", ") : "";
+  const within = job.state === "running" ? withinPoint(job.progress) : "";
   return `${job.done} of ${job.total} points (${job.state}${where})${within}` + (job.error ? `: ${job.error}` : "") +
     (job.stopped_because && job.stopped_because !== "cancelled" ? `: ${job.stopped_because}` : "");
 }

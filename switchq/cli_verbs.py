@@ -263,9 +263,12 @@ def _simulate_command(declaration) -> click.Command:
                 notes.append("[yellow]stability not judged: "
                              f"{escape(r.labels['stability_not_judged'])}. No test able to see a critically loaded "
                              "queue passed, so these figures are not shown to be a steady state's.[/yellow]")
+            if "run_too_short" in r.labels:   # a run that measured nothing of what it is about: how long one must be
+                notes.append(f"[yellow]run too short: {escape(r.labels['run_too_short'])}.[/yellow]")
             shown = r.to_dict()
             if not as_json:
                 shown.pop("notes", None)   # printed under the table instead
+                shown.pop("run_too_short", None)
             show(shown, r.inputs(), title, as_json, notes, units)
         else:
             many = [p.target for p in params if p.many]

@@ -384,6 +384,54 @@ def test_model_all_fails_only_when_no_row_answers():
     assert line.startswith("--response: got None; allowed: pause quanta")
 
 
+# ------------------------------------------------------------ issue 34, item 4: how long a twin's run must be
+
+@pytest.mark.parametrize("rate, cable, mtu", [(10e9, 10.0, 1500), (25e9, 3.0, 9216), (100e9, 100.0, 9216)])
+def test_the_pause_timeline_is_the_twins_own(rate, cable, mtu):
+    # Worst phases, the sized headroom, byte slots: the run the timeline names sees exactly k pauses in each
+    # replication, one slot less k - 1 (the k-th ends in the run's last slot), with or without a warm-up.
+    from switchq import registry
+    from switchq.architectures.pfc import pause_timeline
+    from switchq.validate.harness import RunSettings, run
+
+    d = registry.get_architecture("pfc")
+    p = {**d.defaults(), "link_rate": rate, "cable": cable, "mtu": mtu * 8, "phases": "worst"}
+    system, workload = d.build(p)
+    t = pause_timeline(system, workload)
+    for k, warmup in ((1, 0), (3, 1000), (1, t.first_start + 1)):
+        n = t.slots(k, warmup)
+        seen = [run(d, system, workload, RunSettings(slots=m, warmup_slots=warmup, replications=1, batches=2,
+                                                     seed=1)).to_dict()["pauses"] for m in (n, n - 1)]
+        assert seen == [k, k - 1], (k, warmup, n, seen)
+    # Random phases and a buffer one frame short: shorter pauses, so the timeline is an upper bound.
+    for q in ({**p, "phases": "random"}, {**p, "shortfall": (mtu + 20) * 8}):
+        system, workload = d.build(q)
+        t = pause_timeline(system, workload)
+        r = run(d, system, workload, RunSettings(slots=t.slots(3), warmup_slots=0, replications=2, seed=5))
+        assert r.to_dict()["pauses"] >= 2 * 3
+
+
+def test_simulate_says_a_run_too_short_to_see_a_pause_and_how_long_one_must_be():
+    # The issue's case: 400 Gb/s and 100 m, the default 50 000 slots. A pause cycle there is about 720 000 byte
+    # times; the first pause, from an empty buffer, ends after 374 713 (87 098 one way + 36 944 to XOFF + the
+    # 250 672 the worst case demands - 1).
+    from switchq.cli import app
+
+    args = ["simulate", "pfc", "--link-rate", "400Gb/s", "--cable", "100m", "--interface-delay", "1228.8ns",
+            "-r", "2"]
+    out = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
+    assert out["pauses"] == 0 and out["pause_cycle_slots"] == 721719
+    assert out["run_too_short"] == (
+        "no pause measured in 50000 slots after 5000 of warm-up: one pause cycle takes about 721719 slots here "
+        "(from an empty buffer the first pause ends after 374713, then one every 721719); give --slots 369714 or "
+        "more")
+    text = CliRunner().invoke(app, args, env={"COLUMNS": "200"}).output
+    assert "run too short: no pause measured in 50000 slots" in text
+    # With the slots it names, the run sees its pause, and says nothing of the kind.
+    out = json.loads(CliRunner().invoke(app, [*args, "--slots", "369714", "--phases", "worst", "--json"]).output)
+    assert out["pauses"] == 2 and "run_too_short" not in out and out["headroom_used"] == 250672
+
+
 # ------------------------------------------------------------ issue 25, item 16: what size infiniband leaves out
 
 @pytest.mark.parametrize("option", ["--fixed-delay", "--credit-update"])

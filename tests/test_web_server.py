@@ -192,3 +192,25 @@ def test_a_running_point_reports_its_replications_and_the_time_left(tmp_path):
     assert all(p["replications"] == 4 for p in seen)
     assert all(isinstance(p["seconds_left"], (int, float)) and p["seconds_left"] >= 0 for p in seen)
     assert seen[0]["seconds_left"] > 0       # three replications still to come after the first
+
+
+def test_the_pfc_twin_sizes_a_blank_run_to_its_pauses_or_says_how_many_slots_it_needs():
+    # One pause cycle of a 400 Gb/s port with 100 m of fibre is about 720 000 byte times, the first pause (from an
+    # empty buffer) ends after 374 713: beyond this server's 200 000 slots, so the page says what one needs (and a
+    # granule that fits) beside the slots field. At 100 Gb/s the first pause ends after 146 037: the run left blank
+    # is sized to the cap, and every replication sees its pause.
+    with running_server(None) as url:
+        check = _json(f"{url}/api/check/pfc", {"params": {"link_rate": "400Gb/s", "cable": "100m",
+                                                          "interface_delay": "1228.8ns"}, "vary": {}, "run": {}})
+        assert check["field"] == "slots", check
+        line = check["errors"]["slots"]
+        assert line.startswith("--slots: got 369714; allowed: at most 200000 per point on this server")
+        assert "one pause cycle takes about 721719 slots" in line and "with --granule 2B it needs 182357" in line
+        job = _json(f"{url}/api/simulate/pfc", {"params": {"link_rate": "100Gb/s", "cable": "100m"}, "vary": {},
+                                                 "run": {"replications": "4"}})
+        assert job["run"] == {"replications": "4", "slots": "200000", "warmup": "5000"}
+        assert "--slots 200000 --warmup 5000" in job["command"]
+        view = _wait(url, job["id"])
+    assert view["state"] == "done", view
+    row = view["rows"][0]
+    assert row["pauses"] == 4 and "run_too_short" not in row and row["frames_lost"] == 0

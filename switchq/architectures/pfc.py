@@ -13,7 +13,7 @@ lost at it and that a frame per pause is lost one frame below.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from switchq.declaration import Answer, Architecture, Case, Counter, Metric
 from switchq.errors import InputError
@@ -158,6 +158,80 @@ def _per_pause(counter):
     return lambda c: c[counter] / c["m_xoff"]
 
 
+@dataclass(frozen=True)
+class PauseTimeline:
+    """When the twin's pauses happen, in slots (granules), from an empty buffer: the first XOFF at
+    ``first_start``, the first pause counted (its drain begins) at ``first_end``, then one every ``cycle``.
+    Exact with worst phases and the sized headroom; an upper bound otherwise (random phases, a shortfall).
+    A pause is measured when it begins after the warm-up and ends within the run."""
+
+    first_start: int
+    first_end: int
+    cycle: int
+    link: PfcLink | None = field(default=None, repr=False, compare=False)
+    adversary: Adversary | None = field(default=None, repr=False, compare=False)
+
+    def slots(self, pauses: int = 1, warmup: int = 0) -> int:
+        """Measured slots in which a run after ``warmup`` slots sees ``pauses`` whole pauses."""
+        skipped = max(0, -(-(warmup - self.first_start) // self.cycle))   # pauses begun in the warm-up
+        return self.first_end + (skipped + pauses - 1) * self.cycle + 1 - warmup
+
+    def text(self) -> str:
+        return (f"one pause cycle takes about {self.cycle} slots here (from an empty buffer the first pause ends "
+                f"after {self.first_end}, then one every {self.cycle})")
+
+    def needs(self, most: int, warmup: int = 0) -> str:
+        """Why a run of at most ``most`` measured slots sees no pause, and how it could: a coarser granule."""
+        text = f"{self.text()}, so one pause needs {self.slots(1, warmup)} measured slots"
+        g = 1 if self.link is None else self.link.granule_bytes
+        while self.link is not None and g < 4096:
+            g *= 2
+            coarser = pause_timeline(replace(self.link, granule_bytes=g), self.adversary)
+            if coarser.slots(1, warmup) <= most:
+                return (f"{text}; with --granule {g}B it needs {coarser.slots(1, warmup)} (each slot {g} bytes, every "
+                        "term rounded to whole slots)")
+        return text
+
+
+def pause_timeline(link: PfcLink, adversary: Adversary | None = None) -> PauseTimeline:
+    """The twin's pauses in time, from its kernel's own arguments (:func:`switchq.validate.arch.pfc.args_for`).
+
+    From an empty buffer the sender's bytes arrive from slot D (the one-way delay); the queue (not drained while
+    filling) crosses XOFF at t0 = D + T (T the threshold). A worst-phase pause lasts the headroom demand
+    H = F_r + PFC + 2 D + R + F_s slots (the 802.1Qbb sum, in granules): it is counted at t0 + H - 1, when its last
+    byte has arrived. The egress then drains T + H - X slots down to XON (X), the sender hears it D later and its
+    bytes arrive D after that; the queue climbs from X past T in T - X + 1 slots. So pauses come every
+    2 H + 2 (T - X) + 2 D - 1 slots; under random phases each is shorter but the sender may restart up to a frame
+    late, so a cycle plus a frame bounds it.
+    """
+    from switchq.validate.arch.pfc import args_for
+
+    a = args_for(link)
+    demand = a.frame_r + a.pfc + 2 * a.delay + a.resp + a.frame_s
+    start = a.delay + a.threshold
+    cycle = 2 * demand + 2 * (a.threshold - a.xon) + 2 * a.delay - 1
+    if adversary is None or adversary.phases != "worst":
+        cycle += a.frame_s
+    return PauseTimeline(start, start + demand - 1, cycle, link, adversary)
+
+
+def run_timeline(system: PfcLink, workload: Adversary) -> PauseTimeline:
+    """What a run of this twin needs to see what it measures: ``switchq serve`` sizes a run left blank by it
+    (``slots(events, warmup)``, ``first_start``, ``text()``, ``needs(most, warmup)``)."""
+    return pause_timeline(system, workload)
+
+
+def _labels(c) -> dict:
+    """The slots a pause cycle takes; and, when no pause was measured, why and how long a run would see one."""
+    t = pause_timeline(c.system, c.workload)
+    out = {"pause_cycle_slots": t.cycle}
+    if not c["m_xoff"].sum():
+        warmup = c.settings.warmup_slots
+        out["run_too_short"] = (f"no pause measured in {c.settings.slots} slots after {warmup} of warm-up: "
+                                f"{t.text()}; give --slots {t.slots(1, warmup)} or more")
+    return out
+
+
 METRICS = (
     Metric("headroom_used", "B", _per_pause("m_demand_bytes"),
            "bytes reaching the receiver from the XOFF trigger on, per pause (what the headroom must hold)"),
@@ -171,7 +245,7 @@ METRICS = (
 COUNTERS = (Counter("pauses", "pauses", counter="m_xoff"), Counter("headroom_peak", "B", "max", "demand_peak_bytes"),
             Counter("frames_lost", "frames"), Counter("dropped", "granules"))
 TWIN_UNITS = {"granule_bytes": "B", "headroom_bytes": "B", "shortfall_bytes": "B", "mtu_bytes": "B", "mtu_sender": "B",
-              "link_rate_bps": "bit/s", "cable_m": "m"}
+              "link_rate_bps": "bit/s", "cable_m": "m", "pause_cycle_slots": "slots"}
 
 # The validation port: 100 Gb/s RoCE, 100 m of fibre, jumbo frames; byte-exact slots, ~12 pauses per replication.
 _PORT = {"link_rate": 100e9, "cable": 100.0, "mtu": 9216 * 8}
@@ -235,7 +309,7 @@ DECLARATION = Architecture(
                 "(the worst-case timeline is built from the same terms, so it checks the timeline's arithmetic); "
                 "--phases random checks that no phase needs more.",
     config=(PfcLink,), accepts=(Adversary,), params=TWIN_PARAMS, workload=(PHASES,), build=build,
-    kernel="switchq.validate.arch.pfc", metrics=METRICS, counters=COUNTERS, units=TWIN_UNITS,
+    kernel="switchq.validate.arch.pfc", metrics=METRICS, counters=COUNTERS, units=TWIN_UNITS, labels=_labels,
     main="headroom_used", table=("headroom_used", "frames_lost_per_pause", "loss_probability"),
     cases=CASES, report=(("pfc", "switchq.validate.reports.pfc"),),
     bounded="lossless by PFC: the receiver's buffer holds every byte the pause leaves in flight, so no queue grows "

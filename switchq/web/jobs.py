@@ -321,6 +321,11 @@ class Jobs:
             raise over[0]
         lim = self.limits
         plan = plan_sweep(name, vary, fixed, simulate=True, check=True, **run_kw)
+        sized = self.sized_run(m, plan, run, run_kw)
+        if sized is not None:          # slots left blank: the run sized to what the question needs, within the cap
+            run = sized
+            run_kw = run_values(m, run)
+            plan = plan_sweep(name, vary, fixed, simulate=True, check=True, **run_kw)
         if "slots" in plan.settings:
             for key, option in (("slots", m.declaration.clock.params[0].option), ("warmup_slots", "--warmup")):
                 if plan.settings[key] > lim.max_slots:
@@ -337,6 +342,40 @@ class Jobs:
                              f"at most {lim.max_points} points per request on this server (switchq serve "
                              "--max-points)")
         return vary, fixed, run, run_kw, plan
+
+    # A run sized to the question aims at this many of what it measures (pauses), within the cap.
+    SIZED_EVENTS = 4
+
+    def sized_run(self, m, plan, run: dict, run_kw: dict) -> dict | None:
+        """The run option texts with the slots (and warm-up) a run left blank needs, where the declaring module
+        says what a run needs (``run_timeline(system, workload)``: the PFC twin's pauses): enough for
+        ``SIZED_EVENTS`` of them within the cap, at least the default; None when the slots were given or the
+        model does not say. Refused (InputError naming the slots one needs) when not even one fits the cap."""
+        import importlib
+
+        from switchq.sweeps.plan import build_point
+
+        timeline = getattr(importlib.import_module(m.declaration.build.__module__), "run_timeline", None)
+        if timeline is None or not m.declaration.slotted or "slots" in run_kw:
+            return None
+        length, warm = m.declaration.clock.params[:2]        # --slots (or --cycles) and --warmup, by name
+        option = length.option
+        most = self.limits.max_slots
+        wanted = plan.settings["slots"]
+        warmups = []
+        for pt in plan.points:
+            t = timeline(*build_point(m, pt.params))
+            warmup = run_kw["warmup"] if "warmup" in run_kw else min(plan.settings["warmup_slots"], t.first_start)
+            warmups.append(warmup)
+            one = t.slots(1, warmup)
+            if one > most:
+                raise InputError(option, one, f"at most {most} per point on this server (switchq serve --max-slots): "
+                                              f"{t.needs(most, warmup)}; or run it with switchq simulate")
+            wanted = max(wanted, min(most, t.slots(self.SIZED_EVENTS, warmup)))
+        sized = {**run, length.name: str(wanted)}
+        if "warmup" not in run_kw:
+            sized[warm.name] = str(min(warmups))
+        return sized
 
     def over_cap(self, m, run_kw: dict) -> list:
         """The run options given over this server's cap, each an InputError (read before the sweep is planned, so

@@ -334,6 +334,7 @@ DECLARATION = Architecture(
                examples=("switchq size pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --json",
                          "switchq size pfc --link-rate 100Gb/s --cable 100m --mtu 9216B --model mlx5",
                          "switchq size pfc --link-rate 100Gb/s --cable 100m --model all",
+                         "switchq size pfc --link-rate 400Gb/s --cable 100m --interface-delay 1228.8ns --model all",
                          "switchq size pfc --link-rate 400Gb/s --cable 100m --model sonic --priorities 2",
                          "switchq size pfc --link-rate 400Gb/s --cable 100m --interface-delay 1228.8ns"),
                vary_example="cable=10m:100m:10m --vary model=ieee,mlx5,sonic,cisco --link-rate 100Gb/s"),

@@ -24,7 +24,7 @@ from typing import Callable
 from .errors import InputError
 from .params import SIM, Param
 
-__all__ = ["Architecture", "Answer", "Metric", "Counter", "Case", "BenchCase", "Clock", "SLOTS", "CYCLES", "ROUNDS",
+__all__ = ["Architecture", "Answer", "Compare", "Metric", "Counter", "Case", "BenchCase", "Clock", "SLOTS", "CYCLES", "ROUNDS",
            "simulated_seconds", "RUN_PARAMS", "RUN_UNITS", "FAMILIES"]
 
 FAMILIES = ("switch", "network", "collective", "link")
@@ -142,6 +142,28 @@ class Counter:
 
 
 @dataclass(frozen=True)
+class Compare:
+    """An analytic result of an :class:`Answer` (``result``) and the metric of its simulated twin (``metric``) that
+    measures it at the same inputs, judged by the verdict engine as :class:`Case` rows are: a point target with
+    ``precision`` (+ ``precision_share`` of the value) when exact, else a band of ``tolerance`` (+
+    ``tolerance_share``, + the answer's own stated error in result ``error_result``). ``saturated``: the twin runs
+    overloaded by design (a saturation question): compared only where it is. ``applies(params, results) -> str``:
+    why the comparison does not hold at these inputs (empty where it does): an approximation's range, a low-load
+    formula, a bound rather than a value. ``why`` says where the band comes from."""
+
+    result: str
+    metric: str
+    tolerance: float = 0.0
+    tolerance_share: float = 0.0
+    error_result: str = ""
+    precision: float = 0.0
+    precision_share: float = DEFAULT_PRECISION_SHARE
+    saturated: bool = False
+    applies: Callable | None = None
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class Answer:
     """An analytic answer: ``switchq solve NAME`` (or ``switchq size NAME``) and ``switchq sweep NAME``.
 
@@ -176,6 +198,9 @@ class Answer:
         Command lines that run (the conformance tests run them).
     vary_example : str
         What follows ``switchq sweep NAME --vary`` in its help (``load=0.1:0.9:0.1 --ports 16``).
+    compares : tuple of Compare
+        The analytic results its simulated twin measures at the same inputs, and how the two are judged side
+        by side (the page shows each with the engine's verdict); empty: none is comparable.
     """
 
     name: str
@@ -195,6 +220,7 @@ class Answer:
     description: str = ""
     examples: tuple = ()
     vary_example: str = ""
+    compares: tuple = ()
 
     @property
     def command(self) -> str:

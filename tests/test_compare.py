@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from switchq.validate.compare import at_level, compare, family_level
+from switchq.validate.compare import at_level, compare, family_level, judge_answer
 from switchq.validate.harness import RunSettings
 from switchq.validate.result import Estimate
 
@@ -54,3 +54,49 @@ def test_the_family_level_keeps_the_chance_of_any_false_defect_at_five_percent()
 def test_an_interval_at_a_level_is_cut_at_what_its_figure_can_be():
     e = at_level([0.999, 1.0, 1.0, 0.9995, 1.0], 0.999, bounds=(0.0, 1.0))
     assert e.high == 1.0 and e.method == "clipped"
+
+
+# ------------------------------------------------------------------ the page's side by side (issue 34, item 1)
+
+def _answer(name):
+    from switchq.registry import answers
+
+    return answers()[name][0]
+
+
+def test_a_saturation_answer_is_judged_against_its_overloaded_twin():
+    # hol at 8 ports: the exact chain gives 907829143692237066503143239/1468053011144896100563129664 = 0.618390; an
+    # interval around it, narrower than the default precision (0.5 % of it), agrees; one 0.01 off is a defect.
+    hol = _answer("hol")
+    row = {"throughput": 0.6185, "throughput_ci95": [0.6180, 0.6190], "replications": 8, "unstable": True}
+    (c,) = judge_answer(hol, {"ports": 8}, row, overloaded=True)
+    assert c["verdict"] == "agree" and c["analytic"] == pytest.approx(0.6183899, abs=1e-6)
+    assert c["difference"] == pytest.approx(0.6185 - c["analytic"])
+    off = {**row, "throughput": 0.6285, "throughput_ci95": [0.6280, 0.6290]}
+    assert judge_answer(hol, {"ports": 8}, off, overloaded=True)[0]["verdict"] == "defect"
+    # Not overloaded (a twin at load 0.5 carries its load, not the saturation throughput): not compared, and why.
+    (c,) = judge_answer(hol, {"ports": 8}, row, overloaded=False)
+    assert c["verdict"] is None and "overloaded" in c["not_compared"]
+
+
+def test_an_exact_answer_of_a_stable_twin_is_a_point_target_and_an_unjudged_run_cannot_agree():
+    oq = _answer("oq")
+    values = {"ports": 16, "load": 0.5, "buffer": None}
+    wait = 0.46875          # Karol et al.: (N - 1)/N p / (2 (1 - p)) at N = 16, p = 0.5
+    row = {"mean_wait": 0.4689, "mean_wait_ci95": [0.4680, 0.4698], "replications": 8, "unstable": False}
+    by = {c["result"]: c for c in judge_answer(oq, values, row, overloaded=False)}
+    assert by["mean_wait"]["analytic"] == pytest.approx(wait) and by["mean_wait"]["verdict"] == "agree"
+    assert by["loss_probability"]["verdict"] is None          # no buffer: no analytic loss to compare
+    short = {**row, "unstable": None}
+    assert judge_answer(oq, values, short, overloaded=False)[0]["verdict"] == "inconclusive"
+
+
+def test_a_comparison_that_does_not_hold_at_these_inputs_says_why():
+    bmin = _answer("bmin")
+    from switchq.registry import answers
+
+    d = answers()["bmin"][1]
+    values = {**{p.name: p.default for p in d.answers[0].params}, "nodes": 16, "load": 0.5}
+    row = {"mean_latency": 90.0, "mean_latency_ci95": [89.0, 91.0], "replications": 8, "unstable": False}
+    (c,) = judge_answer(bmin, values, row, overloaded=False)
+    assert c["verdict"] is None and "rarely meet" in c["not_compared"]

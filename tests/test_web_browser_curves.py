@@ -123,8 +123,14 @@ def test_hol_at_8_ports_simulated_shows_its_throughput_with_its_interval(server,
     _idle(page, timeout=180_000)
     row = page.evaluate("S.simRows[0]")
     low, high = row["throughput_ci95"]
-    compare = page.inner_text("#comparison")
-    assert "0.61839" in compare and _six(row["throughput"]) in compare and f"{_six(low)} .. {_six(high)}" in compare
+    # Side by side with the exact chain's 0.61839, judged by the engine (the rule of switchq validate's rows): the
+    # interval it was judged on (measured again on 20 replications where 5 did not decide), and the class.
+    (judged,) = page.evaluate("S.job.verdicts[0]")
+    table = page.inner_text("#verdicts")
+    assert "0.61839" in table and judged["verdict"] in ("agree", "inconclusive"), judged
+    assert judged["replications"] in (5, 20) and f"{_six(judged['interval'][0])} .. {_six(judged['interval'][1])}" \
+        in table
+    assert judged["verdict"] in page.inner_text("#verdicts tr[data-verdict]")
     assert page.inner_text("#stability") == "overloaded by design: its throughput is the saturation throughput"
     assert "unstable: no steady state" not in page.inner_text("#simulated")
     assert f"(95% CI {_six(low)} .. {_six(high)})" in page.inner_text("#sim-result tr[data-quantity=throughput]")
@@ -253,3 +259,20 @@ def test_at_390_px_one_column_and_no_horizontal_scroll(server, browser, path):
                         for sel in ("#form", "#answer"))
         assert answer["top"] >= form["bottom"] and math.isclose(answer["left"], form["left"], abs_tol=2)
     context.close()
+
+
+def test_a_curve_over_every_model_is_a_curve_per_model_and_an_error_row_draws_no_terms(server, page):
+    # size pfc --model all along the cable: each model its own curve (the rows carry their model), not one series
+    # of 4 x 5 points; and at 400 Gb/s without the interface delay the ieee row carries its reason while the others
+    # stack their terms (a row without terms must not break the chart).
+    url, _ = server
+    page.goto(f"{url}/m/size-pfc?p.link_rate=100Gb/s&p.model=all&x=cable&range=0m:100m:25m")
+    _idle(page, typed=False)
+    series = {p["series"] for p in page.evaluate("window.switchqPlot.analytic")}
+    assert series == {"ieee", "mlx5", "sonic", "cisco"}, series
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/m/size-pfc?p.link_rate=400Gb/s&p.cable=100m&p.mtu=9216B&p.model=sonic,ieee")
+    _idle(page, typed=False)
+    page.wait_for_selector("#terms-chart svg")
+    assert {t["answer"] for t in page.evaluate("window.switchqTerms")} == {"sonic"} and not errors

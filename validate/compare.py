@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from .result import Estimate
 from .verdict import MIN_BUDGET, exactly, measured, within
 
-__all__ = ["Comparison", "compare", "at_level", "FAMILY_ERROR", "family_level"]
+__all__ = ["Comparison", "compare", "at_level", "FAMILY_ERROR", "family_level", "judge_answer"]
 
 # The chance, over every declared validation row together, that a correct simulator reads "defect" in one.
 FAMILY_ERROR = 0.05
@@ -162,3 +162,60 @@ def remeasured(run_with, quantity: str, level: float, bounds) -> object:
             return measured(e, make)
         return measured(at_level(samples, level, bounds, e.stable), make)
     return make
+
+
+def judge_answer(answer, values: dict, row: dict, *, overloaded: bool, remake=None, level: float = 0.95) -> list:
+    """``answer``'s comparisons (:class:`switchq.declaration.Compare`) at the inputs ``values``, side by side with
+    its twin's simulated ``row`` there (as ``--json`` gives it), each judged by the engine as a validate row is:
+    the analytic value from ``answer.solve(values)``, the simulated interval from the row, a point target or the
+    comparison's band. ``overloaded``: the twin ran overloaded by design (only then is a saturation comparison
+    made). ``remake(n)``, if given, is the same point run with ``n`` replications (the engine takes an interval
+    that does not decide to its budget). One dict per comparison: the figures, the difference, the verdict and
+    why; or, where it does not hold at these inputs, the reason.
+
+    Examples
+    --------
+    >>> from switchq.registry import answers
+    >>> hol, _ = answers()["hol"]
+    >>> row = {"throughput": 0.6185, "throughput_ci95": [0.6180, 0.6190], "replications": 8, "unstable": True}
+    >>> [(c["verdict"], round(c["analytic"], 5)) for c in judge_answer(hol, {"ports": 8}, row, overloaded=True)]
+    [('agree', 0.61839)]
+    """
+    import math
+
+    from .rows import estimate
+
+    _, results = answer.solve(values)
+    out = []
+    for c in answer.compares:
+        shown = {"result": c.result, "metric": c.metric, "why": c.why}
+        analytic = results.get(c.result)
+        reason = c.applies(values, results) if c.applies is not None else ""
+        if c.saturated and not overloaded:
+            reason = reason or "a saturation figure: compared where the twin runs overloaded (at load 1)"
+        number = isinstance(analytic, (int, float)) and not isinstance(analytic, bool) and math.isfinite(analytic)
+        if not reason and not number:
+            reason = f"no analytic {c.result} at these inputs"
+        if not reason and row.get(c.metric) is None:
+            reason = f"the twin measured no {c.metric}"
+        if reason:
+            out.append({**shown, "verdict": None, "not_compared": reason})
+            continue
+        tolerance = c.tolerance + c.tolerance_share * abs(analytic) + float(results.get(c.error_result) or 0.0
+                                                                          if c.error_result else 0.0)
+        precision = c.precision + c.precision_share * abs(analytic)
+        e = estimate(row, c.metric)
+        made = (lambda n, m=c.metric: measured(estimate(remake(n), m), made)) if remake is not None else None
+        figure = measured(e, made, runs=int(row.get("replications") or 0))
+        if tolerance > 0:
+            v = within(figure, float(analytic), tolerance, claim=f"{answer.name}: {c.result}", section=answer.name,
+                       saturated=c.saturated, budget=MIN_BUDGET, report="page")
+        else:
+            v = exactly(figure, float(analytic), precision, claim=f"{answer.name}: {c.result}", section=answer.name,
+                        saturated=c.saturated, budget=MIN_BUDGET, report="page")
+        out.append({**shown, "analytic": float(analytic), "simulated": v.value, "interval": [v.low, v.high],
+                    "level": level, "replications": v.n, "difference": v.value - float(analytic),
+                    "band": ([float(analytic) - tolerance, float(analytic) + tolerance] if tolerance > 0 else None),
+                    "precision": None if tolerance > 0 else precision, "verdict": str(v), "verdict_why": v.why,
+                    "saturated": c.saturated})
+    return out

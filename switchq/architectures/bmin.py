@@ -9,7 +9,7 @@ crossbar cost), ``hol-flit`` (FIFO head-of-line saturation of one switch) and
 
 from __future__ import annotations
 
-from switchq.declaration import CYCLES, Answer, Architecture, BenchCase, Case, Counter, Metric
+from switchq.declaration import CYCLES, Answer, Architecture, BenchCase, Case, Compare, Counter, Metric
 from switchq.models.flit import (ARBITRATIONS, BUFFER_ORGS, CENTRAL_ADMISSIONS, FLIT_ARRIVALS, FLIT_PATTERNS,
                                  CROSSPOINT_STORAGES, FIFO_ROUTINGS, UNIFORM_OVER, UP_SELECTS, FlitNetwork, FlitSwitch, MessageTraffic)
 from switchq.params import REQUIRED, Param, check_applies, sim_only
@@ -208,6 +208,14 @@ DEFAULTS = {p.name: p.default for p in SWITCH_PARAMS + TRAFFIC_PARAMS if p.defau
 RHO = Param("rho", "rho", "float", 0.5, low=0, high=10, low_open=True, unit="1",
             help="Load of each output's queue (M/M/1) in the buffer-sharing model.")
 
+# The zero-load latency holds where messages rarely meet: at load 0.002, +0.1 to +0.4 cycles measured (the
+# validation rows' tolerance).
+_ZERO_LOAD = Compare("zero_load_latency", "mean_latency", tolerance=0.6,
+                     why="exact at zero load; at load 0.002 messages meet rarely (+0.1 to +0.4 cycles measured)",
+                     applies=lambda p, r: "" if (p.get("load") or 1.0) <= 0.002 else
+                     "the zero-load latency holds only where messages rarely meet (load 0.002 or less)")
+
+
 DECLARATION = Architecture(
     name="bmin", family="network", order=65, clock=CYCLES, size="nodes",
     sample={"nodes": 16, "load": 0.5, "message_flits": 16, "buffer_flits": 160},
@@ -248,6 +256,7 @@ DECLARATION = Architecture(
                        *sim_only(BUFFER, XP, XP_STORAGE, CENTRAL_IN, BUFFERED, UP_SHARE, ADMISSION, UP_SELECT, FIFO_ROUTING,
                                  ARBITRATION, ARRIVALS)),
                solve=_bmin, twin=lambda p: {**p, "load": 0.5 if p["load"] is None else p["load"]},
+               compares=(_ZERO_LOAD,),
                results=("zero_load_latency", "saturation_bound", "crossbar_cost_bits", "method", "source"),
                units={**UNITS, "zero_load_latency": "cycles", "saturation_bound": "flits/cycle/node",
                       "crossbar_cost_bits": "crosspoint-bits"},

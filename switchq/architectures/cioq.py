@@ -7,7 +7,7 @@ and, with S = N and maximal phases, output queuing's exact mean wait.
 
 from __future__ import annotations
 
-from switchq.declaration import Answer, Architecture, BenchCase, Case
+from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.models.cioq import CioqSwitch
 from switchq.params import Param, check_applies, sim_only
 
@@ -56,6 +56,13 @@ def _analytic_wait(n, load):
     return analytic
 
 
+# min(1, S theta) where exact (PIM) against what the twin carries at load 1; with S = N and maximal phases, output
+# queuing's exact mean wait at --load.
+_COMPARES = (Compare("saturation_throughput", "throughput", saturated=True, why="min(1, S theta), theta PIM's exact",
+                     applies=lambda p, r: "" if r.get("exact") else "not exact here (iSLIP's theta is a limit)"),
+             Compare("mean_wait", "mean_wait", why="output queuing's exact mean wait (Karol et al.)"))
+
+
 DECLARATION = Architecture(
     name="cioq", order=35, **switch_family("cell", units={"speedup": "phases/slot"}),
     sample={"ports": 4, "load": 0.9, "speedup": 2},
@@ -85,7 +92,7 @@ DECLARATION = Architecture(
                            "--load gives its exact mean wait (Karol et al.).",
                examples=("switchq solve cioq --ports 16 --speedup 2 --matching pim --json",
                          "switchq solve cioq --ports 8 --speedup 8 --iterations 8 --load 0.8"),
-               vary_example="speedup=1:4 --ports 16 --matching pim"),
+               vary_example="speedup=1:4 --ports 16 --matching pim", compares=_COMPARES),
     ),
     cases=(
         Case("cioq", "S=1, PIM k=1, N=16, saturated (the VOQ switch)",

@@ -7,7 +7,7 @@ chain of Hluchyj & Karol) and ``iq`` (mean wait below saturation, N -> infinity)
 
 from __future__ import annotations
 
-from switchq.declaration import Answer, Architecture, BenchCase, Case
+from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.models.fifo import WINDOW_POLICIES, FifoSwitch
 from switchq.params import Param, check_applies, sim_only
 
@@ -96,6 +96,11 @@ _SAT_UNITS = {"n_ports": "ports", "saturation_throughput": "cells/slot/output", 
               "window": "cells", "load": "cells/slot/input", "mean_wait": "slots", "mean_latency": "slots",
               "hol_mean": "slots", "hol_second_moment": "slots^2"}
 
+# The saturation throughput from the exact chain against what the twin carries at load 1 (overloaded by design).
+_SATURATED = Compare("saturation_throughput", "throughput", saturated=True,
+                     why="exact lumped chain (beyond N = 20 an extrapolation with error < 1e-10)")
+
+
 DECLARATION = Architecture(
     name="fifo", order=10, **switch_family("cell", part="input"),
     sample={"ports": 4, "load": 0.7, "window": 2},
@@ -117,7 +122,7 @@ DECLARATION = Architecture(
                description="Saturation throughput of N x N FIFO input queuing (HOL blocking), uniform traffic.\n\n"
                            "Exact lumped Markov chain (Karol, Hluchyj & Morgan 1987) for small N, a documented "
                            "extrapolation for large N.",
-               examples=("switchq solve hol --ports 8 --json",), vary_example="ports=2:16"),
+               examples=("switchq solve hol --ports 8 --json",), compares=(_SATURATED,), vary_example="ports=2:16"),
         Answer("window", "Window scheduling: saturation throughput",
                "FIFO with look-ahead window w, saturated (exact chain for small N, w); simulated: saturated fifo",
                params=(PORTS, with_default(WINDOW, 2), WINDOW_POLICY), solve=_window, check=_window_check,
@@ -130,7 +135,7 @@ DECLARATION = Architecture(
                            "says so and points to `switchq simulate fifo --window`.",
                examples=("switchq solve window --ports 3 --window 2",
                          "switchq solve window --ports 2 --window 2 --window-policy random"),
-               vary_example="ports=2,3 --vary window=1:2"),
+               compares=(_SATURATED,), vary_example="ports=2,3 --vary window=1:2"),
         Answer("iq", "FIFO input queuing: mean wait",
                "FIFO input queuing below saturation, N -> infinity (Karol et al. 1987); simulated: fifo at a load",
                params=(LOAD,

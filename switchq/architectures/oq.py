@@ -6,7 +6,7 @@ queues, and the exact finite-buffer chain (loss, throughput, wait).
 
 from __future__ import annotations
 
-from switchq.declaration import Answer, Architecture, BenchCase, Case
+from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.models.oq import OutputQueuedSwitch
 from switchq.params import Param, check_applies, sim_only
 
@@ -64,6 +64,12 @@ def _loss_case(buffer):
                 "loss_probability", analytic, slots=300_000)
 
 
+# Karol et al.'s mean wait and the finite buffer's loss: exact, so point targets.
+_COMPARES = (Compare("mean_wait", "mean_wait", why="exact (Karol et al.; the (b+1)-state chain with a buffer)"),
+             Compare("loss_probability", "loss_probability", precision=1e-4, precision_share=0.0,
+                     why="exact (b+1)-state chain; precision 1e-4 in absolute terms, as a loss can be 0"))
+
+
 DECLARATION = Architecture(
     name="oq", order=20, **switch_family("cell"),
     sample={"ports": 4, "load": 0.9, "buffer": 2},
@@ -89,7 +95,7 @@ DECLARATION = Architecture(
                description="Output queuing (speedup N): mean wait, and loss with a finite output buffer.",
                examples=("switchq solve oq --ports 16 --load 0.8 --json",
                          "switchq solve oq --ports 16 --load 0.9 --buffer 4"),
-               vary_example="load=0.1:0.9:0.1 --ports 16"),
+               vary_example="load=0.1:0.9:0.1 --ports 16", compares=_COMPARES),
     ),
     cases=(*(_wait_case(p) for p in (0.5, 0.8, 0.9)), *(_loss_case(b) for b in (2, 4))),
     bench=(BenchCase("OQ 32x32 load 0.9", {"ports": 32, "load": 0.9}),),

@@ -92,6 +92,9 @@ class Job:
     saturated: list = field(default_factory=list)
     state: str = "queued"          # queued, running, done, cancelled, failed
     rows: list = field(default_factory=list)
+    # Per point: the analytic answer's comparisons with the twin, each with the verdict engine's class (none where
+    # the model declares no comparison).
+    verdicts: list = field(default_factory=list)
     error: str | None = None
     stopped_because: str | None = None
     # Progress within the running point, as the runner reports it (report_progress): replications_done of
@@ -136,6 +139,37 @@ def simulate_point(model: str, vary: dict, fixed: dict, run_kw: dict, index: int
     one = Plan(plan.model, plan.mode, plan.axes, plan.fixed, [plan.points[index]], plan.settings)
     rows = run_plan(one, store=store, workers=workers, on_replication=_replication_progress()).rows()
     return json.loads(json.dumps(_clean(rows[0])))
+
+
+def judged_point(model: str, vary: dict, fixed: dict, run_kw: dict, index: int, store, workers: int,
+                 most_replications: int) -> dict:
+    """:func:`simulate_point` and, where the model's analytic answer declares what its twin measures
+    (:class:`switchq.declaration.Compare`), each comparison at these inputs judged by the verdict engine
+    (:func:`switchq.validate.compare.judge_answer`, the rule every validate row follows): ``{"row", "verdicts"}``.
+    An interval that does not decide is measured again on four times the point's replications, through the same
+    store, when that fits the server's cap (``most_replications``); else the verdict says it could take no more."""
+    from switchq.registry import answers
+    from switchq.sweeps import plan_sweep
+    from switchq.validate.compare import judge_answer
+    from switchq.validate.verdict import MIN_BUDGET
+
+    from .pages import saturated_twin
+
+    row = simulate_point(model, vary, fixed, run_kw, index, store, workers)
+    entry = answers().get(model)
+    if entry is None or not entry[0].compares:
+        return {"row": row, "verdicts": []}
+    answer = entry[0]
+    params = plan_sweep(model, vary, fixed, simulate=True, check=False, **run_kw).points[index].params
+    base = int(row.get("replications") or run_kw.get("replications") or 0)
+    affordable = base > 1 and MIN_BUDGET * base <= most_replications
+
+    def again(n):
+        return simulate_point(model, vary, fixed, {**run_kw, "replications": n}, index, store, workers)
+
+    verdicts = judge_answer(answer, dict(params), row, overloaded=saturated_twin(model, params),
+                            remake=again if affordable else None)
+    return {"row": row, "verdicts": verdicts}
 
 
 def _replication_progress():
@@ -494,11 +528,12 @@ class Jobs:
                     raise Stopped(why)
                 worker = self._ensure_worker()
                 job.progress = None
-                row = worker.call(simulate_point, (job.model, job.vary, job.fixed, job.run_kw, index, self.store,
-                                                   self.workers),
+                out = worker.call(judged_point, (job.model, job.vary, job.fixed, job.run_kw, index, self.store,
+                                                 self.workers, self.limits.max_replications),
                                   stop=lambda: self._stop_reason(job), progress=lambda p: setattr(job, "progress", p))
                 with self._lock:
-                    job.rows.append(row)
+                    job.rows.append(out["row"])
+                    job.verdicts.append(out["verdicts"])
             job.state = "done"
         except Stopped as e:
             job.state, job.stopped_because = "cancelled", str(e)

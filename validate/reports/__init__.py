@@ -16,7 +16,6 @@ from pathlib import Path
 
 from switchq.models import _check
 
-from ..result import Estimate
 from . import claims
 
 __all__ = ["build_report", "report_names", "points", "est", "Row", "page", "begin", "pyplot", "write_record"]
@@ -185,19 +184,10 @@ def est(row: dict, name: str):
     >>> math.isnan(est({"loss_probability": None, "loss_probability_ci95": [None, None]}, "loss_probability").value)
     True
     """
-    def num(v):
-        return math.nan if v is None else float(v)
+    from ..rows import estimate
 
-    low, high = row.get(name + "_ci95") or (None, None)
-    # The samples behind it (what the claims engine counts): the replications, or the batches of one long
-    # run, that measured it (a replication with nothing to measure gives none).
-    samples = row.get(name + "_samples")
+    e = estimate(row, name, getattr(row, "domains", {}).get(name, (None, None)))
     reps = row.get("replications") or 0
-    n = (sum(v is not None and math.isfinite(v) for v in samples) if samples is not None
-         else reps if reps > 1 else row.get("batches") or reps)
-    e = Estimate(num(row.get(name)), num(low), num(high), n=int(n), method=row.get(name + "_ci_method", "t"),
-                 stable=True if name in (row.get("whole_measurements") or ()) else claims.stable_of(row),
-                 domain=getattr(row, "domains", {}).get(name, (None, None)))
     more = getattr(row, "more", None)
     return claims.measured(e, None if more is None else lambda k: est(more(k), name), runs=int(reps or 0))
 

@@ -42,6 +42,7 @@ from typing import Callable
 import numpy as np
 
 from ..result import Estimate
+from ..rows import stable_of
 from ..verdict import (AGREE, CLASSES, DISAGREEMENTS, INCONCLUSIVE, MIN_BUDGET, MIN_SAMPLES, RECORD, ClaimError,
                        Derivation, Exact, Measured, Quote, Verdict, agreeing, at_least, at_most, by_class, exactly,
                        extending, measured, reporting, tally, within)
@@ -50,26 +51,6 @@ __all__ = ["AGREE", "INCONCLUSIVE", "CLASSES", "DISAGREEMENTS", "MIN_SAMPLES", "
            "Quote", "Derivation", "Verdict", "RECORD", "reporting", "extending", "within", "at_least", "at_most", "exactly",
            "tally", "by_class", "agreeing", "Measured", "printed", "shown", "paired", "derived", "sampled", "listed",
            "fmt", "cell", "stable_of", "records"]
-
-
-def stable_of(*rows) -> bool | None:
-    """Whether every run in ``rows`` was shown to be a steady state: False if one was unstable, None if one was
-    not judged (or says nothing), True otherwise.
-
-    Examples
-    --------
-    >>> stable_of({"unstable": False}, {"unstable": None}), stable_of({"unstable": False}, {"unstable": True})
-    (None, False)
-    """
-    # A run of a simulator that needs no stability test (its queues bounded by flow control, or one collective run to
-    # its end: the declaration's ``bounded``) is a whole measurement.
-    flags = [(False if r.get("unstable") is None and str(r.get("stability", "")).startswith("no test needed")
-              else r.get("unstable")) if hasattr(r, "get") else None for r in rows]
-    if any(f is True for f in flags):
-        return False
-    if any(f is None for f in flags):
-        return None
-    return True
 
 
 def shown(x, digits: int = 3) -> float:

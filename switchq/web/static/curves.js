@@ -136,13 +136,21 @@ function status(row, saturated) {
 
 function scaleOf(name) { const f = fieldOf(name); return f && f.scale ? f.scale : 1; }
 
+// A parameter given several values at once (size pfc --model all) is an axis of its own: each value its curve.
+function split(rows) {
+  return fields().filter(f => f.many && new Set(rows.map(r => r[f.name])).size > 1).map(f => f.name);
+}
+
 function points(rows, series, saturated) {
   const k = scaleOf(S.x);
+  const by = split(rows);
   return rows.map((r, i) => {
     const y = series.simulated ? simField(r) : S.y;
     if (!y || typeof r[y] !== "number" || typeof r[S.x] !== "number") return null;
     const ci = r[y + "_ci95"];
-    return {x: r[S.x] * k, y: r[y], series: series.label, lo: Array.isArray(ci) ? ci[0] : null,
+    const label = [series.label, ...by.map(name => String(r[name]))].filter(w => w && w !== "analytic").join(" ")
+      || series.label;
+    return {x: r[S.x] * k, y: r[y], series: label, lo: Array.isArray(ci) ? ci[0] : null,
             hi: Array.isArray(ci) ? ci[1] : null,
             status: series.simulated ? status(r, (saturated || [])[i]) : "analytic",
             // null: no test able to see a critically loaded queue was judged (stability_not_judged says why).

@@ -47,10 +47,11 @@ function termsChart(payloads, box) {
   const data = [];
   payloads.forEach((p, i) => {
     const label = payloads.length > 1 ? fmt(p.model !== undefined ? p.model : i + 1) : (S.page.command);
-    for (const [term, value] of Object.entries(p.terms)) if (typeof value === "number")
+    // A row that could not answer (its reason in its own row of the table) has no terms to stack.
+    for (const [term, value] of Object.entries(p.terms || {})) if (typeof value === "number")
       data.push({answer: label, term, value, source: (p.term_sources || {})[term] || ""});
   });
-  const unit = unitOf(payloads[0], "terms");
+  const unit = unitIn(payloads, "terms");
   const terms = [...new Set(data.map(d => d.term))];
   vegaEmbed(box, {$schema: "https://vega.github.io/schema/vega-lite/v5.json", width: "container", height: 260,
     autosize: {type: "fit", contains: "padding"}, data: {values: data}, mark: "bar",
@@ -80,7 +81,7 @@ function renderAnswer(data, note) {
   const keys = [...new Set(payloads.flatMap(p => Object.keys(p)))].filter(k => k !== "units" &&
     !k.endsWith("_ci95") && !k.endsWith("_samples") && !(k === "term_sources" && first.terms));
   const parts = [el("h2", {}, "Analytic answer"), resultTable(payloads, keys, "result")];
-  if (first.terms && typeof first.terms === "object") {
+  if (payloads.some(p => p.terms && typeof p.terms === "object")) {
     // A sizing answer: its terms first (the figure is their sum), then every field.
     const chart = el("div", {id: "terms-chart"});
     const terms = el("div", {});
@@ -116,7 +117,33 @@ function stabilityText(row, saturated) {
   return "stability not judged";
 }
 
-// The twin's figure beside the analytic one (a verdict, when the server gives one, in its own column).
+// Each analytic result the twin measures, side by side, with the verdict engine's class (the rule every
+// switchq validate row follows): the analytic value, the simulated interval it was judged on and its replications,
+// the difference, the band or precision, the class and why. A comparison that does not hold at these inputs says why.
+function verdictTable(verdicts) {
+  if (!verdicts || !verdicts.length) return null;
+  const head = el("tr", {}, ["quantity", "analytic", "simulated", "interval", "replications", "difference", "band",
+                             "verdict"].map(h => el("th", {}, h)));
+  return el("table", {class: "result", id: "verdicts", "aria-label": "analytic against simulated"}, head,
+    verdicts.map(c => {
+      if (!c.verdict) {
+        return el("tr", {"data-verdict": "none"}, el("td", {}, words(c.result)),
+                  el("td", {class: "text", colspan: "7"}, `not compared: ${c.not_compared}`));
+      }
+      const band = c.band ? `${fmt(c.band[0])} .. ${fmt(c.band[1])}` : `point, precision ${fmt(c.precision)}`;
+      const level = `${+(100 * c.level).toFixed(2)}%`;
+      return el("tr", {"data-verdict": c.verdict},
+        el("td", {}, words(c.result) + (c.metric !== c.result ? ` (simulated: ${words(c.metric)})` : "")),
+        el("td", {class: "num"}, fmt(c.analytic)), el("td", {class: "num"}, fmt(c.simulated)),
+        el("td", {class: "num"}, `${fmt(c.interval[0])} .. ${fmt(c.interval[1])} (${level})`),
+        el("td", {class: "num"}, fmt(c.replications)), el("td", {class: "num"}, fmt(c.difference)),
+        el("td", {class: "text"}, band),
+        el("td", {class: `text verdict ${c.verdict.replace(/ /g, "-")}`, title: c.verdict_why},
+           c.verdict === "agree" ? "agree" : `${c.verdict}: ${c.verdict_why}`));
+    }));
+}
+
+// The twin's figure beside the analytic one, where the model declares no comparison of its own.
 function comparison(row, saturated) {
   const main = S.page.main.analytic, twin = (S.page.twin_figure || {})[main] || main;
   const analytic = S.solved && S.solved.result ? S.solved.result[main] : undefined;
@@ -150,10 +177,12 @@ function renderSimulated() {
   if (Object.keys(S.job.vary || {}).length === 0) {
     // One point at these values: the twin's answer beside the analytic one.
     const row = S.simRows[0], sat = Boolean(saturated[0]);
+    const verdicts = (S.job.verdicts || [])[0];
     const units = {};
     for (const k of Object.keys(row)) if (S.page.units[k]) units[k] = S.page.units[k];
     const {main, details} = splitRow(row);
-    box.replaceChildren(el("h2", {}, "Simulated twin at these values"), comparison(row, sat),
+    box.replaceChildren(el("h2", {}, "Simulated twin at these values"),
+      verdicts && verdicts.length ? verdictTable(verdicts) : comparison(row, sat),
       el("p", {class: "stability", id: "stability"}, stabilityText(row, sat)),
       resultTable([{...row, units, saturated: sat, row: true}], main, "sim-result"), detailsFold(row, details));
     return;
@@ -163,14 +192,18 @@ function renderSimulated() {
   const head = el("tr", {}, el("th", {}, labelOf(S.x)),
                   el("th", {}, words(S.y) +
                      (twin && S.simRows.some(r => !(S.y in r)) ? ` (simulated: ${words(twin)})` : "")),
-                  el("th", {}, "95% interval"), el("th", {}, "stability"));
+                  el("th", {}, "95% interval"), el("th", {}, "stability"), el("th", {}, "verdict"));
   box.replaceChildren(el("h2", {}, "Simulated points"), el("table", {class: "result", id: "sim-points"}, head,
     S.simRows.map((r, i) => {
       const y = simField(r), sat = Boolean(saturated[i]), ci = y ? r[y + "_ci95"] : null;
       const shown = Array.isArray(ci) && (r.unstable !== true || sat);
+      // The engine's verdict on the plotted quantity at this point, where the model compares it.
+      const v = ((S.job.verdicts || [])[i] || []).find(c => c.result === S.y || c.metric === S.y);
       return el("tr", {}, el("td", {class: "num"}, fmt(shownValue(S.x, r[S.x]))),
                 el("td", {class: "num"}, y ? fmt(r[y]) : "-"),
                 el("td", {class: "num"}, shown ? `${fmt(ci[0])} .. ${fmt(ci[1])}` : "-"),
-                el("td", {class: "text"}, stabilityText(r, sat)));
+                el("td", {class: "text"}, stabilityText(r, sat)),
+                el("td", {class: "text", title: v ? (v.verdict_why || v.not_compared) : ""},
+                   v ? (v.verdict || "not compared") : "-"));
     })));
 }

@@ -100,3 +100,11 @@ def test_a_comparison_that_does_not_hold_at_these_inputs_says_why():
     row = {"mean_latency": 90.0, "mean_latency_ci95": [89.0, 91.0], "replications": 8, "unstable": False}
     (c,) = judge_answer(bmin, values, row, overloaded=False)
     assert c["verdict"] is None and "rarely meet" in c["not_compared"]
+
+
+def test_inputs_the_analytic_answer_refuses_are_not_compared():
+    # oq at load 1 has no steady state: the answer refuses it, so the page's point there gets its reason, not an error.
+    (wait, loss) = judge_answer(_answer("oq"), {"ports": 16, "load": 1.0, "buffer": None},
+                                {"mean_wait": 90.0, "mean_wait_ci95": [80.0, 100.0], "replications": 5},
+                                overloaded=False)
+    assert wait["verdict"] is None and wait["not_compared"].startswith("no analytic answer here (load: got 1.0")

@@ -233,8 +233,11 @@ def test_the_simulated_twin_at_these_values_is_one_click_away(server, page):
     analytic = float(_value(page, "saturation_throughput"))
     row = page.evaluate("S.simRows")[0]
     low, high = row["throughput_ci95"]
-    assert page.inner_text("#comparison tr:nth-child(2) td:nth-child(4)") == \
-        f"{_six(low)} .. {_six(high)}"
+    # PIM's exact recursion against the twin, judged by the engine: the interval it was judged on (its own 5
+    # replications, or 20 where they did not decide) is the one shown beside the verdict.
+    (judged,) = page.evaluate("S.job.verdicts[0]")
+    assert judged["analytic"] == pytest.approx(analytic, rel=1e-5) and judged["verdict"] in ("agree", "inconclusive")
+    assert f"{_six(judged['interval'][0])} .. {_six(judged['interval'][1])}" in page.inner_text("#verdicts")
     # PIM with one iteration at N = 4: the saturated throughput of 500 slots x 5 replications is the recursion's.
     assert row["unstable"] and low - 0.01 <= analytic <= high + 0.01
 

@@ -129,9 +129,10 @@ from fractions import Fraction
 from functools import lru_cache
 
 from switchq.models import _check
+from switchq.models.fanout import (DISTRIBUTIONS, MAX_OUTPUTS, binomial_probability, check_fanout, fanout_cdf,
+                                   fanout_law, fanout_pmf)
 
-from .fanout import (DISTRIBUTIONS, MAX_OUTPUTS, admissible_load, binomial_probability, check_fanout, fanout_cdf,
-                     fanout_law, fanout_pmf, output_utilization)
+from .fanout import admissible_load, output_utilization
 from .multicast_approx import split_independence
 from .multicast_chains import RATIONAL_STATES, STATE_CAP, IqChain, OqChain, solve_chain
 

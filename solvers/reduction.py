@@ -38,7 +38,7 @@ unit with m inputs whose packets j arrive at ``a_j^(1) <= ... <= a_j^(m)``
 (m - i + 1) S_j)) = W_j + max_{l<=j} (b_l - W_l)``, b_j the inner max. The
 answer is ``F_{P-1} + channel + o_r`` on R's link. Times are integer
 picoseconds (each duration rounded to the nearest ps once), so this
-recursion and the event-driven simulator of :mod:`switchq.validate.reduction`
+recursion and the event-driven simulator of :mod:`switchq.validate.arch.reduction`
 agree to the picosecond. The recursion is exact for the model above: there
 is no approximation, only the model's assumptions.
 
@@ -121,8 +121,9 @@ class ReductionPlan:
     then switch outputs. ``-1`` means "none" (a link from a node has no
     source unit; R's link has no destination channel).
 
-    Shared by the recursion here and the simulator, which read only the
-    wiring, never each other's times.
+    The recursion's own: the simulated twin builds its wiring with its own
+    code (:mod:`switchq.validate.arch.reduction_plan`), so their agreement
+    checks this wiring too.
     """
 
     switches: tuple                  # switch labels, in processing order

@@ -17,7 +17,8 @@ from switchq.models.network import FatTree, NetworkTiming
 from switchq.solvers import reduction as analytic
 from switchq.models import StartSkew
 from switchq.validate.arch import reduction as sim
-from switchq.validate.harness import RunSettings, simulate
+from switchq.validate.harness import RunSettings
+from switchq.api import simulate
 
 EIGHT, THIRTY_TWO = FatTree.for_nodes(256, 8), FatTree.for_nodes(256, 32)
 SIZES = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
@@ -239,3 +240,19 @@ def test_each_switch_combines_one_packet_fewer_than_its_tree_ports(k, n):
     assert set(p.switches) == set(table)
     for u in range(p.units):
         assert p.unit_inputs[u] == len(table[p.switches[p.unit_switch[u]]]) - 1
+
+
+# ---------------------------------------------------------------- two wirings, written apart
+
+@given(reductions())
+def test_the_twins_wiring_is_the_recursions_array_for_array(red):
+    # The kernel builds its spanning tree, units, channels and links with its own code (issue 35: a twin
+    # never runs the solver it checks); the two numberings must still be the same wiring, array for array,
+    # or the picosecond agreement above would rest on one of them alone.
+    from switchq.validate.arch import reduction_plan as twin
+
+    mine, theirs = twin.wiring(red), analytic.plan(red)
+    for name in twin.Wiring._fields:
+        assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
+    ser, svc = twin.packet_times_ps(red)
+    assert [ser.tolist(), svc.tolist()] == [a.tolist() for a in analytic.packet_times_ps(red)]

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from switchq.errors import InputError
 from switchq.solvers import hol
 from switchq.solvers import multicast as mc
-from switchq.solvers.fanout import fanout_law as size_law
+from switchq.models.fanout import fanout_law as size_law
 from switchq.solvers.markov import closed_class_rate
 from switchq.solvers.multicast_approx import split_independence
 

@@ -18,13 +18,15 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from switchq.models.pfc_standard import IB_BLOCK_BYTES, IB_FC_PACKET_BYTES, IB_HEADER_BYTES
+
 from .. import kernel as K
 
 LAYOUT = K.Layout(("stalled",))    # measured slots the sender waited for credits with a packet ready
 (STALLED,) = (LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:])
 
 IbArgs = namedtuple("IbArgs", "packet blocks delay credit_delay credits")
-BLOCK = 64
+BLOCK = IB_BLOCK_BYTES     # a credit frees one 64-byte block
 
 
 @njit(cache=True)
@@ -69,10 +71,8 @@ def _run_ib(a, run, stats):
 def args_for(vl):
     """The kernel's arguments from a :class:`~switchq.models.pfc.CreditLink`: its credit round trip (whole byte
     times, the 6-byte credit packet included) split between the data and the credit direction."""
-    from switchq.solvers.pfc import IB_HEADER_BYTES
-
     packet = vl.link.mtu_bytes + IB_HEADER_BYTES
-    delay = (vl.round_trip_bytes - 6) // 2
+    delay = (vl.round_trip_bytes - IB_FC_PACKET_BYTES) // 2
     return IbArgs(packet=packet, blocks=-(-packet // BLOCK), delay=delay, credit_delay=vl.round_trip_bytes - delay,
                   credits=vl.buffer_bytes // BLOCK)
 

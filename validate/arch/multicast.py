@@ -53,6 +53,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from switchq.models.fanout import fanout_pmf
+
 from .. import kernel as K
 
 # Counters count packets; the extras count copies sent to outputs (all slots and measured) and the
@@ -275,8 +277,6 @@ def replicate(switch, traffic, run):
 
     Core counters count packets; ``m_copies`` counts the copies sent in measured slots.
     """
-    from switchq.solvers.fanout import fanout_pmf
-
     n = switch.n_ports
     size_cdf = np.cumsum(fanout_pmf(n, traffic.fanout, traffic.fanout_distribution))
     size_cdf[-1] = 1.0  # guard the last bin against rounding

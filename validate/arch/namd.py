@@ -28,6 +28,8 @@ import math
 
 import numpy as np
 
+from switchq.models.fanout import fanout_pmf
+
 from .. import kernel as K
 
 __all__ = ["replicate", "namd_round", "LAYOUT"]
@@ -47,8 +49,6 @@ def namd_round(net, message_bytes: int, multicast: str, senders: int, fanout: fl
     >>> namd_round(net, 256, "hardware", 1, 15, "fixed", 1) < namd_round(net, 256, "software", 1, 15, "fixed", 1)
     True
     """
-    from switchq.solvers.fanout import fanout_pmf
-
     from .network import run_batch
 
     timing = net.timing
@@ -92,7 +92,7 @@ def namd_round(net, message_bytes: int, multicast: str, senders: int, fanout: fl
 
 
 def replicate(net, workload, run) -> np.ndarray:
-    """One round of ``workload`` (a :class:`~switchq.models.collective.NamdRound`) drawn from ``run.seed``;
+    """One round of ``workload`` (a :class:`~switchq.models.namd.NamdRound`) drawn from ``run.seed``;
     returns its counters (``LAYOUT``: the completion time in ns)."""
     w = workload
     return np.array([namd_round(net, w.message_bytes, w.multicast, w.senders, w.fanout, w.fanout_distribution,

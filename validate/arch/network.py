@@ -3,7 +3,7 @@
 Paper 003 (Kumar, Kale & Stunkel) §2-§4: fat trees of output-queued switches
 with crosspoint buffers and credits; permutations, multicast over the
 spanning trees, batches of messages (the NAMD-like benchmark). The kernel
-reads a topology's tables (:mod:`switchq.solvers.topology`) and nothing else
+reads a topology's tables (:mod:`switchq.models.topology`) and nothing else
 about its shape, so any topology there runs here.
 
 Time is slotted: one slot is one packet on a link (256 B at 10 Gb/s =
@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit
 
 from switchq.models import _check
+from switchq.models.fanout import fanout_pmf
 
 from .. import kernel as K
 from .credit_routing import candidates, grant, needs
@@ -442,8 +443,6 @@ def _run(net, tab, src, batch, run, stats, deliveries, log, parts):
 
 def _fanout_sizes(nodes, traffic):
     """(size_cdf, f_cap) of the destination-set size over the other ``nodes - 1`` nodes."""
-    from switchq.solvers.fanout import fanout_pmf
-
     pmf = fanout_pmf(nodes - 1, traffic.fanout, traffic.fanout_distribution)
     cdf = np.cumsum(pmf)
     # Largest size worth storing: beyond it the law's tail is below _FANOUT_TAIL.

@@ -31,6 +31,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from switchq.errors import InputError
+from switchq.models.pfc_standard import (FRAME_OVERHEAD_BYTES, IEEE_INTERFACE_BIT_TIMES, IEEE_RESPONSE_QUANTA,
+                                         MEDIUM_SPEED, PAUSE_QUANTUM_BITS, PFC_FRAME_BYTES)
+
 from .. import kernel as K
 
 LAYOUT = K.Layout(("m_xoff",            # pauses begun in measured slots that ended
@@ -157,13 +161,40 @@ def _run_pfc(a, run, stats):
     stats[K.STAT_QUEUED] = q
 
 
+def _at_rate(table: dict, rate_bps: float, name: str, allowed: str):
+    """``table``'s entry for the port's speed (the standard's tables are keyed by whole bit/s), or a one-line
+    error naming the option that gives it."""
+    whole = round(rate_bps)
+    if abs(rate_bps - whole) < 1e-6 * max(1.0, rate_bps) and whole in table:
+        return table[whole]
+    speeds = ", ".join(f"{k / 1e9:g}Gb/s" for k in table)
+    raise InputError(name, None, f"{allowed} for this speed: the standard's table has {speeds}")
+
+
+def wire_bytes(port) -> dict:
+    """What happens on the wire of a :class:`~switchq.models.pfc.PfcPort`, in bytes, by IEEE 802.1Qbb Annex N
+    with 802.3's bounds, whatever formula sized its buffer: R's and S's frames in progress and the PFC frame,
+    each with its 20 B of gap and preamble; the one-way delay (one end's interface delay, a transceiver and
+    the cable at the medium's speed); S's response. A figure the port gives replaces the standard's."""
+    rate = port.link_rate_bps
+    quanta = port.response_quanta
+    if quanta is None:
+        quanta = _at_rate(IEEE_RESPONSE_QUANTA, rate, "response", "pause quanta (0..65535)")[0]
+    interface_s = port.interface_delay_s
+    if interface_s is None:
+        interface_s = _at_rate(IEEE_INTERFACE_BIT_TIMES, rate, "interface_delay", "a time with a unit") / rate
+    speed = MEDIUM_SPEED[port.medium] if port.propagation_speed is None else port.propagation_speed
+    delay = rate * interface_s / 8 + rate * port.transceiver_delay_s / 8 + rate * (port.cable_m / speed) / 8
+    return {"frame_r": float(port.mtu_bytes + FRAME_OVERHEAD_BYTES),
+            "frame_s": float(port.mtu_sender + FRAME_OVERHEAD_BYTES),
+            "pfc": float(PFC_FRAME_BYTES), "delay": delay, "resp": float(quanta * PAUSE_QUANTUM_BITS / 8)}
+
+
 def args_for(link):
     """The kernel's arguments from a :class:`~switchq.models.pfc.PfcLink`, in slots of its granule (delays
     rounded up, the buffer down: the twin never flatters the headroom)."""
-    from switchq.solvers.pfc import twin_terms
-
     g = link.granule_bytes
-    terms = twin_terms(link.port)
+    terms = wire_bytes(link.port)
     frame_r, frame_s, pfc, resp = (-(-int(np.ceil(terms[k] - 1e-9)) // g) for k in ("frame_r", "frame_s", "pfc",
                                                                                     "resp"))
     # The one-way delay is the one fractional term: rounded down to whole slots, so that at 1-byte slots the

@@ -1,9 +1,9 @@
 """The simulated twin of :mod:`switchq.solvers.reduction`: one reduction, packet by packet, event by event.
 
 Paper 003 (Kumar, Kale & Stunkel) §2 (combine units, Figures 2-3), §2.1-2.2
-and §3.2 (Figure 16), Table 1. The simulator reads the same wiring
-(:func:`switchq.solvers.reduction.plan`: paper 003's spanning tree, combine
-units, links) and the same per-packet durations, and nothing else from the
+and §3.2 (Figure 16), Table 1. The simulator builds its wiring (paper 003's
+spanning tree, combine units, links) and its per-packet durations from the
+model with its own code (:mod:`.reduction_plan`), and reads nothing from the
 solver: its dynamics are a discrete-event simulation with a binary heap of
 events in integer picoseconds, in one ``@njit`` kernel:
 
@@ -37,18 +37,15 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from switchq.solvers import reduction as analytic
-
 from .. import kernel as K
+from .reduction_plan import PS_PER_NS, Wiring, packet_times_ps, start_times_ps, wiring
 
 __all__ = ["replicate", "run_once", "LAYOUT"]
 
 # One number per replication: when the root node holds the result, in integer picoseconds.
 LAYOUT = K.Layout(("completion_ps",), core=False)
 
-# The plan's wiring (solvers.reduction.plan) and the run's times in ps, as the kernel reads them.
-Wiring = namedtuple("Wiring", "unit_kind unit_inputs unit_in_ptr unit_in_chan unit_out_link unit_out_chan "
-                              "chan_unit link_src_node link_dst_chan")
+# The run's times in ps, as the kernel reads them (its wiring: reduction_plan.Wiring).
 Times = namedtuple("Times", "ser svc start o_s d_up d_down")
 
 EV_SOURCE, EV_LINK_FREE, EV_ARRIVE, EV_UNIT_DONE = 0, 1, 2, 3
@@ -67,7 +64,7 @@ def _code(kind, ident, j):
 def _run_reduction(w, tm, heap_t, heap_c):
     """One reduction; returns when R has the last bit of the last packet (ps), or -1 on a heap overflow.
 
-    ``w``: the plan's wiring (:data:`Wiring`), ``tm`` the times (:data:`Times`).
+    ``w``: the wiring (:data:`.reduction_plan.Wiring`), ``tm`` the times (:data:`Times`).
     State is per unit (partial in progress, packets taken and combined,
     busy), per channel (packets delivered) and per link (packets ready,
     next to send, busy). Equal-time events may be handled in any order:
@@ -170,11 +167,11 @@ def _run_reduction(w, tm, heap_t, heap_c):
     return last
 
 
-def _heap_capacity(p, ser, d_up: int) -> int:
+def _heap_capacity(w: Wiring, ser, d_up: int) -> int:
     # Pending events: one UNIT_DONE per unit, one LINK_FREE per link, one SOURCE per node link,
     # and the packets in flight on a link (at most one per serialization time within d_up, and at most P).
     in_flight = min(len(ser), d_up // max(int(ser.min()), 1) + 2)
-    return p.units + p.links * (2 + in_flight) + 16
+    return len(w.unit_kind) + len(w.link_src_node) * (2 + in_flight) + 16
 
 
 def run_once(reduction, start_ns=None) -> float:
@@ -187,23 +184,22 @@ def run_once(reduction, start_ns=None) -> float:
     >>> run_once(Reduction(FatTree(4, 2), 8))
     3135.6
     """
-    return _run(reduction, analytic.start_times_ps(reduction, start_ns)) / analytic.PS_PER_NS
+    return _run(reduction, start_times_ps(reduction, start_ns)) / PS_PER_NS
 
 
 def _run(reduction, start_ps: np.ndarray) -> int:
-    p = analytic.plan(reduction)
-    ser, svc = analytic.packet_times_ps(reduction)
+    w = wiring(reduction)
+    ser, svc = packet_times_ps(reduction)
     t = reduction.timing
-    ps = analytic.PS_PER_NS
+    ps = PS_PER_NS
     o_s, o_r = round(t.nic_send_ns * ps), round(t.nic_recv_ns * ps)
     d_ch, d_sw = round(t.channel_delay_ns * ps), round(t.switch_delay_ns * ps)
-    cap = _heap_capacity(p, ser, d_ch + d_sw)
+    cap = _heap_capacity(w, ser, d_ch + d_sw)
     heap_t = np.empty(cap, np.int64)
     heap_c = np.empty(cap, np.int64)
-    wiring = Wiring(**{name: getattr(p, name) for name in Wiring._fields})
     times = Times(ser=ser, svc=svc, start=start_ps, o_s=np.int64(o_s), d_up=np.int64(d_ch + d_sw),
                   d_down=np.int64(d_ch))
-    last = _run_reduction(wiring, times, heap_t, heap_c)
+    last = _run_reduction(w, times, heap_t, heap_c)
     if last < 0:
         raise RuntimeError("reduction simulator: event heap overflow or undelivered packets (a bug)")
     return int(last) + o_r
@@ -212,7 +208,7 @@ def _run(reduction, start_ps: np.ndarray) -> int:
 def replicate(reduction, skew, run) -> np.ndarray:
     """One reduction whose members start uniformly in [0, ``skew.skew_ns``] (integer ps), drawn from
     ``run.seed``; returns its counters (``LAYOUT``: the completion time in ps)."""
-    skew_ps = int(round(skew.skew_ns * analytic.PS_PER_NS))
+    skew_ps = int(round(skew.skew_ns * PS_PER_NS))
     starts = np.random.default_rng(run.seed).integers(0, skew_ps, size=reduction.tree.nodes, endpoint=True,
                                                       dtype=np.int64)
     return np.array([_run(reduction, starts)], dtype=np.int64)

@@ -242,7 +242,8 @@ def _twin(lines, quick, workers, seed, store, progress, verdicts):
 
 def _infiniband(lines, workers, seed, store, progress, verdicts):
     from switchq.models.pfc import InfinibandLink
-    from switchq.solvers.pfc import IB_SPEEDS, credit_throughput, infiniband
+    from switchq.models.pfc_standard import IB_SPEEDS
+    from switchq.solvers.pfc import credit_throughput, infiniband
 
     hdr = infiniband(InfinibandLink(None, 30.0, 4096, "HDR", 4))
     fixed = infiniband(InfinibandLink(None, 30.0, 4096, "HDR", 4, fixed_delay_s=200e-9))

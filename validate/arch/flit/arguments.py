@@ -82,7 +82,8 @@ def vc_arguments(net, workload, seed: int) -> VcRun:
     """The records of a :class:`~switchq.models.wormhole.WormholeNetwork` run, the streams placed and their
     frames drawn from ``seed``."""
     from switchq.errors import InputError
-    from switchq.solvers import wormhole_traffic as wt
+    from switchq.models.wormhole_placement import pcs_placement, place_streams
+    from switchq.models.wormhole_schedule import stream_frames
 
     net.check_traffic(workload)
     r = net.router
@@ -108,12 +109,12 @@ def vc_arguments(net, workload, seed: int) -> VcRun:
     rng = np.random.default_rng(seed)
     attempted = established = dropped = 0
     if pcs:
-        placement, attempted, established, dropped = wt.pcs_placement(nodes, r, workload, rng)
+        placement, attempted, established, dropped = pcs_placement(nodes, r, workload, rng)
         framed = replace(workload, header="payload")     # a circuit's flits all carry video
     else:
-        placement = wt.place_streams(nodes, r, workload, rng)
+        placement = place_streams(nodes, r, workload, rng)
         framed = workload
-    frames = wt.stream_frames(placement, r, framed, warm + measure, rng)
+    frames = stream_frames(placement, r, framed, warm + measure, rng)
     m_rt = workload.realtime_vcs(r.vcs)
     # a VC buffer's flits: buffer_messages whole messages. No message is longer than message_flits (a frame's
     # last one may be shorter), so the output VC a message holds always has room for its next flit: the

@@ -137,7 +137,7 @@ def _bound(nodes: int, fanout: float) -> float:
     """Largest load a network carries: one copy per node per slot over E[set size] copies per packet."""
     import numpy as np
 
-    from switchq.solvers.fanout import fanout_pmf
+    from switchq.models.fanout import fanout_pmf
 
     pmf = fanout_pmf(nodes - 1, fanout, "uniform")
     return float(1 / np.dot(np.arange(pmf.size), pmf))

@@ -18,6 +18,9 @@ messages of M flits, drawn or integrated.
 
 Sizes are bits, rates flits per cycle (a share of the link).
 
+The traffic's description, so it is here: the solvers (:mod:`switchq.solvers.wormhole`) and the
+flit kernel (:mod:`switchq.validate.arch.flit`) both read it, neither from the other.
+
 Examples
 --------
 >>> frame_messages(np.array([133_328, 8_000]), 20, 32)[0].tolist()      # messages per frame
@@ -31,7 +34,7 @@ import math
 import numpy as np
 
 from switchq.errors import InputError
-from switchq.models.wormhole import GOP_DEFAULT, STREAM_KINDS, TABLE_III, VideoStreams
+from .wormhole import GOP_DEFAULT, STREAM_KINDS, TABLE_III, VideoStreams
 
 __all__ = ["frame_sizes", "frame_messages", "mean_frame_flits", "wire_rate", "regulator_interval_sd",
            "mpeg2_mean_frame_bits", "mpeg2_bandwidth_gap", "QUADRATURE_POINTS"]

@@ -12,6 +12,9 @@ these turn that into what a flit-level kernel injects.
 
 Times are cycles (one flit per link per cycle, :attr:`WormholeRouter.cycle_seconds`).
 
+The traffic's description, so it is here: the solvers (:mod:`switchq.solvers.wormhole`) and the
+flit kernel (:mod:`switchq.validate.arch.flit`) both read it, neither from the other.
+
 Examples
 --------
 >>> import numpy as np
@@ -139,7 +142,7 @@ def stream_frames(placement: StreamPlacement, router, traffic, cycles: int, rng:
     Examples
     --------
     >>> from switchq.models.wormhole import VideoStreams, WormholeRouter, WormholeTraffic
-    >>> from switchq.solvers.wormhole_placement import place_streams
+    >>> from switchq.models.wormhole_placement import place_streams
     >>> r, t = WormholeRouter(), WormholeTraffic(0.5, (50, 50), streams=VideoStreams("cbr"))
     >>> rng = np.random.default_rng(7)
     >>> p = place_streams(8, r, t, rng)

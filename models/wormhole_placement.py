@@ -16,6 +16,9 @@ draws that place traffic on a router or network, with the
 - :func:`best_effort_messages`: Poisson best-effort messages with random
   destinations and VCs (§IV-B.2).
 
+The traffic's description, so it is here: the solvers (:mod:`switchq.solvers.wormhole`) and the
+flit kernel (:mod:`switchq.validate.arch.flit`) both read it, neither from the other.
+
 Examples
 --------
 >>> from switchq.models.wormhole import WormholeRouter, WormholeTraffic
@@ -35,8 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from switchq.models.wormhole import VideoStreams
-
+from .wormhole import VideoStreams
 from .wormhole_frames import wire_rate
 
 __all__ = ["stream_rate", "stream_total", "stream_counts", "effective_load", "streams_per_input", "place_streams",

@@ -39,6 +39,7 @@ switchq.store.StoreError: --store: got '...results.sqlite'; allowed: a switchq r
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -49,7 +50,8 @@ from pathlib import Path
 
 from .errors import InputError
 
-__all__ = ["Store", "StoreError", "point_key", "canonical_json", "dumps", "default_path", "DEFAULT_TIMEOUT"]
+__all__ = ["Store", "StoreError", "point_key", "simulator_version", "canonical_json", "dumps", "default_path",
+           "DEFAULT_TIMEOUT"]
 
 APPLICATION_ID = 0x53575131  # "SWQ1": marks a switchq store in the SQLite header
 SCHEMA_VERSION = 1
@@ -126,6 +128,25 @@ def point_key(model: str, mode: str, params: dict, seed, settings: dict) -> str:
     settings = settings if isinstance(settings, str) else canonical_json(settings)
     text = f"[{canonical_json(model)},{canonical_json(mode)},{params},{canonical_json(seed)},{settings}]"
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def simulator_version() -> str:
+    """The simulator's fingerprint in a simulated point's settings (so in its key): the simulator's own
+    (:func:`switchq.validate.simulator_version`) with the declarations', every module of
+    :mod:`switchq.architectures` and every switchq module they import at any depth (``declaration``,
+    ``params``, the models and solvers they read), read from their imports
+    (:func:`switchq.validate.sources.module_files`). A stored figure is served only by the code that would
+    make it again. Computed once per process.
+
+    >>> len(simulator_version())
+    12
+    """
+    from .validate import simulator_version as simulator
+    from .validate.sources import digest, module_files, package_modules
+
+    declarations = module_files(package_modules("switchq.architectures"), layers=("switchq",))
+    return hashlib.sha256(f"{simulator()} {digest(declarations)}".encode()).hexdigest()[:12]
 
 
 def _is_lock(e) -> bool:

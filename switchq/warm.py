@@ -3,7 +3,9 @@
 A first simulation on a machine compiles its kernel (seconds to tens of seconds each); ``warm`` does it for
 every declared architecture at once, one process per core, by running each declaration's ``sample`` point
 for a few slots, so later runs load machine code from the cache. The largest kernels (by source) go first:
-they take longest to compile, so the processes finish together. The cache lives beside the sources (``__pycache__``), or in ``$NUMBA_CACHE_DIR``.
+they take longest to compile, so the processes finish together. The cache is under ``$NUMBA_CACHE_DIR``, a folder
+per kernel module named after its sources and every helper it imports (:mod:`switchq.validate.cache`): after an
+edit to any of them, ``warm`` compiles that kernel again.
 """
 
 from __future__ import annotations

@@ -3,55 +3,55 @@
 Importing this package does not import Numba; the kernels compile (or load
 from Numba's on-disk cache) on first use.
 
-Numba's cache notices a change to a kernel's own file but not to the shared
-helpers it calls from ``kernel.py``, so a stale kernel could survive an edit
-or an upgrade. The cache therefore lives in a folder named after a hash of
-every source file of this package that compiles a kernel (under ``$XDG_CACHE_HOME/switchq`` or
-``~/.cache/switchq``), unless ``NUMBA_CACHE_DIR`` is already set.
+Numba's cache checks a kernel against its own file only, not against the
+helpers it inlines or calls from other files. Importing this package therefore
+points Numba at :class:`.cache.SourceLocator` (``NUMBA_CACHE_LOCATOR_CLASSES``),
+which keeps each module's kernels in a folder named after the sources of that
+module and of every module it imports (:mod:`.sources`): an edit to any of them
+recompiles the kernel. The folders are under ``$NUMBA_CACHE_DIR``, set here to
+``$XDG_CACHE_HOME/switchq/numba`` or ``~/.cache/switchq/numba`` unless already
+set; one folder per kernel module and work tree stays.
 """
 
 import functools
-import hashlib
 import os
+import sys
+import time
 from pathlib import Path
 
-
-def _cache_dir() -> str:
-    here = Path(__file__).parent
-    digest = hashlib.sha256()
-    # Every module holding compiled code (kernel.py, arch/, the network and reduction kernels), but not
-    # the harness or report builders: editing those must not throw away every compiled kernel.
-    for path in sorted(here.rglob("*.py")):
-        source = path.read_bytes()
-        if b"@njit" in source:
-            digest.update(source)
-    root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "switchq"
-    # Named after the package too: Numba's cache index pickles the kernel's module by name, so a kernel compiled
-    # with this folder imported as top-level ``validate`` (pytest --doctest-modules validate/...) cannot be read
-    # back by ``switchq.validate`` (ModuleNotFoundError: No module named 'validate'), and would break every run.
-    return str(root / f"numba-{__name__.replace('.', '-')}-{digest.hexdigest()[:16]}")
+# When this process began to import the simulator: a source edited after it may not be the code it runs
+# (see sources.digest).
+_IMPORTED_AT = time.time()
 
 
-os.environ.setdefault("NUMBA_CACHE_DIR", _cache_dir())
+def _use_source_locator() -> None:
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        os.environ["NUMBA_CACHE_DIR"] = str(home / "switchq" / "numba")
+    locator = f"{__name__}.cache.SourceLocator"
+    listed = os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES", "")
+    if locator not in listed.split(","):
+        os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = f"{locator},{listed}" if listed else locator
+    config = sys.modules.get("numba.core.config")
+    if config is not None:      # Numba already imported: it reads its environment again
+        config.reload_config()
+
+
+_use_source_locator()
 
 
 @functools.lru_cache(maxsize=1)
 def simulator_version() -> str:
-    """A short hash of everything a simulated figure depends on: the kernels and the harness with its
-    stability rules, the declarations (metrics, bounds, defaults) and the models. Stored sweep and report points carry it in their
-    key, so a changed simulator never serves a stored figure it would no longer produce. Read once per
-    process: the code it hashes does not change under a running process."""
-    import switchq.architectures
-    import switchq.models
+    """A short hash of the sources a simulated figure depends on: the harness with its stability rules, every
+    kernel module (``arch``, which the harness loads by a name it is given), and every module they import from
+    the simulator's layers, at any depth (:func:`.sources.module_files`): the kernels' toolkit, the models.
+    Stored sweep and report points carry it in their key (with the declarations' part, which the front door adds:
+    :func:`switchq.store.simulator_version`), so a changed simulator never serves a stored figure it would no
+    longer produce. Computed once per process.
 
-    digest = hashlib.sha256()
-    here = Path(__file__).parent
-    files = [p for p in sorted(here.rglob("*.py")) if b"@njit" in p.read_bytes()]
-    # The harness, its stability rules and every kernel module (some have no @njit of their own).
-    files += [here / "harness.py", here / "result.py", here / "stability.py", *sorted((here / "arch").rglob("*.py"))]
-    files.append(Path(switchq.architectures.__path__[0]).parent / "declaration.py")
-    for package in (switchq.architectures, switchq.models):
-        files += sorted(Path(package.__path__[0]).glob("*.py"))
-    for path in files:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
+    >>> len(simulator_version())
+    12
+    """
+    from .sources import digest, module_files, package_modules
+
+    return digest(module_files([f"{__name__}.harness", *package_modules(f"{__name__}.arch")]))[:12]

@@ -22,7 +22,7 @@ from switchq.errors import InputError
 from switchq.params import REQUIRED, Param, check_applies, each_takes_its_own
 from switchq.registry import Model
 from switchq.registry import get as get_model
-from switchq.store import canonical_json, point_key
+from switchq.store import canonical_json, point_key, simulator_version
 
 from .grid import MAX_POINTS, fmt, values
 
@@ -269,8 +269,6 @@ def _run_settings(model: Model, mode: str, slots, warmup, replications, seed, ta
     s = RunSettings(slots=50_000 if slots is None else slots, warmup_slots=warmup,
                     replications=8 if replications is None else replications, seed=1 if seed is None else seed,
                     **target)
-    from switchq.validate import simulator_version
-
     out = {"slots": s.slots, "warmup_slots": s.warmup_slots, "replications": s.replications, "root_seed": s.seed,
            "simulator": simulator_version()}
     if not model.declaration.slotted:     # its workload sets the run's length (simulated seconds, a round)

@@ -91,8 +91,8 @@ class Comparison:
 
 
 def at_level(samples, level: float, bounds=(None, None), stable=None) -> Estimate:
-    """The mean of replication (or batch) ``samples`` and its two-sided Student-t interval at ``level``, cut at
-    ``bounds`` where it reaches past them (as :func:`switchq.validate.harness.estimate` does at 95 %).
+    """The mean of replication (or batch) ``samples`` (the finite ones) and its Student-t interval, shown at
+    ``level`` (:meth:`~switchq.validate.result.Estimate.at`): cut at ``bounds`` where it reaches past them.
 
     Examples
     --------
@@ -102,22 +102,8 @@ def at_level(samples, level: float, bounds=(None, None), stable=None) -> Estimat
     """
     import numpy as np
 
-    from .student import t_quantile
-
     x = np.asarray(samples, dtype=float)
-    x = x[np.isfinite(x)]
-    if x.size < 2:
-        m = float(x.mean()) if x.size else math.nan
-        return Estimate(m, math.nan, math.nan, int(x.size), stable=stable, domain=tuple(bounds))
-    m = float(x.mean())
-    half = float(t_quantile(1 - (1 - level) / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
-    lo_b = -math.inf if bounds[0] is None else bounds[0]
-    hi_b = math.inf if bounds[1] is None else bounds[1]
-    low, high, method = m - half, m + half, "t"
-    if low < lo_b or high > hi_b:
-        cut = lambda v: min(max(v, lo_b), hi_b)    # noqa: E731
-        m, low, high, method = cut(m), cut(low), cut(high), "clipped"
-    return Estimate(m, low, high, int(x.size), method, stable, tuple(bounds))
+    return Estimate.from_samples(x[np.isfinite(x)], bounds, stable=stable).at(level)
 
 
 def compare(suite: str, case: str, quantity: str, unit: str, analytic: float, analytic_method: str, estimate,
@@ -158,8 +144,8 @@ def remeasured(run_with, quantity: str, level: float, bounds) -> object:
         result = run_with(n)
         samples = result.per_replication.get(quantity)
         e = result.metrics[quantity]
-        if samples is None:     # a metric with no per-replication values: its own 95 % interval
-            return measured(e, make)
+        if samples is None:     # a metric with no per-replication values: its own interval, at ``level``
+            return measured(e.at(level), make)
         return measured(at_level(samples, level, bounds, e.stable), make)
     return make
 
@@ -211,8 +197,9 @@ def judge_answer(answer, values: dict, row: dict, *, overloaded: bool, remake=No
         tolerance = c.tolerance + c.tolerance_share * abs(analytic) + float(results.get(c.error_result) or 0.0
                                                                           if c.error_result else 0.0)
         precision = c.precision + c.precision_share * abs(analytic)
-        e = estimate(row, c.metric)
-        made = (lambda n, m=c.metric: measured(estimate(remake(n), m), made)) if remake is not None else None
+        e = estimate(row, c.metric).at(level)
+        made = ((lambda n, m=c.metric: measured(estimate(remake(n), m).at(level), made)) if remake is not None
+                else None)
         figure = measured(e, made, runs=int(row.get("replications") or 0))
         if tolerance > 0:
             v = within(figure, float(analytic), tolerance, claim=f"{answer.name}: {c.result}", section=answer.name,

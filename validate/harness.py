@@ -66,7 +66,7 @@ from switchq.models import _check
 from .result import Estimate, Result
 from .stability import Backlog, backlog_allowed  # noqa: F401  (declarations build their rule from these)
 
-__all__ = ["RunSettings", "simulate", "run", "run_replications", "replication_seeds", "confidence_interval",
+__all__ = ["RunSettings", "run", "run_replications", "replication_seeds", "confidence_interval",
            "Counts", "Backlog", "backlog_allowed", "DEFAULT_BATCHES", "MIN_BATCH_SLOTS"]
 
 # Batch means: batches of one long run by default, and the fewest slots a batch may have.
@@ -162,25 +162,16 @@ def replication_seeds(seed: int, replications: int) -> list[int]:
 
 
 def confidence_interval(samples) -> tuple[float, float, float]:
-    """Mean and 95 % Student-t interval ``(mean, low, high)`` of replication samples.
-
-    NaN samples (a replication with nothing to measure) are left out.
-    """
-    from .student import t_quantile
-
-    x = np.asarray(samples, dtype=float)
-    x = x[~np.isnan(x)]
-    if x.size == 0:
-        return math.nan, math.nan, math.nan
-    m = float(x.mean())
-    if x.size < 2:
-        return m, math.nan, math.nan
-    half = float(t_quantile(0.975, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
-    return m, m - half, m + half
+    """Mean and 95 % Student-t interval ``(mean, low, high)`` of replication samples
+    (:meth:`Estimate.confidence_interval`, uncut). NaN samples (a replication with nothing to measure) are
+    left out."""
+    e = Estimate.from_samples(samples)
+    return (e.value, *e.confidence_interval(0.95))
 
 
 def estimate(samples, bounds=(None, None)) -> Estimate:
-    """The :class:`Estimate` of replication (or batch) samples of a figure that can only lie in ``bounds``.
+    """The :class:`Estimate` of replication (or batch) samples of a figure that can only lie in ``bounds``
+    (:meth:`Estimate.from_samples`: it keeps the spread, so any level's interval can be asked of it).
 
     Where the Student-t interval reaches past a bound (a share above 1, a latency below 0), it is cut
     there, and a mean past it too, and marked ``clipped``: the true value lies inside the bounds, so
@@ -196,16 +187,7 @@ def estimate(samples, bounds=(None, None)) -> Estimate:
     >>> estimate([3.0, 4.0, 5.0], bounds=(0.0, None)).method
     't'
     """
-    x = np.asarray(samples, dtype=float)
-    n = int(np.count_nonzero(~np.isnan(x)))
-    m, low, high = confidence_interval(x)
-    lo_b = -math.inf if bounds[0] is None else bounds[0]
-    hi_b = math.inf if bounds[1] is None else bounds[1]
-    domain = tuple(bounds)
-    if not (np.isfinite(low) and (low < lo_b or high > hi_b)):
-        return Estimate(m, low, high, n, domain=domain)
-    cut = lambda v: min(max(v, lo_b), hi_b)    # noqa: E731
-    return Estimate(cut(m), cut(low), cut(high), n, "clipped", domain=domain)
+    return Estimate.from_samples(samples, bounds)
 
 
 class Counts:
@@ -260,25 +242,6 @@ def _observed(results, total: int, on_replication):
     for done, r in enumerate(results, 1):
         on_replication(done, total)
         yield r
-
-
-def simulate(system, workload=None, settings: RunSettings = RunSettings(), progress: bool = False) -> Result:
-    """Simulate ``system`` (a switch, network or collective) under ``workload``; figures with 95 % intervals.
-
-    The system's declaration (found by its type in :mod:`switchq.registry`)
-    checks the pair, names the kernel and says what to measure.
-
-    Examples
-    --------
-    >>> from switchq.models import Switch, Traffic
-    >>> r = simulate(Switch(n_ports=4, architecture="oq"), Traffic(load=0.5),
-    ...              RunSettings(slots=2000, replications=2, seed=7))
-    >>> 0.4 < r.throughput.value < 0.6, r.arrived == r.delivered + r.queued + 0
-    (True, True)
-    """
-    from switchq import registry
-
-    return run(registry.for_system(system, workload), system, workload, settings, progress)
 
 
 def _replicate(kernel: str, system, workload, run_args):

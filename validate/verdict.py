@@ -54,7 +54,7 @@ Examples
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Callable
 
 from .result import Estimate
@@ -229,7 +229,8 @@ class Measured(Estimate):
 def measured(e, remake: Callable | None, runs: int = 0) -> Measured:
     """``e`` as a :class:`Measured` that ``remake(n)`` measures again on ``n`` replications (``runs``: how many
     were run, when some may not have measured it)."""
-    return Measured(e.value, e.low, e.high, e.n, e.method, e.stable, e.domain, remake=remake,
+    # Every field of the estimate (its samples' spread too), so the engine reads it at any level.
+    return Measured(**{f.name: getattr(e, f.name) for f in fields(Estimate)}, remake=remake,
                     runs=max(runs, getattr(e, "runs", 0)))
 
 

@@ -147,16 +147,11 @@ def _remake(rows) -> Callable | None:
     return lambda n: [r.more(n) for r in rows]
 
 
-def _estimate(values, method: str, domain=(None, None)) -> Estimate:
-    """The Estimate (95 % Student-t) of per-replication ``values``, those that could be measured, its interval
-    cut at ``domain`` (harness.estimate) unless it is a difference."""
-    from switchq.validate.harness import estimate
-
+def _estimate(values, method: str, domain=(None, None), stable=None) -> Estimate:
+    """The Estimate (Student-t) of per-replication ``values``, those that could be measured, its interval cut at
+    ``domain`` where it reaches past it."""
     d = np.asarray(values, dtype=float)
-    d = d[np.isfinite(d)]
-    e = estimate(d, domain)
-    return Estimate(e.value, e.low, e.high, n=int(d.size), method=method if e.method == "t" else e.method,
-                    domain=tuple(domain))
+    return Estimate.from_samples(d[np.isfinite(d)], domain, method, stable)
 
 
 def paired(a, b, name: str, ratio: bool = False) -> Measured:
@@ -176,14 +171,11 @@ def paired(a, b, name: str, ratio: bool = False) -> Measured:
     """
     x, y = _shared([a, b], name)
     with np.errstate(divide="ignore", invalid="ignore"):
+        # Named paired even where cut at 0: the engine judges a comparison only on a paired interval.
         e = _estimate(x / y if ratio else x - y, "paired", (0.0, None) if ratio and _nonnegative(a, b, name)
-                      else (None, None))
-    if e.method == "clipped":
-        # The engine judges a comparison only on a paired interval: this one is paired, cut at 0.
-        e = Estimate(e.value, e.low, e.high, e.n, "paired", domain=e.domain)
+                      else (None, None), stable_of(a, b))
     again = _remake([a, b])
-    return measured(Estimate(e.value, e.low, e.high, e.n, e.method, stable_of(a, b), e.domain),
-                    None if again is None else lambda n: paired(*again(n), name, ratio), runs=x.size)
+    return measured(e, None if again is None else lambda n: paired(*again(n), name, ratio), runs=x.size)
 
 
 def _nonnegative(a, b, name) -> bool:
@@ -240,10 +232,9 @@ def sampled(row: dict, f, *names: str, domain=(None, None)) -> Measured:
     if len({x.shape for x in xs}) > 1:
         raise ClaimError(f"{listed(names)}: different numbers of replications cannot be combined")
     with np.errstate(divide="ignore", invalid="ignore"):
-        e = _estimate(f(*xs), "t", domain)
+        e = _estimate(f(*xs), "t", domain, stable_of(row))
     again = _remake([row])
-    return measured(Estimate(e.value, e.low, e.high, e.n, e.method, stable_of(row), e.domain),
-                    None if again is None else lambda n: sampled(again(n)[0], f, *names, domain=domain),
+    return measured(e, None if again is None else lambda n: sampled(again(n)[0], f, *names, domain=domain),
                     runs=xs[0].size)
 
 

@@ -33,12 +33,10 @@ def _top_gap(tree, g, f, rng) -> float:
 
 
 def _paired(differences):
-    """The 95 % Student-t estimate of per-draw differences of two rules on the same groups."""
-    from switchq.validate.harness import estimate
+    """The Student-t estimate of per-draw differences of two rules on the same groups."""
     from switchq.validate.result import Estimate
 
-    e = estimate(differences)
-    return Estimate(e.value, e.low, e.high, e.n, "paired", stable=True)
+    return Estimate.from_samples(differences, method="paired", stable=True)
 
 
 def spanning_trees(p: Plan, out: Path, progress: bool = False, store=None) -> Section:

@@ -20,6 +20,7 @@ from switchq.models import FlowControl
 
 import numpy as np
 
+from ...result import Estimate
 from .. import est
 from ..claims import (AGREE, DISAGREEMENTS, INCONCLUSIVE, Derivation, at_least, cell, derived, fmt, listed, measured,
                       paired, tally, within)
@@ -145,11 +146,11 @@ def bursty(p: Plan, out) -> Section:
 
 
 def _scaled(e, factor):
-    """``e`` times ``factor``, measured again on more replications as ``e`` is (then scaled)."""
-    from dataclasses import replace
-
-    scaled = replace(e, value=e.value * factor, low=e.low * factor, high=e.high * factor)
-    return measured(scaled, (lambda n: _scaled(e.more(n), factor)) if getattr(e, "remake", None) else None)
+    """``e`` times ``factor`` (its 95 % interval's ends scaled, the interval it is judged on), measured again on
+    more replications as ``e`` is (then scaled)."""
+    scaled = Estimate(e.value * factor, e.low * factor, e.high * factor, e.n, e.method, e.stable, e.domain)
+    return measured(scaled, (lambda n: _scaled(e.more(n), factor)) if getattr(e, "remake", None) else None,
+                    runs=getattr(e, "runs", 0))
 
 
 def _cut(rows, as_name="cut"):

@@ -1,8 +1,8 @@
-"""Collectives and benchmark rounds on a fat tree (paper 003 §2, §2.1-2.2, §3.2, §4).
+"""Collectives on a fat tree (paper 003 §2, §2.1-2.2, §3.2).
 
 :class:`Reduction` is one hardware reduction on a fat tree of combining
-switches, :class:`StartSkew` how its members' start times spread,
-:class:`NamdRound` one round of the NAMD-like multicast benchmark (§4).
+switches, :class:`StartSkew` how its members' start times spread (the
+NAMD-like multicast round of §4 is :mod:`switchq.models.namd`).
 
 Reductions
 
@@ -35,7 +35,7 @@ paper's Table 1 (:class:`switchq.models.network.NetworkTiming`).
 
 No mathematics here beyond validation: the completion time is
 :mod:`switchq.solvers.reduction`, the simulated twin
-:mod:`switchq.validate.reduction`.
+:mod:`switchq.validate.arch.reduction`.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from . import _check
 from .network import FatTree, NetworkTiming
 
-__all__ = ["Reduction", "StartSkew", "NamdRound", "MULTICAST_MODES", "MAX_PACKETS", "MAX_PACKET_LINKS"]
+__all__ = ["Reduction", "StartSkew", "MAX_PACKETS", "MAX_PACKET_LINKS"]
 
 # The simulator keeps one counter per packet index and unit input; 65536 packets (16 MiB at 256 B) is plenty.
 MAX_PACKETS = 1 << 16
@@ -224,47 +224,3 @@ class StartSkew:
 
     def describe(self) -> dict:
         return {"skew": self.skew_ns}
-
-
-# hardware: the switches replicate; software: the NIC sends one point-to-point message per destination.
-MULTICAST_MODES = ("hardware", "software")
-
-
-@dataclass(frozen=True)
-class NamdRound:
-    """One round of paper 003's NAMD-like benchmark (§4): ``senders`` nodes multicast ``message_bytes``.
-
-    Each sender multicasts to a random set of other nodes (size from the fanout
-    law, uniform given its size), with ``hardware`` multicast (the switches
-    replicate along the spanning tree) or ``software`` (one point-to-point
-    message per destination). The paper's round has P/16 senders and mean
-    fanout 16.
-
-    Examples
-    --------
-    >>> NamdRound(1024, "software", senders=16).describe()["multicast"]
-    'software'
-    """
-
-    message_bytes: int
-    multicast: str = "hardware"
-    senders: int = 16
-    fanout: float = 16.0
-    fanout_distribution: str = "uniform"
-
-    def __post_init__(self):
-        object.__setattr__(self, "message_bytes", _check.integer("message_bytes", self.message_bytes, 1, 1 << 24))
-        _check.choice("multicast", self.multicast, MULTICAST_MODES)
-        object.__setattr__(self, "senders", _check.integer("senders", self.senders, 1))
-        _check.choice("fanout_distribution", self.fanout_distribution, ("fixed", "binomial", "uniform"))
-        object.__setattr__(self, "fanout", _check.real("fanout", self.fanout, 1.0, 1 << 20))
-
-    def check_nodes(self, nodes: int) -> None:
-        """Senders and mean fanout that fit ``nodes`` nodes (one line if not)."""
-        _check.integer("senders", self.senders, 1, nodes)
-        top = {"fixed": nodes - 1, "binomial": nodes - 1, "uniform": nodes / 2}[self.fanout_distribution]
-        _check.real("fanout", self.fanout, 1.0, top)
-
-    def describe(self) -> dict:
-        return {"message_bytes": self.message_bytes, "multicast": self.multicast, "senders": self.senders,
-                "fanout": self.fanout, "fanout_distribution": self.fanout_distribution}

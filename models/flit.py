@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import _check
-from .network import FatTree, board_counts
+from .network import FatTree
 
 __all__ = ["BUFFER_ORGS", "CENTRAL_ADMISSIONS", "UP_SELECTS", "FIFO_ROUTINGS", "CROSSPOINT_STORAGES", "FLIT_PATTERNS", "FLIT_ARRIVALS", "ARBITRATIONS",
            "FlitSwitch", "FlitNetwork",
@@ -228,7 +228,7 @@ class FlitNetwork:
     switches, is the 4-ary 2-tree. Its 64-node system's topology is not given;
     the 4-ary 3-tree (3 stages of 16 8-port switches) is the natural reading,
     and ``boards`` the SP2's own way up to 80 nodes: 16-node boards (2-stage
-    trees) cabled to each other directly (:func:`switchq.solvers.topology.boards`).
+    trees) cabled to each other directly (:func:`switchq.models.topology.boards`).
     ``topology="crossbar"`` is one switch with a node on each port (for the
     single-switch HOL checks). A hop costs ``link_delay`` cycles on the wire
     on top of the switch's pipeline.
@@ -277,6 +277,8 @@ class FlitNetwork:
     def sp2(cls, nodes: int = 64, switch: FlitSwitch | None = None, link_delay: int = 1) -> "FlitNetwork":
         """``nodes / (k/2)^2`` SP2-style boards of 2-stage trees joined directly (2 to 5 boards of 16 nodes for
         8-port switches)."""
+        from .topology import board_counts     # here: describing a network imports no NumPy
+
         switch = FlitSwitch() if switch is None else switch
         per_board = (switch.ports // 2) ** 2
         fits = board_counts(per_board)       # a board has as many external links as nodes
@@ -309,8 +311,8 @@ class FlitNetwork:
         return 1 if self.tree is None else self.tree.switches
 
     def tables(self):
-        """Wiring and routing tables (:mod:`switchq.solvers.topology`), the kernel's only view of the shape."""
-        from switchq.solvers import topology
+        """Wiring and routing tables (:mod:`switchq.models.topology`), the kernel's only view of the shape."""
+        from switchq.models import topology
 
         if self.boards:
             return topology.boards(self.boards, self.switch.ports // 2)

@@ -25,8 +25,7 @@ from dataclasses import dataclass
 
 from . import _check
 
-__all__ = ["FatTree", "FatTreeNetwork", "NetworkTiming", "UP_ROUTINGS", "MAX_NODES", "MAX_SWITCH_PORTS",
-           "board_counts"]
+__all__ = ["FatTree", "FatTreeNetwork", "NetworkTiming", "UP_ROUTINGS", "MAX_NODES", "MAX_SWITCH_PORTS"]
 
 # Same radix ceiling as a single switch (models.switch.MAX_PORTS): k <= 512.
 MAX_SWITCH_PORTS = 1024
@@ -36,18 +35,6 @@ MAX_SWITCH_PORTS = 1024
 UP_ROUTINGS = ("adaptive", "random", "source", "dmodk")
 # A million nodes: larger than any machine studied here, and graph() stays buildable.
 MAX_NODES = 1 << 20
-
-
-def board_counts(links: int) -> list:
-    """How many SP2-style boards, each with ``links`` external links, can be cabled directly to each other: those
-    whose links split evenly over the other boards, or leave one over for the opposite board (an even count).
-
-    Examples
-    --------
-    >>> board_counts(16), board_counts(9)
-    ([2, 3, 4, 5, 6, 9, 16, 17], [2, 4, 10])
-    """
-    return [b for b in range(2, links + 2) if links % (b - 1) == 0 or (b % 2 == 0 and links % (b - 1) == 1)]
 
 
 def _max_levels(k: int) -> int:
@@ -288,8 +275,8 @@ class FatTreeNetwork:
         return out
 
     def topology(self):
-        """The wiring and routing tables the simulator reads (:func:`switchq.solvers.topology.fat_tree`)."""
-        from switchq.solvers.topology import fat_tree
+        """The wiring and routing tables the simulator reads (:func:`switchq.models.topology.fat_tree`)."""
+        from switchq.models.topology import fat_tree
 
         return fat_tree(self.tree)
 
@@ -298,9 +285,9 @@ class FatTreeNetwork:
 
         Steady traffic (:class:`~switchq.models.traffic.Traffic`): uniform or a
         permutation of the nodes, Bernoulli, from every node; or a benchmark round
-        (:class:`~switchq.models.collective.NamdRound`) whose senders fit the network.
+        (:class:`~switchq.models.namd.NamdRound`) whose senders fit the network.
         """
-        from .collective import NamdRound
+        from .namd import NamdRound
         from .traffic import PERMUTATIONS, Traffic
 
         nodes = self.tree.nodes

@@ -8,27 +8,11 @@ holds what they share:
 - :class:`SingleSwitch`, their base: ``n_ports`` (inputs = outputs = N,
   checked on construction), ``describe()`` from the fields, and the unicast
   traffic check;
-- :func:`Switch`, the one constructor by architecture name:
-  ``Switch(8, "voq", matching="pim")`` builds the ``voq`` configuration.
-  An option that belongs to another architecture is refused, unless it is
-  at that architecture's neutral default (``window=1`` on any switch);
 - :func:`check_ports` (the port-count bound) and :func:`check_unicast_traffic`,
   what a unicast switch refuses of a :class:`~switchq.models.traffic.Traffic`.
 
-Examples
---------
->>> Switch(n_ports=8, architecture="voq", matching="islip", iterations=2).iterations
-2
->>> Switch(8).architecture, Switch(8, "oq", window=1).architecture
-('fifo', 'oq')
->>> Switch(n_ports=0)
-Traceback (most recent call last):
-...
-switchq.errors.InputError: n_ports: got 0; allowed: an integer in [1, 1024]
->>> Switch(4, "voq", window=2)
-Traceback (most recent call last):
-...
-switchq.errors.InputError: window: got 2; allowed: 1 unless architecture is fifo
+The one constructor by architecture name, which needs the declarations, is the front door's
+:func:`switchq.Switch`.
 """
 
 from __future__ import annotations
@@ -38,8 +22,10 @@ from typing import ClassVar
 
 from . import _check
 
-__all__ = ["Switch", "SingleSwitch", "check_ports", "check_unicast_traffic", "MAX_PORTS"]
+__all__ = ["DEFAULT_ARCHITECTURE", "SingleSwitch", "check_ports", "check_unicast_traffic", "MAX_PORTS"]
 
+# What a switch is when no architecture is named: FIFO input queues, the switch of HOL blocking (paper 000 §2.1).
+DEFAULT_ARCHITECTURE = "fifo"
 # The simulator keeps per-port state in dense arrays (VOQs are n_ports**2 rings);
 # 1024 ports keeps one replication's state in tens of megabytes.
 MAX_PORTS = 1024
@@ -79,35 +65,6 @@ class SingleSwitch:
 
     def check_traffic(self, traffic) -> None:
         check_unicast_traffic(self, traffic)
-
-
-def Switch(n_ports, architecture: str = "fifo", **options):  # noqa: N802 (a constructor by architecture name)
-    """The configuration of an ``n_ports`` x ``n_ports`` switch of ``architecture``, validated.
-
-    ``options`` are the architecture's fields (``window``, ``matching``,
-    ``flow_control``, ...; see its class). The architectures are those
-    declared in :mod:`switchq.architectures`.
-    """
-    from switchq.registry import declarations, switch_class
-
-    if not isinstance(architecture, str):
-        raise _check.InputError("architecture", architecture, "a name, e.g. fifo")
-    _, cls = switch_class(architecture)
-    fields = {f.name for f in dataclasses.fields(cls) if f.init}
-    foreign = {k: v for k, v in options.items() if k not in fields}
-    for name, value in foreign.items():
-        owners = [(a, f.default) for d in declarations().values() if d.family == "switch" for c in d.config
-                  for f in dataclasses.fields(c) if f.name == name and f.init for a in d.architectures[:1]]
-        if not owners:
-            raise TypeError(f"Switch() got an unexpected option {name!r}")
-        neutral = owners[0][1]
-        if value != neutral:
-            raise _check.InputError(name, value, f"{neutral} unless architecture is "
-                                                 + " or ".join(a for a, _ in owners))
-    kwargs = {k: v for k, v in options.items() if k in fields}
-    if "architecture" in fields:
-        kwargs["architecture"] = architecture
-    return cls(n_ports, **kwargs)
 
 
 def check_unicast_traffic(switch, traffic, priorities: int = 1) -> None:

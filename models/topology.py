@@ -1,4 +1,7 @@
-"""Topologies as data: wiring and routing tables that simulation kernels read, plus a graph for the solvers.
+"""Topologies as data: wiring and routing tables that simulation kernels read and solvers walk.
+
+A description both layers need, so it lives in ``models`` (a kernel importing it from a solver would
+not be independent of what it checks).
 
 A topology is a function returning a :class:`Topology`: switches with
 ``ports`` ports each, nodes hanging off some of them, and
@@ -52,13 +55,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 
 from switchq.models import _check
 
-__all__ = ["Topology", "fat_tree", "boards", "mesh", "crossbar"]
+__all__ = ["Topology", "fat_tree", "boards", "board_counts", "mesh", "crossbar"]
 
 UNWIRED = -2
 TO_NODE = -1
@@ -77,7 +79,6 @@ class Topology:
     stage: np.ndarray
     source_port: np.ndarray
     multicast: bool
-    graph: Callable
 
     @property
     def switches(self) -> int:
@@ -168,16 +169,23 @@ def fat_tree(tree, fixed_up: bool = False) -> Topology:
     for v in range(nodes):
         out_switch[switches * ports + v], out_input[switches * ports + v] = v // k, v % k
 
-    def graph():
-        from . import fattree
-
-        return fattree.graph(tree)
-
     name = tree.name + (", up port by destination digit" if fixed_up else "")
-    return Topology(name, ports, out_switch, out_input, route, groups, stage, source_port, True, graph)
+    return Topology(name, ports, out_switch, out_input, route, groups, stage, source_port, True)
 
 
 @lru_cache(maxsize=8)
+def board_counts(links: int) -> list:
+    """How many SP2-style boards, each with ``links`` external links, can be cabled directly to each other: those
+    whose links split evenly over the other boards, or leave one over for the opposite board (an even count).
+
+    Examples
+    --------
+    >>> board_counts(16), board_counts(9)
+    ([2, 3, 4, 5, 6, 9, 16, 17], [2, 4, 10])
+    """
+    return [b for b in range(2, links + 2) if links % (b - 1) == 0 or (b % 2 == 0 and links % (b - 1) == 1)]
+
+
 def boards(n_boards: int, k: int = 4) -> Topology:
     """Tables of ``n_boards`` boards of 2k-port switches joined directly, board to board (no third stage).
 
@@ -204,8 +212,6 @@ def boards(n_boards: int, k: int = 4) -> Topology:
     ...        for j in range(4) for b in (1,))                     # board 0's links to board 1, by switch
     [1, 1, 1, 2]
     """
-    from switchq.models.network import board_counts
-
     if n_boards not in board_counts(k * k):
         raise _check.InputError("boards", n_boards, f"one of {board_counts(k * k)} (the links split evenly)")
     ports, per_board = 2 * k, 2 * k
@@ -251,17 +257,8 @@ def boards(n_boards: int, k: int = 4) -> Topology:
     for v in range(nodes):
         out_switch[switches * ports + v], out_input[switches * ports + v] = v // k // k * per_board + v // k % k, v % k
 
-    def graph():
-        import networkx as nx
-
-        g = nx.MultiGraph()
-        for x in range(switches * ports):
-            if out_switch[x] >= 0 and x // ports < out_switch[x]:
-                g.add_edge(int(x // ports), int(out_switch[x]))
-        return g
-
     return Topology(f"{n_boards} boards of {k * k} nodes joined directly", ports, out_switch, out_input, route,
-                    groups, stage, source_port, True, graph)
+                    groups, stage, source_port, True)
 
 
 def mesh(rows: int, cols: int, nodes_per_router: int = 4, parallel: int = 2) -> Topology:
@@ -317,22 +314,8 @@ def mesh(rows: int, cols: int, nodes_per_router: int = 4, parallel: int = 2) -> 
     for v in range(nodes):
         out_switch[switches * ports + v], out_input[switches * ports + v] = v // per, v % per
 
-    def graph():
-        import networkx as nx
-
-        g = nx.MultiGraph()
-        for s in range(switches):
-            g.add_node(("router", s))
-        for v in range(nodes):
-            g.add_edge(("node", v), ("router", v // per))
-        for gi in range(switches * ports):
-            t = out_switch[gi]
-            if t >= 0 and gi // ports < t:
-                g.add_edge(("router", gi // ports), ("router", int(t)))
-        return g
-
     return Topology(f"{rows} x {cols} mesh, {par} link(s) per neighbour", ports, out_switch, out_input, route,
-                    groups, stage, source_port, False, graph)
+                    groups, stage, source_port, False)
 
 
 def crossbar(n_ports: int) -> Topology:
@@ -351,9 +334,4 @@ def crossbar(n_ports: int) -> Topology:
     out_switch[:n], out_input[:n] = TO_NODE, np.arange(n)
     out_switch[n:], out_input[n:] = 0, np.arange(n)
 
-    def graph():
-        import networkx as nx
-
-        return nx.star_graph([("switch", 0)] + [("node", v) for v in range(n)])
-
-    return Topology(f"{n} x {n} crossbar", n, out_switch, out_input, route, groups, stage, source_port, True, graph)
+    return Topology(f"{n} x {n} crossbar", n, out_switch, out_input, route, groups, stage, source_port, True)

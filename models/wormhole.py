@@ -33,7 +33,7 @@ table's mean size for that type times an independent lognormal factor of
 mean 1 and coefficient of variation ``frame_cv`` (default 0.2, the
 synthetic VBR's 3,333 / 16,666). Its mean bandwidth is 30 x the GOP's mean
 frame, within 1.21 % of the table's column for every sequence
-(:func:`switchq.solvers.wormhole_traffic.mpeg2_bandwidth_gap`).
+(:func:`switchq.models.wormhole_frames.mpeg2_bandwidth_gap`).
 
 Readings the paper leaves open are options, each defaulting to the reading
 that follows its words most closely:
@@ -64,9 +64,9 @@ that follows its words most closely:
   an 80 ns flit cycle (:data:`switchq.solvers.wormhole.TABLE_IV_TIMING`).
   §V-F's 100 Mbit/s PCS router states no flit size; 32 bits (320 ns) is read.
 
-No mathematics and no simulation here: validated descriptions only
-(:mod:`switchq.solvers.wormhole` answers, :mod:`switchq.solvers.wormhole_traffic`
-draws the traffic a kernel consumes).
+No solving and no simulation here: validated descriptions only
+(:mod:`switchq.solvers.wormhole` answers; the traffic a kernel consumes is drawn by
+:mod:`switchq.models.wormhole_placement` and :mod:`switchq.models.wormhole_frames`).
 
 Examples
 --------
@@ -516,7 +516,7 @@ class WormholeNetwork:
     ``fatmesh``: a 2 x 2 mesh, neighbours joined by ``parallel`` (2) links, so each router keeps
     ``n_ports - 2 * parallel`` ports for nodes (4 of 8: 16 nodes). Routing is dimension order (x, then y;
     deterministic), a hop taking either parallel link by current load (§III-E). The wiring is
-    :func:`switchq.solvers.topology.mesh`, whose routers carry ``parallel`` ports for all four directions
+    :func:`switchq.models.topology.mesh`, whose routers carry ``parallel`` ports for all four directions
     (the unused ones unwired).
 
     Examples
@@ -566,7 +566,7 @@ class WormholeNetwork:
         """What this network refuses of a workload: anything but :class:`WormholeTraffic`, a mix that cannot be
         split over its VCs, and, for PCS (one stream per VC), a load whose mean input carries more streams
         than real-time VCs (counted at the streams' nominal rate). Below that, an input drawn one stream more
-        than its VCs (:func:`~switchq.solvers.wormhole_placement.stream_counts`) has it refused at the source."""
+        than its VCs (:func:`~switchq.models.wormhole_placement.stream_counts`) has it refused at the source."""
         if not isinstance(traffic, WormholeTraffic):
             raise _check.InputError("workload", type(traffic).__name__, "WormholeTraffic")
         # A PCS probe takes the output VC it finds free: there is no placement to choose.
@@ -581,8 +581,8 @@ class WormholeNetwork:
                                                               "(one stream per VC)")
 
     def tables(self):
-        """Wiring and routing tables (:mod:`switchq.solvers.topology`), the kernel's only view of the shape."""
-        from switchq.solvers import topology
+        """Wiring and routing tables (:mod:`switchq.models.topology`), the kernel's only view of the shape."""
+        from switchq.models import topology
 
         if self.topology == "switch":
             return topology.crossbar(self.router.n_ports)

@@ -12,19 +12,19 @@ One module per model, each naming its paper and section:
 - :mod:`.crossbar_memory` buffered-crossbar memory with credits and SFC, SFC field widths (paper 002 §4, §6.1)
 - :mod:`.sizing` buffer sizing answers of ``switchq size`` (paper 002 §2-§6, paper 003 §2)
 - :mod:`.cicq`   buffered-crossbar latency and throughput limits (paper 002 §2.3, §5)
-- :mod:`.multicast` multicast saturation (paper 003 §2, §3.1), with its fanout laws
-  (:mod:`.fanout`), exact chains (:mod:`.multicast_chains`) and large-N
+- :mod:`.multicast` multicast saturation (paper 003 §2, §3.1), with admissible loads (:mod:`.fanout`; the
+  fanout laws are :mod:`switchq.models.fanout`), exact chains (:mod:`.multicast_chains`) and large-N
   approximation (:mod:`.multicast_approx`)
 - :mod:`.fattree` k-ary n-trees: wiring, up/down routes, multicast spanning trees (paper 003 §2.2)
-- :mod:`.topology` topologies as wiring and routing tables for the network simulator
 - :mod:`.reduction` reductions with combine units on fat trees (paper 003 §3.2)
 - :mod:`.bmin`   flit-level switches and BMINs: zero-load latency, channel-load bound, FIFO HOL, shared vs
   partitioned buffers, crossbar cost (paper 000 §3-§5)
 - :mod:`.circuit` circuit-switched LANs: renewal-reward, chains, variable-size FIFO limit (paper 001)
 - :mod:`.pfc`    PFC headroom and InfiniBand credits (IEEE 802.1Qbb Annex N, vendor formulas)
 - :mod:`.wormhole` MediaWorm routers: pipeline latency, FGVC bound (paper 004), with
-  :mod:`.wormhole_contention` (over-commitment, best effort, PCS) and :mod:`.wormhole_traffic` (streams:
-  :mod:`.wormhole_frames`, :mod:`.wormhole_schedule`, :mod:`.wormhole_placement`)
+  :mod:`.wormhole_contention` (over-commitment, best effort, PCS), :mod:`.wormhole_answers` (every answer
+  of ``switchq solve wormhole``) and :mod:`.wormhole_traffic` (the streams, read from
+  :mod:`switchq.models.wormhole_frames`, ``.wormhole_schedule`` and ``.wormhole_placement``)
 - :mod:`.markov` stationary distributions, the one helper every chain above uses
 
 Nothing here imports Numba.

@@ -49,7 +49,7 @@ import numpy as np
 
 from switchq.models import _check
 
-from .topology import TO_NODE
+from switchq.models.topology import TO_NODE
 
 __all__ = ["zero_load_latency", "route_switches", "channel_loads", "saturation_bound", "fifo_saturation",
            "buffer_sharing", "message_places", "crossbar_cost", "KAMOUN_KLEINROCK", "KAROL"]

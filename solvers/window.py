@@ -204,7 +204,7 @@ def exact_is_tractable(n_ports: int, window: int, policy: str = "rounds") -> boo
     ------
     InputError
         If n_ports or window is not a positive integer, or policy is unknown
-        (named ``window_policy``, as in :class:`switchq.models.Switch`).
+        (named ``window_policy``, as in :func:`switchq.Switch`).
 
     Examples
     --------

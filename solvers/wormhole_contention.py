@@ -112,7 +112,7 @@ def overcommit(nodes: int, streams_per_input: int, stream_rate: float, capacity:
 
     Real-time traffic has priority under FGVC, so capacity 1 asks whether video alone over-reserves; capacity
     1 - best-effort load asks whether best effort saturates at that output (it then has no stable latency).
-    ``streams``: the streams in all when inputs carry different counts (:func:`~.wormhole_placement.stream_total`;
+    ``streams``: the streams in all when inputs carry different counts (:func:`~switchq.models.wormhole_placement.stream_total`;
     each still picks its destination uniformly), instead of ``nodes x streams_per_input``.
 
     Examples

@@ -9,10 +9,10 @@ Each is computed, never asserted: a closed form or a Monte Carlo of the mechanis
   stream's ``n`` intervals ``d-bar = T + (L_last - L_first) / n``: no steady state delivers faster than frames
   are made. Where no output is over-committed, the FGVC bound keeps every delay within ``J`` = bound -
   zero-load of the zero-load latency, so ``|d - T| <= |offset difference| + J`` and ``sigma_d <= floor + J``
-  (``floor`` the regulator's, :func:`~.wormhole_frames.regulator_interval_sd`); a Monte Carlo with the delays
+  (``floor`` the regulator's, :func:`~switchq.models.wormhole_frames.regulator_interval_sd`); a Monte Carlo with the delays
   chosen adversarially within ``[0, J]`` gives the smallest d-bar and the largest sigma_d a run can show.
 - :func:`best_effort_saturation` (Table V): the share of the simulator's own stream placements
-  (:func:`~.wormhole_placement.place_streams`) leaving some output with video (on the wire) plus best effort
+  (:func:`~switchq.models.wormhole_placement.place_streams`) leaving some output with video (on the wire) plus best effort
   above its link, where best effort has no finite latency; beside the exact multinomial of
   :func:`~.wormhole_contention.overcommit`.
 
@@ -100,8 +100,8 @@ def frame_interval_limits(router, traffic, intervals: int, rng: np.random.Genera
 
 def best_effort_saturation(router, traffic, rng: np.random.Generator, placements: int = 200,
                            nodes: int | None = None) -> float:
-    """Share of ``placements`` stream placements by the simulator's own :func:`~.wormhole_placement.place_streams`
-    leaving some output with video on the wire (its streams x :func:`~.wormhole_frames.wire_rate`) above the link
+    """Share of ``placements`` stream placements by the simulator's own :func:`~switchq.models.wormhole_placement.place_streams`
+    leaving some output with video on the wire (its streams x :func:`~switchq.models.wormhole_frames.wire_rate`) above the link
     less the best-effort load: there best effort is offered more than is left to it and has no finite latency.
 
     Examples

@@ -29,12 +29,14 @@ def __getattr__(name):
             return version("switchq")
         except PackageNotFoundError:  # running from a source tree without install
             return "0.0.0+local"
-    if name in ("Switch", "Traffic"):
-        return getattr(importlib.import_module("switchq.models"), name)
+    if name == "Traffic":
+        return importlib.import_module("switchq.models").Traffic
+    if name in ("Switch", "simulate"):
+        return getattr(importlib.import_module("switchq.api"), name)
     if name in ("models", "solvers", "validate"):
         return importlib.import_module(f"switchq.{name}")
-    if name in ("simulate", "RunSettings"):
-        return getattr(importlib.import_module("switchq.validate.harness"), name)
+    if name == "RunSettings":
+        return importlib.import_module("switchq.validate.harness").RunSettings
     if name == "sweep":
         return importlib.import_module("switchq.sweeps").sweep
     raise AttributeError(f"module 'switchq' has no attribute {name!r}")

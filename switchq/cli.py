@@ -88,7 +88,7 @@ def validate(suite, full, workers, seed, as_json):
       switchq validate hol --json
     """
     from .render import show_comparisons
-    from .validate.suites import run_suite
+    from .suites import run_suite
 
     def finished(i, n, row, seconds):
         # A line per row on stderr, piped or not: a first run compiles kernels for minutes before the table.
@@ -136,7 +136,7 @@ def report(name, out, quick, workers, seed, store, no_store, precision, max_repl
     import json
 
     from .store import default_path
-    from .validate.reports import build_report
+    from .reports import build_report
 
     if store is not None and no_store:
         raise InputError("--no-store", True, "either --store FILE or --no-store, not both")

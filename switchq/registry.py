@@ -28,7 +28,7 @@ True
 >>> r = oq.analytic({"ports": 16, "load": 0.8, "buffer": None})
 >>> round(r["mean_wait"], 4)
 1.875
->>> for_system(switchq.models.Switch(4, "voq")).name
+>>> for_system(switchq.Switch(4, "voq")).name
 'voq'
 >>> for_system(switchq.models.FatTreeNetwork.for_nodes(16, 8), switchq.models.NamdRound(256)).name
 'namd'

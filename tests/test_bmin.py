@@ -83,8 +83,8 @@ def test_one_flit_fifo_crossbar_is_karols_switch():
 
 def test_cell_level_fifo_and_flit_fifo_agree():
     # The cell-level fifo kernel and the flit kernel with 1-flit messages: the same switch, two simulators.
-    from switchq.models import Switch, Traffic
-    from switchq.validate.harness import simulate
+    from switchq.models import Traffic
+    from switchq.api import Switch, simulate
 
     cells = simulate(Switch(8, "fifo"), Traffic(1.0), RunSettings(slots=30_000, replications=6, seed=2))
     flits = run(DECLARATION, FlitNetwork.single(8, FlitSwitch(8, "fifo", 64, arbitration="random")),

@@ -6,10 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from switchq.errors import InputError
-from switchq.models import FlowControl, Switch, Traffic
+from switchq.models import FlowControl, Traffic
+from switchq.api import Switch, simulate
 from switchq.validate import kernel as K
 from switchq.validate.arch import cicq
-from switchq.validate.harness import RunSettings, simulate
+from switchq.validate.harness import RunSettings
 
 
 def _switch(n, tau, q_r, protocol, priorities=1, replacement=False, arbitration="lqf", resend=None):

@@ -5,9 +5,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from switchq.errors import InputError
-from switchq.models import Switch, Traffic
+from switchq.models import Traffic
+from switchq.api import Switch, simulate
 from switchq.solvers import cioq
-from switchq.validate.harness import RunSettings, simulate
+from switchq.validate.harness import RunSettings
 
 _SHORT = RunSettings(slots=6_000, replications=2, seed=5)
 

@@ -142,7 +142,8 @@ def test_ideal_fixed_sizes_equal_the_slotted_window_simulator():
     # each).
     from switchq.models.fifo import FifoSwitch
     from switchq.models.traffic import Traffic
-    from switchq.validate.harness import RunSettings, simulate
+    from switchq.validate.harness import RunSettings
+    from switchq.api import simulate
 
     for n, w in ((8, 1), (8, 4)):
         slotted = simulate(FifoSwitch(n, w, "random"), Traffic(load=1.0),

@@ -97,7 +97,7 @@ def test_validate_prints_a_line_per_row_on_stderr_when_piped():
 def test_validate_over_processes_gives_the_rows_of_one_process_in_order():
     # Over two processes the cases share the processes (each kernel compiled once first); a case's
     # numbers depend only on its seed, so they are the same, in listing order.
-    from switchq.validate.suites import run_suite
+    from switchq.suites import run_suite
 
     kernels = []
     one = run_suite("pfc", workers=1)

@@ -271,19 +271,20 @@ def test_validation_case_agrees(case, d):
     # The declared cases at the quick budget of `switchq validate`, seed 1: deterministic, so a row either agrees
     # every time or fails every time. Each is judged at the family level (a correct simulator shows a false defect
     # among all rows with probability 5 %), with replications added up to 4x when its interval does not decide.
-    from switchq.validate.suites import run_case
+    from switchq.validate.cases import run_case
 
-    row = run_case(case, d, seed=1, workers=1)
+    row = run_case(case, d, len(CASES), seed=1, workers=1)
     assert row.verdict == "agree", row
     assert math.isfinite(row.simulated) and row.interval[0] <= row.simulated <= row.interval[1]
 
 
 def test_a_wrong_analytic_value_disagrees_and_fails_validate(monkeypatch):
-    from switchq.validate import suites
+    from switchq import suites
+    from switchq.validate.cases import run_case
 
     case, d = CASES[0]
     wrong = dataclasses.replace(case, analytic=lambda: (case.analytic()[0] + 0.25, "deliberately wrong"))
-    row = suites.run_case(wrong, d, seed=1, workers=1, scale=0.1)
+    row = run_case(wrong, d, len(CASES), seed=1, workers=1, scale=0.1)
     assert row.verdict == "defect"
     monkeypatch.setattr(suites, "run_suite", lambda *a, **k: [row])
     result = CliRunner().invoke(app, ["validate", case.suite, "--json", "-j", "1"])

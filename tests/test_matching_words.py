@@ -10,7 +10,8 @@ import pytest
 from numba import njit
 from scipy import stats
 
-from switchq.models import Switch, Traffic
+from switchq.models import Traffic
+from switchq.api import Switch
 from switchq.validate import arbitration as A
 from switchq.validate import kernel as K
 from switchq.validate.arch import cioq, voq

@@ -15,6 +15,9 @@ from switchq.validate.reports import mediaworm
 from switchq.validate.reports.mediaworm import PERIOD_MS, STRICT, TABLE_II, jitter_free, top_load
 from switchq.validate.reports.mediaworm_tables import overloaded
 
+# The report is built directly, as switchq report builds it: with the front door's catalog.
+pytestmark = pytest.mark.usefixtures("report_catalog")
+
 
 def _fake_row(p, mr_top=0.96, sat_mixes=("90,10",)):
     """A row as the simulator would give it: jitter-free up to a threshold that depends on the router."""

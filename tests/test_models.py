@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from switchq.errors import InputError
-from switchq.models import Switch, Traffic
+from switchq.models import Traffic
+from switchq.api import Switch
 
 
 @pytest.mark.parametrize("kwargs, param", [

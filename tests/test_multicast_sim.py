@@ -5,10 +5,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from switchq.errors import InputError
-from switchq.models import Switch, Traffic
+from switchq.models import Traffic
+from switchq.api import Switch, simulate
 from switchq.validate import kernel as K
 from switchq.validate.arch import multicast
-from switchq.validate.harness import RunSettings, simulate
+from switchq.validate.harness import RunSettings
 
 ARCHS = ("oq-crosspoint", "iq-split", "iq-nosplit")
 

@@ -10,9 +10,10 @@ from switchq.models import Traffic
 from switchq.models.network import UP_ROUTINGS, FatTree, FatTreeNetwork
 from switchq.solvers import fattree
 from switchq.validate import kernel as K
-from switchq.solvers import topology
+from switchq.models import topology
 from switchq.validate.arch import network
-from switchq.validate.harness import RunSettings, simulate
+from switchq.validate.harness import RunSettings
+from switchq.api import simulate
 
 TREES = [(2, 1), (2, 2), (2, 3), (4, 1), (4, 2), (3, 2), (2, 4)]
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from switchq import registry
-from switchq.models import Switch, Traffic
+from switchq.models import Traffic
+from switchq.api import Switch
 from switchq.sweeps import plan_sweep, run_plan
 from switchq.validate.harness import RunSettings, run, run_replications
 

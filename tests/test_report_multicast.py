@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from switchq.validate.reports import claims, report_names
+from switchq.reports import report_names
+from switchq.validate.reports import claims
 from switchq.validate.reports import multicast as report_multicast
 from switchq.validate.reports.multicast import common
 

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from switchq.validate.reports import build_report, report_names
+from switchq.reports import build_report, report_names
 
 
 def _without_build_times(text):

@@ -11,9 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from switchq.errors import InputError
-from switchq.models import Switch, Traffic
+from switchq.models import Traffic
+from switchq.api import Switch, simulate
 from switchq.validate import kernel as K
-from switchq.validate.harness import RunSettings, confidence_interval, replication_seeds, simulate
+from switchq.validate.harness import RunSettings, confidence_interval, replication_seeds
 
 ARCHS = st.sampled_from([
     {"architecture": "fifo"}, {"architecture": "fifo", "window": 3},

@@ -10,8 +10,9 @@ import json
 from click.testing import CliRunner
 
 from switchq.cli import app
-from switchq.models import Switch, Traffic
-from switchq.validate.harness import RunSettings, simulate
+from switchq.models import Traffic
+from switchq.api import Switch, simulate
+from switchq.validate.harness import RunSettings
 
 TESTS = ("storage", "backlog", "backlog_replication", "backlog_part", "latency_trend")
 

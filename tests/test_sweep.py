@@ -17,7 +17,7 @@ from switchq import registry
 from switchq.cli_sweep import results_command, sweep_group
 from switchq.errors import InputError
 from switchq.sweeps import plan_sweep, point_seed, run_sweep, values
-from switchq.validate import simulator_version
+from switchq.store import simulator_version
 
 engine = importlib.import_module("switchq.sweeps.engine")
 sweeps = importlib.import_module("switchq.sweeps")
@@ -382,7 +382,8 @@ def test_fattree_points_are_the_network_simulation_with_the_point_seed():
     # A network point runs the network simulation with the point's seed: the same numbers as a direct call.
     from switchq.models import Traffic
     from switchq.models.network import FatTreeNetwork
-    from switchq.validate.harness import RunSettings, simulate
+    from switchq.validate.harness import RunSettings
+    from switchq.api import simulate
 
     kw = dict(slots=500, replications=2, seed=3, workers=1)
     rows = run_sweep("fattree", {"traffic": "uniform,complement"}, {"ports": 8, "nodes": 16, "load": 0.5},

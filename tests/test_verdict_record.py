@@ -7,7 +7,8 @@ this test builds each report's quick build and reads that record.
 
 import pytest
 
-from switchq.validate.reports import claims, report_names
+from switchq.reports import report_names
+from switchq.validate.reports import claims
 
 # How an interval may be made (switchq.validate.result.Estimate.method): simulated ones and exact values.
 METHODS = {"t", "log", "logit", "clipped", "paired", "exact"}

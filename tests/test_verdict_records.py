@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from switchq.validate.reports import report_names
+from switchq.reports import report_names
 from switchq.validate.verdict import CLASSES, MIN_BUDGET, MIN_SAMPLES, by_class
 
 ROOT = Path(__file__).resolve().parents[1]

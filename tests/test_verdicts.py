@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from switchq import registry
-from switchq.models import Switch, Traffic
-from switchq.validate.harness import RunSettings, run, simulate
+from switchq.models import Traffic
+from switchq.api import Switch, simulate
+from switchq.validate.harness import RunSettings, run
 from switchq.validate.reports import claims
 from switchq.validate.result import Estimate
 

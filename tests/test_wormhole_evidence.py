@@ -6,7 +6,8 @@ import math
 import numpy as np
 
 from switchq.models.wormhole import VideoStreams, WormholeNetwork, WormholeRouter, WormholeTraffic
-from switchq.solvers.wormhole import answers, fgvc_delay_bound
+from switchq.solvers.wormhole import fgvc_delay_bound
+from switchq.solvers.wormhole_answers import answers
 from switchq.solvers.wormhole_evidence import best_effort_saturation, frame_interval_limits
 
 

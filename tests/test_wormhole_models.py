@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from switchq.errors import InputError
 from switchq.models.wormhole import (TABLE_III, VideoStreams, WormholeNetwork, WormholeRouter, WormholeTraffic)
 from switchq.solvers import wormhole as W
+from switchq.solvers.wormhole_answers import answers
 from switchq.solvers import wormhole_contention as WC
-from switchq.solvers import wormhole_frames as WF
+from switchq.models import wormhole_frames as WF
 from switchq.solvers import wormhole_traffic as WT
 
 FAST = settings(max_examples=40, deadline=None)
@@ -244,8 +245,8 @@ def test_capped_placement_over_commits_no_output_where_uniform_does():
     # some output in about a tenth of placements (the multinomial above); capped, an output gets 76, 0.80 of
     # its link: never, and every stream's d is the period.
     net = WormholeNetwork()
-    uniform = W.answers(net, WormholeTraffic(0.96, (80, 20)))
-    capped = W.answers(net, WormholeTraffic(0.96, (80, 20), placement="capped"))
+    uniform = answers(net, WormholeTraffic(0.96, (80, 20)))
+    capped = answers(net, WormholeTraffic(0.96, (80, 20), placement="capped"))
     assert 0.05 < uniform["p_overcommit_any"] < 0.2
     assert capped["p_overcommit_any"] == 0.0 and capped["max_streams_per_output"] == 77
     assert capped["frame_interval_mean_ms"] == pytest.approx(1000 / 30, rel=1e-12)
@@ -424,7 +425,7 @@ def test_regulator_interval_sd_matches_the_intervals_of_sampled_frames(kind, m, 
 
 
 def test_answers_for_figure_5_name_every_quantity_with_a_unit():
-    a = W.answers(WormholeNetwork(), WormholeTraffic(0.96, (80, 20)))
+    a = answers(WormholeNetwork(), WormholeTraffic(0.96, (80, 20)))
     units = a.pop("units")
     assert set(units) == set(a)
     assert a["zero_load_latency_cycles"] == 26 and a["streams_per_input"] == 77 and a["realtime_vcs"] == 13

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from switchq.declaration import ROUNDS, Architecture, Metric
 from switchq.errors import InputError
-from switchq.models.collective import MULTICAST_MODES, NamdRound
+from switchq.models.namd import MULTICAST_MODES, NamdRound
 from switchq.models.network import FatTreeNetwork
 from switchq.params import Above, Param, check_applies
 

@@ -279,7 +279,7 @@ SAMPLE = {"load": 0.5, "seconds": 0.01, "warmup_seconds": 0.0034}
 
 
 def _solve(p):
-    from switchq.solvers.wormhole import answers
+    from switchq.solvers.wormhole_answers import answers
 
     network = _network(p)
     router = network.router

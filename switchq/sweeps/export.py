@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import TYPE_CHECKING
 
 from switchq.errors import InputError
 from switchq.registry import get as get_model
 
 from .grid import fmt
-
-if TYPE_CHECKING:
-    from .engine import SweepRun
-    from .plan import Plan
+from .plan import Plan
 
 __all__ = ["flatten", "write_csv", "to_frame", "write_parquet", "write_plot", "check_y"]
 
@@ -97,8 +93,12 @@ def write_parquet(rows: list, path) -> None:
     df.to_parquet(path, index=False)
 
 
-def write_plot(run: SweepRun, path, y: str | None = None) -> None:
-    """x = the first varied parameter, one line per value of the others, 95 % CI bands where there are any."""
+def write_plot(run, path, y: str | None = None) -> None:
+    """x = the first varied parameter, one line per value of the others, 95 % CI bands where there are any.
+
+    ``run`` is a finished sweep (:class:`~switchq.sweeps.engine.SweepRun`, which reads this module: named
+    here, not imported, so that the two do not import each other).
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

@@ -8,7 +8,7 @@ up) the sender takes the candidate port with the most credits, ties at
 random (adaptive routing on credits), or any candidate with a credit
 (oblivious). A multicast packet forks where its destinations' routes part
 and needs a credit at every port it enters. The routes are a topology's
-tables (:mod:`switchq.solvers.topology`): ``tab.route[s, d]`` names the group
+tables (:mod:`switchq.models.topology`): ``tab.route[s, d]`` names the group
 of candidate ports, ``tab.groups[s, g]`` its mask.
 """
 

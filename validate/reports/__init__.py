@@ -1,7 +1,10 @@
 """The committed reports in ``reports/`` (markdown + PNG) that reproduce the papers, one module each.
 
-``switchq report NAME`` calls :func:`build_report`; the names are those the
-architectures declare (:mod:`switchq.architectures`). A report reads its
+``switchq report NAME`` calls :func:`switchq.reports.build_report`, which hands
+:func:`build_report` a :class:`Catalog`: the reports the architectures declare
+(:mod:`switchq.architectures`), their sweep models and the sweep engine. The
+builders sit below those (imports go one way: validation <- front door), so
+they are given them, never import them. A report reads its
 simulated figures through the sweep engine (:func:`points`): each point is
 stored as it finishes and reused when the report is built again with the
 same settings, so a long report resumes where it stopped. Each report states
@@ -12,19 +15,49 @@ from __future__ import annotations
 
 import importlib
 import math
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Mapping
 from pathlib import Path
 
 from switchq.models import _check
 
 from . import claims
 
-__all__ = ["build_report", "report_names", "points", "est", "Row", "page", "begin", "pyplot", "write_record"]
+__all__ = ["build_report", "Catalog", "using", "catalog", "points", "est", "Row", "page", "begin", "pyplot",
+           "write_record"]
 
 
-def report_names() -> tuple:
-    from switchq.registry import reports
+@dataclass(frozen=True)
+class Catalog:
+    """What the report builders read of the layers above them, handed in by the front door
+    (:func:`switchq.reports.catalog`)."""
 
-    return tuple(reports())
+    reports: Mapping        # report name -> the module that builds it, in listing order
+    declarations: Mapping   # architecture name -> its :class:`switchq.declaration.Architecture` (kernel, metrics)
+    models: Mapping         # sweep model name -> its :class:`switchq.registry.Model` (parameters, answers, metrics)
+    run_points: Callable    # :func:`switchq.sweeps.run_points`: simulated rows through the sweep engine and its store
+
+
+_catalog: dict = {"catalog": None}
+
+
+@contextmanager
+def using(given: Catalog):
+    """Build reports with ``given`` while the block runs (the one before it back after)."""
+    before, _catalog["catalog"] = _catalog["catalog"], given
+    try:
+        yield given
+    finally:
+        _catalog["catalog"] = before
+
+
+def catalog() -> Catalog:
+    """The catalog the reports are being built with; a clear error outside :func:`using`."""
+    if _catalog["catalog"] is None:
+        raise RuntimeError("a report is built through switchq.reports.build_report (or inside "
+                           "switchq.validate.reports.using(switchq.reports.catalog()))")
+    return _catalog["catalog"]
 
 
 # A precision target every point() of the report being built runs to (build_report's ``target``).
@@ -33,14 +66,13 @@ _target = {"target": None}
 
 def build_report(name: str, out: Path, quick: bool = False, workers: int = 0, seed: int = 1,
                  store=None, target: dict | None = None) -> list[Path]:
-    """Write report ``name`` (or all of them) into ``out``; return the files written.
+    """Write report ``name`` (or all of them) into ``out``; return the files written. Inside
+    :func:`using` (the front door's :func:`switchq.reports.build_report` is the way in).
 
     ``store``: the result store its points are kept in and reused from (None: keep nothing). ``target``:
     a precision target (``precision``, ``max_replications``) every simulated point is run to.
     """
-    from switchq.registry import reports
-
-    modules = reports()
+    modules = catalog().reports
     _check.choice("name", name, (*modules, "all"))
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -122,8 +154,7 @@ def points(model: str, params: list, *, slots: int | None = None, warmup: int | 
     (``row.more(n)``: the same point with ``n``, replication r keeping its seed), which the verdict engine
     asks for before it calls an interval inconclusive, and knows what each metric can be (``row.domains``).
     """
-    from switchq.sweeps import run_points
-
+    run_points = catalog().run_points
     kw = dict(slots=slots, warmup=warmup, seed=seed, workers=workers, progress=progress)
     target = _target["target"]
     rows = [Row(r) for r in run_points(model, params, simulate=True, store=store, replications=replications,
@@ -142,9 +173,7 @@ def _again(model, p, store, kw):
 
 def _domains(model: str) -> dict:
     """What each metric of ``model``'s simulator can be, (low, high) with None where unlimited."""
-    from switchq.registry import MODELS
-
-    d = getattr(MODELS.get(model), "declaration", None)
+    d = getattr(catalog().models.get(model), "declaration", None)
     return {m.name: tuple(m.bounds) for m in getattr(d, "metrics", ())}
 
 

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from ..result import Estimate
 from .claims import (AGREE, Measured, Quote, agreeing, at_least, at_most, by_class, cell, derived, fmt, listed,
                      paired, printed, sampled, shown, within)
-from . import begin, est, points, pyplot
+from . import begin, est, points
 from .circuit_clock import fig_1, fig_18, one_byte
+from .circuit_common import diff_text, fmt3, paired_throughput, plot_throughput
 from .circuit_overhead import READ, SIZES, figs_10_11, reading_name, reproducing, solver_point
 
 SAME = 0.03          # "almost identical", "little impact", "very similar": within this (throughput points)
@@ -93,19 +95,6 @@ def _gap(a, b, digits: int = 3) -> float:
     return max(abs(shown(x, digits) - shown(y, digits)) for x, y in zip(a, b))
 
 
-def _capped(ns, es, bound: float) -> str:
-    """Which sizes' intervals stay below ``bound`` (and how far short), read from the same estimates the
-    table prints, so the sentence cannot contradict it."""
-    pct = f"{100 * bound:.0f} %"
-    below = [(n, e) for n, e in zip(ns, es) if e.high < bound]
-    rest = [f"N = {n} at {e.value:.3f}" for n, e in zip(ns, es) if e.high >= bound]
-    if not below:
-        return f"still lets every size's 95 % interval reach {pct}: {listed(rest)}"
-    short = listed(f"N = {n} ({e.value:.3f}, {bound - e.value:.3f} short)" for n, e in below)
-    return (f"keeps {short} below {pct}, whole 95 % interval{'s' if len(below) > 1 else ''} included"
-            + (f"; the others' intervals reach it: {listed(rest)}" if rest else ""))
-
-
 @dataclass(frozen=True)
 class _Pt(Measured):
     """A point's throughput estimate (which the engine can measure again on more replications) and the row it
@@ -133,26 +122,12 @@ class _Run:
         out = []
         for r in self.rows(params, seconds):
             e = est(r, "throughput")
-            out.append(_Pt(e.value, e.low, e.high, e.n, e.method, e.stable, e.domain, remake=e.remake, row=r))
+            out.append(_Pt(**{f.name: getattr(e, f.name) for f in fields(Estimate)}, remake=e.remake, row=r))
         return out
 
     def how(self, seconds=None) -> str:
         return (f"{seconds or self.seconds} s of simulated time after {0.1 * (seconds or self.seconds):g} s of "
                 f"warm-up, {self.reps} replications, seed {self.kw['seed']}")
-
-
-def _fmt(e) -> str:
-    return fmt(e, 3)
-
-
-def _d(e, digits: int = 3) -> str:
-    """A paired difference (or ratio) with its interval."""
-    return f"{e.value:+.{digits}f} (95 % CI {e.low:+.{digits}f} .. {e.high:+.{digits}f}, paired)"
-
-
-def _pd(a, b, ratio: bool = False):
-    """The paired difference (ratio) of two points' throughputs."""
-    return paired(a.row, b.row, "throughput", ratio=ratio)
 
 
 class _Claims(list):
@@ -174,29 +149,9 @@ class _Claims(list):
     def order(self, fig, says, pairs, readings=None, **kw):
         """An order (``pairs``: (label, larger, smaller) points): each pair's paired difference at least 0;
         ``readings``: each pair's other readings, judged first."""
-        return [self.add(fig, f"{says} ({label})", _d(_pd(a, b)), "paired difference ≥ 0", at_least, _pd(a, b),
+        return [self.add(fig, f"{says} ({label})", diff_text(paired_throughput(a, b)), "paired difference ≥ 0", at_least, paired_throughput(a, b),
                          0.0, compares=True, **({"readings": readings[k]} if readings else {}), **kw)
                 for k, (label, a, b) in enumerate(pairs)]
-
-
-def _plot(out, name, series, xlabel, title, xlog=False):
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for label, xs, es in series:
-        ax.errorbar(xs, [e.value for e in es], yerr=[e.half_width for e in es], fmt="o-", ms=3, capsize=2,
-                    label=label)
-    if xlog:
-        ax.set_xscale("log", base=2)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("saturation throughput")
-    ax.set_ylim(0, 1.02)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    fig.savefig(out / name, dpi=100)
-    plt.close(fig)
-    return out / name
 
 
 def _two_readings(rows) -> list:
@@ -266,13 +221,13 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     lines += ["## Figs. 2-4: uniform sizes, ideal switch, N = 32", "",
               "| sizes (bytes) | FIFO simulated | N -> infinity limit 1/(1 + sqrt((1 + C^2)/2)) |",
               "|---|---:|---:|"]
-    lines += [f"| [{lo}, {hi}] | {_fmt(e)} | {a:.4f} |" for (lo, hi), e, a in zip(spans, uni, limits)]
+    lines += [f"| [{lo}, {hi}] | {fmt3(e)} | {a:.4f} |" for (lo, hi), e, a in zip(spans, uni, limits)]
     claims.order("2", "FIFO throughput falls as u - l grows", [
         (f"[{a[0]}, {a[1]}] above [{b[0]}, {b[1]}]", uni[k], uni[k + 1])
         for k, (a, b) in enumerate(zip(spans, spans[1:]))], quote=SAYS["2"])
-    gap = _pd(w_uni[0], w_uni[1])
+    gap = paired_throughput(w_uni[0], w_uni[1])
     add("3-4", "large windows: uniform [0, 32000] vs fixed, difference negligible",
-        f"W = 32: {_fmt(w_uni[0])} vs {_fmt(w_uni[1])}; uniform minus fixed {_d(gap)}", f"±{SAME}", within, gap,
+        f"W = 32: {fmt3(w_uni[0])} vs {fmt3(w_uni[1])}; uniform minus fixed {diff_text(gap)}", f"±{SAME}", within, gap,
         0.0, SAME, compares=True, quote=SAYS["3-4"])
 
     # ------------------------------------------------------------------ Figs. 5-7: bimodal sizes
@@ -284,15 +239,15 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     fig5 = {n: bim(n, 16000) for n in (4, 16, 64)}
     fig6 = bim(32, 64000)
     fig7 = bim(32, 32000, 32)
-    written.append(_plot(out, "circuit_bimodal.png",
+    written.append(plot_throughput(out, "circuit_bimodal.png",
                          [(f"FIFO N = {n}, L = 16000", binl, fig5[n]) for n in fig5]
                          + [("FIFO N = 32, L = 64000", binl, fig6), ("W = 32 N = 32, L = 32000", binl, fig7)],
                          "share of bytes in long packets (BinL)", "Figs. 5-7: ideal switch, bimodal sizes"))
     lines += ["", "## Figs. 5-7: bimodal sizes (short 100 B), ideal switch", "",
               "| BinL | FIFO N=4 L=16000 | FIFO N=16 | FIFO N=64 | FIFO N=32 L=64000 | W=32 N=32 L=32000 |",
               "|---:|---:|---:|---:|---:|---:|"]
-    lines += [f"| {x} | {_fmt(fig5[4][k])} | {_fmt(fig5[16][k])} | {_fmt(fig5[64][k])} | {_fmt(fig6[k])} | "
-              f"{_fmt(fig7[k])} |" for k, x in enumerate(binl)]
+    lines += [f"| {x} | {fmt3(fig5[4][k])} | {fmt3(fig5[16][k])} | {fmt3(fig5[64][k])} | {fmt3(fig6[k])} | "
+              f"{fmt3(fig7[k])} |" for k, x in enumerate(binl)]
     i = {x: k for k, x in enumerate(binl)}
     m1, m2 = solver.size_moments(CircuitTraffic("bimodal", long=16000, long_bytes=0.9))
     c2 = m2 / m1 ** 2 - 1
@@ -301,13 +256,13 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     # and finite N sitting above it are not rules the paper states (issue 36 re-judges it).
     for x, text in ((1.0, "0.60"), (0.9, "0.22")):
         t, tol = printed(text)
-        add("5", f"N = 16: {text} at BinL {x:g}", _fmt(fig5[16][i[x]]), f"±{tol}", within, fig5[16][i[x]], t, tol,
+        add("5", f"N = 16: {text} at BinL {x:g}", fmt3(fig5[16][i[x]]), f"±{tol}", within, fig5[16][i[x]], t, tol,
             quote=SAYS["5"])
     near = min(binl, key=lambda x: abs(fig5[16][i[x]].value - 0.22))
     claims.order("5", "large N (64): minimum with bytes about equally split", [
         (f"BinL {x:g} above BinL 0.5", fig5[64][i[x]], fig5[64][i[0.5]]) for x in (0.9, 0.1)],
         quote=SAYS["5 minimum"])
-    add("6", "64000-byte long packets: worse than 15 % (BinL 0.5)", _fmt(fig6[i[0.5]]), "bound", at_most,
+    add("6", "64000-byte long packets: worse than 15 % (BinL 0.5)", fmt3(fig6[i[0.5]]), "bound", at_most,
         fig6[i[0.5]], 0.15, quote=SAYS["6"])
     # §5.2 prints these as whole percentages ("to 56% with 50%"): rounded (the default, half a point either side)
     # or cut after the point (56 % = 0.56 .. 0.57), a reading judged first and given to the default with the
@@ -315,9 +270,9 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     for x, text in ((1.0, "0.97"), (0.75, "0.59"), (0.5, "0.56")):
         t, tol = printed(text)
         says, e = f"W = 32: {text} at BinL {x:g}", fig7[i[x]]
-        cut = add("7", says, _fmt(e), f"[{t:g}, {t + 2 * tol:g}]", within, e, t + tol, tol, reading=TRUNCATED,
+        cut = add("7", says, fmt3(e), f"[{t:g}, {t + 2 * tol:g}]", within, e, t + tol, tol, reading=TRUNCATED,
                   quote=SAYS["7"])
-        add("7", says, _fmt(e), f"±{tol}", within, e, t, tol, quote=SAYS["7"], readings=[cut], allows=SAYS["7"])
+        add("7", says, fmt3(e), f"±{tol}", within, e, t, tol, quote=SAYS["7"], readings=[cut], allows=SAYS["7"])
     lines += ["", "![bimodal](circuit_bimodal.png)", "",
               f"The paper's 0.22 for N = 16 at 90 % BinL is where our N = 16 curve is at BinL {near} "
               f"({fig5[16][i[near]].value:.3f}); at 90 % we get {fig5[16][i[0.9]].value:.3f}, and FIFO's N -> "
@@ -333,7 +288,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                      for g in longs]) for sh in (100, 200)}
     lines += ["## Figs. 8-9: the size of long (and short) packets, ideal switch, N = 32, BinL 0.9", "",
               "| long (B) | FIFO | W = 32 | FIFO, short 200 B |", "|---:|---:|---:|---:|"]
-    lines += [f"| {g} | {_fmt(fig8[1][k])} | {_fmt(fig8[32][k])} | {_fmt(fig9[200][k])} |"
+    lines += [f"| {g} | {fmt3(fig8[1][k])} | {fmt3(fig8[32][k])} | {fmt3(fig9[200][k])} |"
               for k, g in enumerate(longs)]
     claims.order("8", "smaller long packets share the network better", [
         (f"{'FIFO' if w == 1 else 'W = 32'}: {longs[k]} B above {longs[k + 1]} B", fig8[w][k], fig8[w][k + 1])
@@ -342,7 +297,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     d = paired(kept[32], kept[1], "kept")
     add("8", "with a large window the long size matters less (share kept from 4000 to 64000 B)",
         f"kept: FIFO {fig8[1][-1].value / fig8[1][0].value:.2f}, W = 32 {fig8[32][-1].value / fig8[32][0].value:.2f}"
-        f"; W = 32 minus FIFO {_d(d)}", "paired difference ≥ 0", at_least, d, 0.0, compares=True,
+        f"; W = 32 minus FIFO {diff_text(d)}", "paired difference ≥ 0", at_least, d, 0.0, compares=True,
         quote=SAYS["8 window"])
     claims.order("9", "200-byte short packets do slightly better than 100-byte ones", [
         (f"long {g} B", fig9[200][k], fig9[100][k]) for k, g in enumerate(longs)], quote=SAYS["9"])
@@ -362,7 +317,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                        "scheduling": "channels", "channels": 32} for x in fb])
     n2 = [solver.no_conflict(*solver_point(2, 32000, x)) for x in fb]
     approx = [solver.overhead_fifo(*solver_point(32, 32000, x)) for x in fb]
-    written.append(_plot(out, "circuit_overhead.png",
+    written.append(plot_throughput(out, "circuit_overhead.png",
                          [("FIFO N = 2", fb, fig12[2]), ("FIFO N = 32", fb, fig12[32]), ("W = 32", fb, fig14),
                           ("channels L = 32, pool 32", fb, fig17)],
                          "share of bytes in long packets (BinL)",
@@ -374,14 +329,14 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
               "| BinL | N = 2 renewal-reward | N = 2 simulated | FIFO N = 32 | approximation (solve) | W = 32 | "
               "channels L = 32, pool 32 | channels, backlogged |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     lines += [f"| {x} | {n2[k]:.4f} | {fmt(fig12[2][k], 4)} | "
-              f"{_fmt(fig12[32][k])} | {approx[k]:.3f} | "
-              f"{_fmt(fig14[k])} | {_fmt(fig17[k])} | {_fmt(backlogged[k])} |" for k, x in enumerate(fb)]
+              f"{fmt3(fig12[32][k])} | {approx[k]:.3f} | "
+              f"{fmt3(fig14[k])} | {fmt3(fig17[k])} | {fmt3(backlogged[k])} |" for k, x in enumerate(fb)]
     fixed = fixed_approx["800Mb/s", "request"]
     for label, xs, a, es in (("fixed size", sizes, fixed, over["800Mb/s", "request", 1]), ("BinL", fb, approx,
                                                                                          fig12[32])):
         for x, ax, e in zip(xs, a, es):
             add("(ours)", f"the FIFO overhead approximation's stated error holds ({label} {x:g})",
-                f"{_fmt(e)} vs approximation {ax:.3f}", f"±{solver.OVERHEAD_ERROR}", within, e, ax,
+                f"{fmt3(e)} vs approximation {ax:.3f}", f"±{solver.OVERHEAD_ERROR}", within, e, ax,
                 solver.OVERHEAD_ERROR, section="Fig. 10" if label == "fixed size" else "Fig. 12")
     j = {x: k for k, x in enumerate(fb)}
     for x, a, e in zip(fb, n2, fig12[2]):
@@ -389,7 +344,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
             f"{fmt(e, 4)} vs {a:.4f}", f"±{READ}", within, e, a, READ, quote=SAYS["12 N2"])
     claims.order("12", "FIFO falls monotonically as BinL falls", [
         (f"BinL {fb[k]:g} above {fb[k + 1]:g}", fig12[32][k], fig12[32][k + 1]) for k in range(3)], quote=SAYS["12"])
-    add("12", "below 10 % when most bytes are in short packets", f"BinL 0.25: {_fmt(fig12[32][j[0.25]])}", "bound",
+    add("12", "below 10 % when most bytes are in short packets", f"BinL 0.25: {fmt3(fig12[32][j[0.25]])}", "bound",
         at_most, fig12[32][j[0.25]], 0.10, quote=SAYS["12 below"])
     # Fig. 14, first half: "a benefit of 20 % or more if most bytes are in long packets" (BinL 0.98 and 0.9), in
     # throughput points (the default, as §6.1's changes) and relative (a reading, judged first and given to the
@@ -397,26 +352,26 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     rel = reading_name("800Mb/s", "request", "relative")
     for x in (0.98, 0.9):
         w, f = fig14[j[x]], fig12[32][j[x]]
-        d_abs, d_rel = _pd(w, f), _pd(w, f, ratio=True)
+        d_abs, d_rel = paired_throughput(w, f), paired_throughput(w, f, ratio=True)
         says = f"window benefit 20 % or more when most bytes are long (BinL {x:g})"
-        r = add("14", says, f"W = 32 / FIFO: {_d(d_rel, 2)}", f"bound, ±{READ / f.value:.3f}", at_least, d_rel, 1.2,
+        r = add("14", says, f"W = 32 / FIFO: {diff_text(d_rel, 2)}", f"bound, ±{READ / f.value:.3f}", at_least, d_rel, 1.2,
                 READ / f.value, compares=True, reading=rel, quote=SAYS["14"])
-        add("14", says, f"W = 32 minus FIFO: {_d(d_abs, 4)}", f"bound, ±{READ}", at_least, d_abs, 0.2, READ,
+        add("14", says, f"W = 32 minus FIFO: {diff_text(d_abs, 4)}", f"bound, ±{READ}", at_least, d_abs, 0.2, READ,
             compares=True, quote=SAYS["14"], readings=[r], allows=SAYS["14"])
     # Its second half: "as soon as a reasonable percentage of the bytes are in short packets, the value of window
     # scheduling disappears": W = 32 minus FIFO within SAME, from the most short bytes up (the paper does not say
     # which share is "reasonable"; each share is a claim of its own, not a reading of one).
     for x in (0.1, 0.25, 0.5):
-        d = _pd(fig14[j[x]], fig12[32][j[x]])
+        d = paired_throughput(fig14[j[x]], fig12[32][j[x]])
         add("14", f"the window's benefit disappears once a reasonable share of bytes is short (BinL {x:g})",
-            f"W = 32 minus FIFO: {_d(d)}", f"±{SAME}", within, d, 0.0, SAME, compares=True, quote=SAYS["14 gone"])
+            f"W = 32 minus FIFO: {diff_text(d)}", f"±{SAME}", within, d, 0.0, SAME, compares=True, quote=SAYS["14 gone"])
     # Fig. 17's "almost identical" under both readings of logical channels, each within the same SAME: backlogged
     # judged first, and given to the default (pool 32) with the sentence leaving the adapter's store open.
     same17 = {}
     for k, name, es in (("backlogged", "logical channels backlogged", backlogged), ("pool 32", "default", fig17)):
         other = same17.get("backlogged")
         same17[k] = [add("17", f"logical channels (L = 32) and windows (W = 32) almost identical (BinL {x:g})",
-                         f"channels minus W = 32: {_d(_pd(e, w32))}", f"±{SAME}", within, _pd(e, w32), 0.0, SAME,
+                         f"channels minus W = 32: {diff_text(paired_throughput(e, w32))}", f"±{SAME}", within, paired_throughput(e, w32), 0.0, SAME,
                          compares=True, reading=name, quote=SAYS["17"],
                          **(dict(readings=[other[q]], allows=SAYS["17 adapter"]) if other else {}))
                      for q, (x, e, w32) in enumerate(zip(fb, es, fig14))]
@@ -438,7 +393,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     lines += ["## Figs. 13 and 15: the size of long packets with overhead, N = 32", "",
               "| BinL | scheduling | " + " | ".join(f"long {g} B" for g in longs) + " |",
               "|---:|---|" + "---:|" * len(longs)]
-    lines += [f"| {x} | {'FIFO' if w == 1 else 'W = 32'} | " + " | ".join(_fmt(e) for e in fig13[w][x]) + " |"
+    lines += [f"| {x} | {'FIFO' if w == 1 else 'W = 32'} | " + " | ".join(fmt3(e) for e in fig13[w][x]) + " |"
               for w in (1, 32) for x in fl]
     f13 = fig13[1]
     claims.order("13", "FIFO: smaller long packets mostly better", [
@@ -448,29 +403,29 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
         (f"BinL 0.999: {longs[-1]} B above {longs[0]} B", f13[0.999][-1], f13[0.999][0])], quote=SAYS["13 long"])
     for x in (0.75, 0.5):
         for k in range(1, len(longs)):
-            d = _pd(fig13[32][x][k], fig13[32][x][0])
+            d = paired_throughput(fig13[32][x][k], fig13[32][x][0])
             add("15", f"W = 32, BinL below 75 %: the long size has little impact (BinL {x:g}, {longs[k]} B against "
-                f"{longs[0]} B)", _d(d), f"±{SAME}", within, d, 0.0, SAME, compares=True, quote=SAYS["15"])
+                f"{longs[0]} B)", diff_text(d), f"±{SAME}", within, d, 0.0, SAME, compares=True, quote=SAYS["15"])
     scales = (1, 2, 4)
     fig16 = {(g, w): sim([{"ports": 32, "sizes": "bimodal", "long": g * 8, "long_bytes": 0.9, "window": w,
                           "scheduling": "window" if w > 1 else "fifo", "select_time": 2e-6 * f,
                           "setup_time": 5e-6 * f} for f in scales]) for g in (4000, 64000) for w in (1, 32)}
     lines += ["", "## Fig. 16: overhead x1, x2, x4 (2 + 5 us each time), BinL 0.9, N = 32", "",
               "| long (B) | scheduling | x1 | x2 | x4 | kept at x4 |", "|---:|---|---:|---:|---:|---:|"]
-    lines += [f"| {g} | {'FIFO' if w == 1 else 'W = 32'} | " + " | ".join(_fmt(e) for e in es)
+    lines += [f"| {g} | {'FIFO' if w == 1 else 'W = 32'} | " + " | ".join(fmt3(e) for e in es)
               + f" | {es[-1].value / es[0].value:.2f} |" for (g, w), es in fig16.items()]
     ratio = lambda a, b, as_name: derived([a.row, b.row], "throughput", lambda x, y: x / y, as_name)  # noqa: E731
     for w in (1, 32):
         d = paired(ratio(fig16[64000, w][-1], fig16[64000, w][0], "kept"),
                    ratio(fig16[4000, w][-1], fig16[4000, w][0], "kept"), "kept")
         add("16", f"more overhead hurts more when packets are small ({'FIFO' if w == 1 else 'W = 32'}: share kept "
-            "at x4, 64000 B minus 4000 B)", _d(d, 2), "paired difference ≥ 0", at_least, d, 0.0, compares=True,
+            "at x4, 64000 B minus 4000 B)", diff_text(d, 2), "paired difference ≥ 0", at_least, d, 0.0, compares=True,
             quote=SAYS["16"])
     for g in (4000, 64000):
         d = paired(ratio(fig16[g, 32][0], fig16[g, 1][0], "gain"), ratio(fig16[g, 32][-1], fig16[g, 1][-1], "gain"),
                    "gain")
         add("16", f"with higher overheads, window scheduling becomes less effective ({g} B: W = 32 / FIFO at x1 "
-            "minus at x4)", _d(d, 2), "paired difference ≥ 0", at_least, d, 0.0, compares=True,
+            "minus at x4)", diff_text(d, 2), "paired difference ≥ 0", at_least, d, 0.0, compares=True,
             quote=SAYS["16 window"])
     lines.append("")
 
@@ -499,8 +454,8 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     for q, x in enumerate(tb):
         if x <= 0.75:
             for k in ("8 x 4000 B", "4000 B"):
-                d = _pd(t32[k][q], t32["32000 B"][q])
-                add("19", f"W = 32: the three very similar below 75 % BinL (BinL {x:g}: {k} against 32000 B)", _d(d),
+                d = paired_throughput(t32[k][q], t32["32000 B"][q])
+                add("19", f"W = 32: the three very similar below 75 % BinL (BinL {x:g}: {k} against 32000 B)", diff_text(d),
                     f"±{SAME}", within, d, 0.0, SAME, compares=True, quote=SAYS["19 window"])
 
     # ------------------------------------------------------------------ Fig. 20: file servers
@@ -518,10 +473,10 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     for f, r in zip(servers, fs_rows):
         s, rv, cc = (est(r, m) for m in ("server_send", "server_receive", "client_client"))
         clients = sampled(r, lambda x, y, f=f: x * f / (32 - f) + y, "server_receive", "client_client")
-        lines.append(f"| {f} | {_fmt(s)} | {_fmt(rv)} | {_fmt(clients)} | {_fmt(cc)} |")
+        lines.append(f"| {f} | {fmt3(s)} | {fmt3(rv)} | {fmt3(clients)} | {fmt3(cc)} |")
         n = f"{f} server{'s' * (f > 1)}"
-        add("20", f"servers send at high rates ({n})", _fmt(s), "bound, 0.5", at_least, s, 0.5, quote=SAYS["20 send"])
-        add("20", f"clients send only at a low rate ({n})", _fmt(clients), "bound, 0.5", at_most, clients, 0.5,
+        add("20", f"servers send at high rates ({n})", fmt3(s), "bound, 0.5", at_least, s, 0.5, quote=SAYS["20 send"])
+        add("20", f"clients send only at a low rate ({n})", fmt3(clients), "bound, 0.5", at_most, clients, 0.5,
             quote=SAYS["20 clients"])
         # Receiving read two ways: per server link (the default), or per sending client (the servers' received
         # bytes over the 32 - f clients' links: what each client manages to send them), judged first and given to

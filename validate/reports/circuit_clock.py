@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from switchq.solvers import hol
 
+from .circuit_common import capped, diff_text, fmt3, paired_throughput, plot_throughput
 from .circuit_overhead import READ
 from .claims import AGREE, Quote, at_least, derived, paired, shown, within
 
@@ -45,7 +46,6 @@ def _what(res: str) -> str:
 
 def one_byte(sim, claims, lines: list) -> None:
     """Fixed 2000-byte packets against sizes drawn from 1999-2001 bytes, under both clocks: the paired change."""
-    from .circuit import _d, _fmt, _pd
 
     configs = (("ideal, W = 16", {"ideal": True, "window": 16}), ("ideal, W = 64", {"ideal": True, "window": 64}),
                ("central, W = 32", {"control": "central", "window": 32}))
@@ -64,14 +64,14 @@ def one_byte(sim, claims, lines: list) -> None:
             fixed, spread = sim([{**base, "resolution": res, "size": 2000 * 8},
                                  {**base, "resolution": res, "sizes": "uniform", "size_min": 1999 * 8,
                                   "size_max": 2001 * 8}])
-            change[res] = d = _pd(spread, fixed)
-            lines.append(f"| {label} | {res} | {_fmt(fixed)} | {_fmt(spread)} | {_d(d, 4)} |")
+            change[res] = d = paired_throughput(spread, fixed)
+            lines.append(f"| {label} | {res} | {fmt3(fixed)} | {fmt3(spread)} | {diff_text(d, 4)} |")
             moved.setdefault(res, []).append(abs(d.value))
         ns = []
         for res in reversed(CLOCKS):        # the ns reading first: the default is given it as a reading
             d = change[res]
             ns = [claims.add("(ours)", f"a one-byte spread of size moves no result by {ONE_BYTE} ({label})",
-                             _d(d, 4), f"±{ONE_BYTE}", within, d, 0.0, ONE_BYTE, compares=True, reading=reading(res),
+                             diff_text(d, 4), f"±{ONE_BYTE}", within, d, 0.0, ONE_BYTE, compares=True, reading=reading(res),
                              section="§2.2", readings=ns)]
     robust = [res for res in CLOCKS if max(moved[res]) < ONE_BYTE]
     lines += ["", "A one-byte spread moves these results by at most "
@@ -85,14 +85,13 @@ def one_byte(sim, claims, lines: list) -> None:
 
 def fig_1(sim, claims, lines: list, out) -> tuple:
     """Fig. 1 (ideal switch, fixed sizes) under both clocks; returns the plot written."""
-    from .circuit import _capped, _fmt, _plot
 
     ports, windows = (2, 4, 8, 16, 32, 64), (1, 4, 16, 64)
     point = lambda n, w, dest, res: {"ports": n, "ideal": True, "scheduling": "window" if w > 1 else "fifo",  # noqa
                                      "window": w, "size": 2000 * 8, "destinations": dest, "resolution": res}
     fig1 = {res: {w: sim([point(n, w, "all", res) for n in ports]) for w in windows} for res in CLOCKS}
     fig1o = {w: sim([point(n, w, "others", "1us") for n in ports]) for w in windows}
-    plot = _plot(out, "circuit_fig1.png", [(f"W = {w}, {res}", ports, fig1[res][w]) for res in CLOCKS
+    plot = plot_throughput(out, "circuit_fig1.png", [(f"W = {w}, {res}", ports, fig1[res][w]) for res in CLOCKS
                                            for w in windows],
                  "switch size N", "Fig. 1: ideal switch, fixed 2000-byte packets, destinations over all N", xlog=True)
     # "Our simulation results match the analytical and simulation results in [7]": FIFO against their exact
@@ -101,7 +100,7 @@ def fig_1(sim, claims, lines: list, out) -> tuple:
     match = {}
     for res in reversed(CLOCKS):        # the ns reading first: the default is given it as a reading
         match[res] = [claims.add("1", f"FIFO matches the analytical results of [7] (N = {n})",
-                                 f"{_fmt(e)} vs [7] {k:.4f}", f"±{READ}", within, e, k, READ, reading=reading(res),
+                                 f"{fmt3(e)} vs [7] {k:.4f}", f"±{READ}", within, e, k, READ, reading=reading(res),
                                  quote=MATCHES_7, readings=[match["ns"][q]] if res == "1us" else [])
                       for q, (n, e, k) in enumerate(zip(ports, fig1[res][1], karol))]
     gap = {res: max(abs(shown(e) - shown(k, 4)) for e, k in zip(fig1[res][1], karol)) for res in CLOCKS}
@@ -113,28 +112,28 @@ def fig_1(sim, claims, lines: list, out) -> tuple:
                                        for res, vs in ((r, match[r]) for r in CLOCKS))
               + ". Over the other nodes only (the paper's network elsewhere; third table, 1 us clock) a greedy "
               "random matching can leave a node's input with only its own output free, which at the largest "
-              f"window (W = {windows[-1]}) {_capped(ports, fig1o[windows[-1]], 0.98)}.", ""]
+              f"window (W = {windows[-1]}) {capped(ports, fig1o[windows[-1]], 0.98)}.", ""]
     for res in CLOCKS:
         lines += [f"Destinations over all N, {_what(res)}:", "",
                   "| N | " + " | ".join(f"W = {w}" for w in windows) + " |", "|---:|" + "---:|" * len(windows)]
-        lines += [f"| {n} | " + " | ".join(_fmt(fig1[res][w][k]) for w in windows) + " |"
+        lines += [f"| {n} | " + " | ".join(fmt3(fig1[res][w][k]) for w in windows) + " |"
                   for k, n in enumerate(ports)]
         lines.append("")
     lines += ["Destinations over the other nodes, the 1 us clock:", "",
               "| N | " + " | ".join(f"W = {w}" for w in windows) + " |", "|---:|" + "---:|" * len(windows)]
-    lines += [f"| {n} | " + " | ".join(_fmt(fig1o[w][k]) for w in windows) + " |" for k, n in enumerate(ports)]
+    lines += [f"| {n} | " + " | ".join(fmt3(fig1o[w][k]) for w in windows) + " |" for k, n in enumerate(ports)]
     flat = sim([{"ports": 128, "ideal": True, "size": 2000 * 8, "destinations": "all"}], seconds=sim.seconds / 4)[0]
     lines += ["", f"Where FIFO flattens (the first claim below): N = 128, W = 1, destinations over all N, "
-                  f"{sim.how(sim.seconds / 4)}: {_fmt(flat)}."]
-    claims.add("1", "FIFO flattens at about 58 %", f"N = 128: {_fmt(flat)} (the limit: 0.586)", "±0.01", within, flat,
+                  f"{sim.how(sim.seconds / 4)}: {fmt3(flat)}."]
+    claims.add("1", "FIFO flattens at about 58 %", f"N = 128: {fmt3(flat)} (the limit: 0.586)", "±0.01", within, flat,
                0.58, 0.01, quote=FLAT)
     # The ns reading first: the default is given it as a reading.
     for w, bound in ((16, 0.90), (64, 0.98)):
         for k, n in enumerate(ports):
             says = f"W = {w}: over {100 * bound:.0f} % for all switch sizes (N = {n})"
-            ns = claims.add("1", says, _fmt(fig1["ns"][w][k]), "bound", at_least, fig1["ns"][w][k], bound,
+            ns = claims.add("1", says, fmt3(fig1["ns"][w][k]), "bound", at_least, fig1["ns"][w][k], bound,
                             reading=NS, quote=FLOORS)
-            claims.add("1", says, _fmt(fig1["1us"][w][k]), "bound", at_least, fig1["1us"][w][k], bound,
+            claims.add("1", says, fmt3(fig1["1us"][w][k]), "bound", at_least, fig1["1us"][w][k], bound,
                        quote=FLOORS, readings=[ns])
     lines += ["", "![Fig. 1](circuit_fig1.png)", ""]
     return plot
@@ -142,7 +141,6 @@ def fig_1(sim, claims, lines: list, out) -> tuple:
 
 def fig_18(sim, claims, lines: list, sizes) -> None:
     """Fig. 18 (central control, W = 32, N = 32) under both clocks."""
-    from .circuit import _d, _fmt
 
     lines += ["## Fig. 18: central control (2 us per packet), W = 32, N = 32", ""]
     factor = [(s * 8 / 800e6) / (s * 8 / 800e6 + 2e-6) for s in sizes]
@@ -154,7 +152,7 @@ def fig_18(sim, claims, lines: list, sizes) -> None:
         runs[res] = cent, ideal32
         lines += [f"{_what(res)[0].upper()}{_what(res)[1:]}:", "",
                   "| size (B) | ideal | central | ideal x T/(T + 2 us) | distributed |", "|---:|---:|---:|---:|---:|"]
-        lines += [f"| {s} | {_fmt(i)} | {_fmt(c)} | {i.value * k:.3f} | {_fmt(d)} |"
+        lines += [f"| {s} | {fmt3(i)} | {fmt3(c)} | {i.value * k:.3f} | {fmt3(d)} |"
                   for s, i, c, k, d in zip(sizes, ideal32, cent["central"], factor, cent["distributed"])]
         lines.append("")
     verdicts = {}
@@ -167,7 +165,7 @@ def fig_18(sim, claims, lines: list, sizes) -> None:
         for q, (s, c, i, k) in enumerate(zip(sizes, cent["central"], ideal32, factor)):
             d = paired(c.row, derived([i.row], "throughput", lambda x, k=k: x * k, "throughput"), "throughput")
             vs.append(claims.add("18", f"central loss proportional to an average packet's time ({s} B: central minus "
-                                 "ideal x T/(T + 2 us))", _d(d), "±0.02", within, d, 0.0, 0.02, compares=True,
+                                 "ideal x T/(T + 2 us))", diff_text(d), "±0.02", within, d, 0.0, 0.02, compares=True,
                                  reading=reading(res), quote=PROPORTIONAL,
                                  readings=[ns[len(sizes) + q]] if ns else []))
         verdicts[res] = vs

@@ -28,7 +28,7 @@ from pathlib import Path
 from switchq.errors import InputError
 from switchq.validate.result import Estimate
 
-from . import Row, begin, built, est, points, pyplot
+from . import Row, begin, built, catalog, est, points, pyplot
 from .claims import agreeing, at_least, at_most, by_class, cell, listed, tally, within
 from .mediaworm_quotes import SAYS
 from .mediaworm_tables import (BE_READINGS, BEYOND, BUDGET, CELL_MS, CROSSBAR_FIFO, DEFAULTS, INTERVALS,
@@ -48,9 +48,7 @@ def _simulate(params: list, **kw) -> list:
 
 def _analytic(params: dict) -> dict:
     """``switchq solve wormhole`` at ``params`` (options the analytic side lacks are ignored); {} if refused."""
-    from switchq.registry import get
-
-    model = get(MODEL)
+    model = catalog().models[MODEL]
     full = {p.name: (p.parse(params[p.name], p.option) if p.name in params else p.default)
             for p in model.params_for("analytic")}
     try:
@@ -61,12 +59,8 @@ def _analytic(params: dict) -> dict:
 
 def _accepts(name: str) -> bool:
     """Whether the simulator takes option ``name``."""
-    from switchq.registry import get
-
-    try:
-        return any(p.name == name for p in get(MODEL).params_for("simulated"))
-    except InputError:
-        return False
+    model = catalog().models.get(MODEL)
+    return model is not None and any(p.name == name for p in model.params_for("simulated"))
 
 
 def _unit(k, v) -> str:

@@ -1,6 +1,6 @@
 """The flit-level network simulators: multi-flit packets moved flit by flit (paper 000 §3-§5, paper 004 §III).
 
-Two kernels on the same tables of :mod:`switchq.solvers.topology`, the same counters (``LAYOUT``) and the
+Two kernels on the same tables of :mod:`switchq.models.topology`, the same counters (``LAYOUT``) and the
 same bookkeeping (:mod:`.state`), chosen by the kind of network:
 
 - :class:`~switchq.models.flit.FlitNetwork`: paper 000's cut-through switches in every buffer organisation

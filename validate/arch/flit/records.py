@@ -78,7 +78,7 @@ FIFO_TICK = 1e-9
 
 
 class Tab(NamedTuple):
-    """The wiring and routing tables of :mod:`switchq.solvers.topology`, and which links go up a stage."""
+    """The wiring and routing tables of :mod:`switchq.models.topology`, and which links go up a stage."""
     out_switch: np.ndarray      # per output link, the switch it feeds (TO_NODE, UNWIRED)
     out_input: np.ndarray       # ... and that switch's input (a node link: the node)
     route: np.ndarray           # (switch, destination) -> route group

@@ -1,6 +1,6 @@
 """Paper 004's virtual-channel routers (MediaWorm): video and best effort through pipelined wormhole routers (§III).
 
-The routers of :class:`~switchq.models.wormhole.WormholeNetwork` on the tables of :mod:`switchq.solvers.topology`
+The routers of :class:`~switchq.models.wormhole.WormholeNetwork` on the tables of :mod:`switchq.models.topology`
 (one router, or the 2x2 fat mesh with parallel links). Per cycle:
 
 V1. messages: each stream's regulator (message k of a frame at ``start + floor(k x spacing)``) and Poisson

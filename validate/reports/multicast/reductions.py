@@ -23,7 +23,14 @@ def reductions(p: Plan, out: Path, progress: bool = False, store=None) -> Sectio
     from switchq.solvers import reduction as analytic
 
     from switchq.models import StartSkew
-    from switchq.validate.harness import RunSettings, simulate
+    from switchq.validate.harness import RunSettings, run
+
+    from .. import catalog
+
+    twin = catalog().declarations["reduction"]     # the simulated twin: switchq simulate reduction
+
+    def simulate(red, skew, settings):
+        return run(twin, red, skew, settings)
 
     trees = {ports: FatTree.for_nodes(256, ports) for ports in (8, 32)}
     cases = ((8, 1), (8, 5), (32, 1), (32, 5))

@@ -14,6 +14,11 @@ From a declaration come: ``switchq simulate NAME``, ``switchq solve ANSWER``
 (or ``switchq size ANSWER``), ``switchq sweep NAME|ANSWER``, the rows of
 ``switchq validate``, ``switchq report``, ``switchq bench`` cases, the units
 in every ``--json`` output, and the conformance tests.
+
+Every field of every type here is explained in its class's Attributes section
+(:class:`~switchq.params.Param`'s in :mod:`switchq.params`): what it is, its
+type and units, its default and when to set it. CONTRIBUTING.md walks through
+a whole declaration (the knockout switch) and links here.
 """
 
 from __future__ import annotations
@@ -48,7 +53,20 @@ class Clock:
     with batch means for one long run: its options are run settings
     (:class:`~switchq.validate.harness.RunSettings` ``slots``, ``warmup_slots``, ``batches``). A clock of
     simulated seconds is the workload's (the kernel runs that long; ``build`` reads ``seconds`` and
-    ``warmup_seconds``); a clock of rounds runs one collective round to its end per replication.
+    ``warmup_seconds``); a clock of rounds runs one collective round to its end per replication. A
+    declaration picks one of :data:`SLOTS` (the default), :data:`CYCLES`, :data:`ROUNDS` or
+    :func:`simulated_seconds`; none is built by hand.
+
+    Attributes
+    ----------
+    unit : str
+        What a time step is called in options, JSON units and bench rates (``slots``, ``cycles``, ``s``,
+        ``rounds``).
+    params : tuple of Param
+        The options that set a run's length (``--slots``, ``--warmup``, ``--batches``; ``--seconds``, ...).
+    slotted : bool
+        True: a steady state measured over time steps after a warm-up (batch means apply); False: the
+        workload sets the run's length.
 
     >>> CYCLES.params[0].option, CYCLES.unit
     ('--cycles', 'cycles')
@@ -112,28 +130,77 @@ RUN_PARAMS = (
 class Metric:
     """A simulated figure: its name, unit and how each replication's value comes from the counters.
 
-    ``samples(c)`` gets a :class:`switchq.validate.harness.Counts` (counters by
-    name, one value per replication, and the system, workload and settings)
-    and returns one value per replication (or per replication and class, a
-    2-D array; or None where the metric does not apply).
+    A single switch's come from ``architectures/_shared.py`` (``switch_family()``, ``switch_metrics()``); a
+    declaration adds its own or changes one with :func:`dataclasses.replace`.
+
+    Attributes
+    ----------
+    name : str
+        The result's name: its JSON key (with ``NAME_ci95`` and ``NAME_samples``), table row, ``--y`` and
+        ``--precision-on`` value, and what a :class:`Case`'s ``quantity`` or a :class:`Compare`'s ``metric``
+        names. Required.
+    unit : str
+        Its unit (``cells/slot/input``, ``slots``, ``1`` for a share). Required: every figure has one.
+    samples : callable or None
+        ``samples(c) -> array``: ``c`` is a :class:`switchq.validate.harness.Counts` (kernel counters by name,
+        ``c["m_delivered"]``, one value per replication, with ``c.system``, ``c.workload``, ``c.slots``); it
+        returns one value per replication (or per replication and class, a 2-D array), or None where the
+        metric does not apply to this system. The interval is Student-t over these values. None here: the
+        figure is ``derived``. Required.
+    help : str, default ""
+        What the figure is, in a phrase, for whoever reads the declaration. The shared loss metric's ends with
+        how the switch loses cells: ``switch_family(loss="knocked out ...")``; any other's is replaced with
+        ``replace(metric, help=...)``.
+    lossy_on_overflow : bool, default False
+        True for a figure an overflow makes meaningless (a loss share): where a queue configured unbounded
+        ran out of storage (``kernel.admit(..., overflow=True)`` refused a cell) it is given as none, since the
+        loss was no model's. A loss by design is not an overflow (see ``admit``).
+    derived : tuple or None, default None
+        ``(metric, f)``: this figure is ``f(x, counts)`` of metric ``metric``'s mean and of each end of its
+        interval (a latency in ns from one in cycles), with ``samples`` None. Set only for a change of unit.
+    bounds : tuple, default (0.0, None)
+        ``(low, high)``, what the figure can be (None: no limit). An interval reaching past is cut there with a
+        note; set ``(0.0, 1.0)`` for a share or a per-port rate, ``(None, None)`` for a figure that can be
+        negative.
+    steady_state : bool, default True
+        False for a count over a phase that ends within the run (connection set-up): no steady state bears on
+        it, so the run's stability does not either, and a verdict reads it as a whole measurement.
+
+    Examples
+    --------
+    >>> from dataclasses import replace
+    >>> loss = Metric("loss_probability", "1", lambda c: c["m_dropped"] / c["m_offered"],
+    ...               "share of the offered cells dropped at a full buffer", lossy_on_overflow=True)
+    >>> replace(loss, help="share of the offered cells knocked out").help
+    'share of the offered cells knocked out'
     """
 
     name: str
     unit: str
     samples: Callable | None
     help: str = ""
-    lossy_on_overflow: bool = False   # NaN when an "unbounded" queue overflowed (a refusal, not a loss)
-    derived: tuple | None = None      # (metric, f): f(value, counts) of that metric's mean and interval ends
-    bounds: tuple = (0.0, None)       # what the figure can be (None: no limit); intervals past them get a note
-    # False for a count over a phase that ends within the run (connection set-up): no steady state bears on it, so
-    # the run's stability does not either (a verdict reads it as a whole measurement).
+    lossy_on_overflow: bool = False
+    derived: tuple | None = None
+    bounds: tuple = (0.0, None)
     steady_state: bool = True
 
 
 @dataclass(frozen=True)
 class Counter:
     """A counter total shown with every result: kernel counter ``counter`` (default ``name``) summed,
-    or its smallest or largest value over the replications."""
+    or its smallest or largest value over the replications.
+
+    Attributes
+    ----------
+    name : str
+        The result's name (JSON key, table row). Required.
+    unit : str
+        Its unit (``cells``, ``packets``, ``flits``). Required.
+    reduce : str, default "sum"
+        ``sum``, ``min`` or ``max`` over the replications.
+    counter : str, default ""
+        The kernel counter (a name of its ``LAYOUT``) when it differs from ``name``.
+    """
 
     name: str
     unit: str
@@ -146,10 +213,32 @@ class Compare:
     """An analytic result of an :class:`Answer` (``result``) and the metric of its simulated twin (``metric``) that
     measures it at the same inputs, judged by the verdict engine as :class:`Case` rows are: a point target with
     ``precision`` (+ ``precision_share`` of the value) when exact, else a band of ``tolerance`` (+
-    ``tolerance_share``, + the answer's own stated error in result ``error_result``). ``saturated``: the twin runs
-    overloaded by design (a saturation question): compared only where it is. ``applies(params, results) -> str``:
-    why the comparison does not hold at these inputs (empty where it does): an approximation's range, a low-load
-    formula, a bound rather than a value. ``why`` says where the band comes from."""
+    ``tolerance_share``, + the answer's own stated error in result ``error_result``). The page shows each beside
+    the answer, with the verdict.
+
+    Attributes
+    ----------
+    result : str
+        The answer's result (a key of what ``solve`` returns). Required.
+    metric : str
+        The twin's :class:`Metric` that measures it. Required.
+    tolerance, tolerance_share : float, default 0.0
+        The band of an approximation: absolute (in the result's unit), plus a share of the analytic value. Both 0:
+        the result is exact, a point target.
+    error_result : str, default ""
+        A result of the answer giving its own stated error, added to the band (the circuit answer's error).
+    precision, precision_share : float, default 0.0 and DEFAULT_PRECISION_SHARE
+        An exact result's precision: the interval's half-width may be at most ``precision`` (absolute) plus
+        ``precision_share`` of the value. Give an absolute one for a figure that can be 0 (a loss).
+    saturated : bool, default False
+        The twin runs overloaded by design (a saturation throughput): compared only where it is overloaded, its
+        unstable run being the set-up.
+    applies : callable or None, default None
+        ``applies(params, results) -> str``: why the comparison does not hold at these inputs (an approximation's
+        range, a low-load formula, a bound rather than a value), empty where it does. None: it always holds.
+    why : str, default ""
+        Where the band (or the exactness) comes from, shown with the verdict.
+    """
 
     result: str
     metric: str
@@ -169,36 +258,54 @@ class Answer:
 
     Attributes
     ----------
-    name, title, summary : str
-        Command name, table title, one line for help and listings.
+    name : str
+        The command, unique among all answers: ``switchq solve NAME`` and ``switchq sweep NAME``; an answer of
+        ``verb`` ``size`` is named ``size-X`` and called as ``switchq size X``. Often the architecture's name.
+        Required.
+    title : str
+        The title of its result table. Required.
+    summary : str
+        One line: its entry in ``switchq solve --help`` (or ``size --help``) and ``sweep --help``, and its
+        ``--help`` when there is no ``description``. Required.
     params : tuple of Param
-        Its parameters. Parameters with ``modes=SIM`` feed only the simulated twin (``sweep NAME
-        --simulate``): they are the twin's, not the answer's.
+        Its parameters, in ``--help``'s order: the options of ``solve NAME`` and of ``sweep NAME``. Those with
+        ``modes=SIM`` (``sim_only(...)``) feed only the simulated twin (``sweep NAME --simulate``): they are the
+        twin's, not the answer's. Required.
     solve : callable
-        ``solve(params) -> (inputs, results)``: two dicts, the inputs echoed as the solver
-        read them and the results.
-    results : tuple
-        The names of the results a sweep lists (``--y`` picks among the numeric ones).
+        ``solve(params) -> (inputs, results)``: ``params`` maps every parameter's name to its canonical value
+        (unset ones at their default, so a size-dependent default, None, is applied here); it returns two
+        dicts, the inputs echoed as the solver read them and the results. It raises a one-line
+        :class:`~switchq.errors.InputError` for what it refuses. Import the solver inside it, so that listing
+        answers imports no solver. Required.
+    results : tuple of str
+        The names of the results a sweep lists (``--y`` picks among the numeric ones). Required.
     units : dict
-        Unit of every input and result name the answer gives ('' or absent: text, flags).
-    main, table : str, tuple
-        The result a sweep plots by default, and those shown in tables.
-    check : callable or None
-        A cheap check of a sweep point (raises InputError); None: solving is the check.
-    twin : callable or None
-        ``twin(params) -> params`` of the architecture's simulator for ``--simulate``; None when
-        the answer has no simulated twin in a sweep.
-    sim_main, sim_table : str, tuple
-        The same for the twin's results.
-    verb : str
-        ``solve`` or ``size`` (``switchq size credit`` is the answer ``size-credit``).
-    description : str
-        The command's help (what it computes, its method and source).
-    examples : tuple of str
-        Command lines that run (the conformance tests run them).
-    vary_example : str
+        Unit of every input and result name it gives (``{"mean_wait": "slots", "loss_probability": "1"}``; ''
+        or absent: text, flags). Required: the conformance tests check every number has one.
+    main : str
+        The result a sweep plots by default. Required.
+    table : tuple of str
+        The results a sweep's table (and several answers side by side) show. Required.
+    check : callable or None, default None
+        ``check(params)``: a cheap check of a sweep point before any is solved (raises InputError), for an
+        answer slow to solve; None: solving is the check.
+    twin : callable or None, default None
+        ``twin(params) -> params``: the point of this architecture's ``simulate`` that measures the same thing
+        (``lambda p: p`` when they share parameters; CIOQ's sets load 1 when none is given), for ``sweep NAME
+        --simulate`` and the page's side by side. None: no simulated twin.
+    sim_main : str, default "throughput"
+        The twin's result a ``sweep NAME --simulate`` plots by default.
+    sim_table : tuple of str, default ("throughput", "mean_latency", "loss_probability", "unstable")
+        The twin's results its sweep table shows.
+    verb : str, default "solve"
+        ``solve`` or ``size`` (buffer sizing; ``switchq size credit`` is the answer ``size-credit``).
+    description : str, default ""
+        Its ``--help``: what it computes, the method and the source. Empty: ``summary``.
+    examples : tuple of str, default ()
+        ``switchq solve NAME ...`` lines shown by ``--help``; the conformance tests run each.
+    vary_example : str, default ""
         What follows ``switchq sweep NAME --vary`` in its help (``load=0.1:0.9:0.1 --ports 16``).
-    compares : tuple of Compare
+    compares : tuple of Compare, default ()
         The analytic results its simulated twin measures at the same inputs, and how the two are judged side
         by side (the page shows each with the engine's verdict); empty: none is comparable.
     """
@@ -232,24 +339,53 @@ class Answer:
 class Case:
     """One validation row: a simulated figure against an analytic (or published) value.
 
-    ``params`` are the architecture's (as ``switchq simulate`` takes them,
-    the rest at their defaults); ``analytic()`` returns ``(value, method)``;
-    the tolerance is the known error of the analytic side (0 for exact
-    models): ``tolerance`` absolute, plus ``tolerance_share`` of the analytic
-    value, plus ``tolerance_slots`` cells over the measured slots (edge
-    effects of a deterministic loop); ``why`` says where it comes from.
-    ``slots`` is the quick budget (``validate --full`` runs ten times more);
-    ``warmup_share`` a warm-up of that share of the slots instead of the
-    default; ``unit`` the row's unit when it is not the metric's.
+    The tolerance is the known error of the analytic side (0 for exact models). An exact model (tolerance
+    0) is a point target: the row agrees when the simulated interval (at the level of
+    :mod:`switchq.validate.compare`) holds the analytic value and its half-width is at most ``precision``
+    plus ``precision_share`` of the value (by default half a percent: finer than any error a modelling
+    mistake makes in these figures, coarse enough for the quick budget; a row that needs another says why).
+    An interval that does not decide is measured again on up to four times the replications.
 
-    An exact model (tolerance 0) is a point target: the row agrees when the
-    simulated interval (at the level of :mod:`switchq.validate.compare`)
-    holds the analytic value and its half-width is at most ``precision``
-    plus ``precision_share`` of the value (by default half a percent: finer
-    than any error a modelling mistake makes in these figures, coarse enough
-    for the quick budget; a row that needs another says why). ``saturated``:
-    the row is about the system under overload (a saturation throughput),
-    whose run is unstable by design.
+    Attributes
+    ----------
+    suite : str
+        The group it is listed and run in: ``switchq validate SUITE`` (usually the architecture's or the
+        answer's name). Required.
+    label : str
+        The row's name: the point in words (``"N=16, load 0.9"``). Required.
+    params : dict
+        The point, by parameter name as ``switchq simulate`` takes them (canonical values), the rest at their
+        defaults. Required.
+    quantity : str
+        The simulated :class:`Metric` it judges (``mean_wait``). Required.
+    analytic : callable
+        ``analytic() -> (value, method)``: the value it is judged against and where it comes from (a formula
+        and its source). Import the solver inside it. Required.
+    tolerance : float, default 0.0
+        The analytic side's known error, absolute, in the quantity's unit.
+    tolerance_share : float, default 0.0
+        ... plus this share of the analytic value.
+    tolerance_slots : float, default 0.0
+        ... plus this many cells over the measured slots (edge effects of a deterministic loop).
+    why : str, default ""
+        Where the tolerance (or the exactness) comes from.
+    slots : int, default 10_000
+        Measured slots per replication in the quick budget (``validate --full`` runs ten times more). Set it
+        so the point target is met: the default is short.
+    replications : int, default 8
+        Replications to start from, at least 5 (refused below: a verdict from fewer decides nothing).
+    warmup_share : float or None, default None
+        A warm-up of that share of the slots, instead of the default max(1000, slots/10): for a queue that
+        settles slowly.
+    unit : str, default ""
+        The row's unit when it is not the metric's.
+    precision : float, default 0.0
+        An exact row's precision, absolute (a figure that can be 0, a loss, needs one).
+    precision_share : float, default DEFAULT_PRECISION_SHARE
+        ... plus this share of the analytic value.
+    saturated : bool, default False
+        The row is about the system under overload (a saturation throughput), whose run is unstable by
+        design; otherwise an unstable run never agrees.
     """
 
     suite: str
@@ -281,13 +417,28 @@ class Case:
 @dataclass(frozen=True)
 class BenchCase:
     """A speed case of ``switchq bench``: a point of the architecture and its target, in the unit its
-    architecture's clock and size give (:meth:`Architecture.bench_unit`)."""
+    architecture's clock and size give (:meth:`Architecture.bench_unit`).
+
+    Attributes
+    ----------
+    label : str
+        The row's name (``"CIOQ 32x32 speedup 2, iSLIP, load 0.95"``). Required.
+    params : dict
+        The point, by parameter name, the rest at their defaults. Required.
+    target : float or None, default None
+        The speed it should reach: a rate it must reach (slotted clocks), or wall seconds it must not exceed
+        (clocks of set simulated length). None: measured, not judged.
+    booksim2 : float or None, default None
+        BookSim2's figure for the same case, shown beside ours.
+    scale : float, default 1.0
+        Time steps of this case per bench step: networks run fewer.
+    """
 
     label: str
     params: dict
     target: float | None = None
     booksim2: float | None = None
-    scale: float = 1.0        # time steps of this case per bench step (networks run fewer)
+    scale: float = 1.0
 
 
 def _no_labels(c):
@@ -298,61 +449,105 @@ def _no_labels(c):
 class Architecture:
     """The declaration of one architecture (or network, or collective, or link); see the module docstring.
 
+    Only ``name``, ``family``, ``title`` and ``summary`` are required; an architecture answered only
+    analytically gives ``answers`` and no ``kernel``. A simulated one gives at least ``config``, ``accepts``,
+    ``params``, ``build``, ``kernel``, ``metrics`` and ``stability`` (or ``bounded``); a single switch gets
+    ``family``, ``accepts``, ``workload``, ``metrics``, ``counters``, ``labels``, ``stability`` and ``units``
+    from ``**switch_family(...)`` (``architectures/_shared.py``).
+
     Attributes
     ----------
-    name, family, title, summary : str
-        ``simulate NAME``; family is ``switch``, ``network``, ``collective`` or ``link``.
-    config, accepts : tuples of types
-        The frozen configuration classes it simulates and the workload classes it takes
-        (``simulate(system, workload)`` finds the declaration by their types).
-    params, workload : tuple of Param
-        The system's parameters and its workload's (traffic, start skew, benchmark round).
-    build : callable
-        ``build(params) -> (system, workload)`` from canonical values (every parameter present).
-    kernel : str
-        Module with ``replicate(system, workload, run)`` and ``LAYOUT``; empty: no simulator.
-    metrics, counters : tuples of Metric, Counter
-    units : dict
-        Units of the fields the system's and workload's ``describe()`` give beyond the parameters.
-    labels : callable or None
-        ``labels(counts) -> dict`` of further result fields (bounds, what a latency is per).
-    stability : callable or None
+    name : str
+        The command: ``switchq simulate NAME``, ``sweep NAME``, the ``model`` of its results and stored points.
+        Unique among the declarations. Required.
+    family : str
+        One of :data:`FAMILIES`: ``switch`` (one N x N switch), ``network``, ``collective`` or ``link``.
+        ``switchq.Switch(n, architecture)`` looks among the switches only. Required.
+    title : str
+        The title of its result tables (``"<title> (simulated)"``) and sweeps. Required.
+    summary : str
+        One line: its entry in ``switchq simulate --help``, ``sweep --help`` and ``sweep --list``, and its
+        ``--help`` when there is no ``description``. Required.
+    config : tuple of type, default ()
+        Its frozen configuration classes (``models/NAME.py``): ``build`` returns an instance of one, and
+        ``switchq.simulate(system, workload)`` finds this declaration by the system's type.
+    accepts : tuple of type, default ()
+        The workload classes it takes (``Traffic`` for a switch), found by type as ``config`` is.
+    params : tuple of Param, default ()
+        The system's parameters (:class:`~switchq.params.Param`: option, model field, type, range, default,
+        unit, help), in the order ``--help`` lists them. Reuse ``_shared.py``'s (``PORTS``). A default that
+        depends on another parameter is ``None`` with its rule in ``default_text`` (``"min(8, N)"``), applied
+        in ``build`` and in each answer's ``solve``.
+    workload : tuple of Param, default ()
+        The workload's parameters (load, pattern, bursts; start skew), listed after ``params``.
+    build : callable or None, default None
+        ``build(params) -> (system, workload)``: ``params`` maps every parameter's name to its canonical value
+        (unset ones at their default); construct the configuration (which validates itself) and the workload.
+        Begin with ``check_applies(DECLARATION.all_params(), p, p)`` so Python callers are refused as the CLI
+        is. Required with a ``kernel``.
+    kernel : str, default ""
+        The module of its simulator (``"switchq.validate.arch.cioq"``): ``replicate(system, workload, run) ->
+        counters`` and ``LAYOUT``; imported only to simulate. Empty: no ``simulate NAME``.
+    metrics : tuple of Metric, default ()
+        The figures a run reports, each with its unit and interval (:class:`Metric`).
+    counters : tuple of Counter, default ()
+        Kernel counters shown as totals with every result (:class:`Counter`).
+    units : dict, default {}
+        Units of the fields the system's and workload's ``describe()`` and ``labels`` give beyond the
+        parameters (a parameter's is its ``Param.unit``). Every number output needs a unit (the conformance
+        tests check).
+    labels : callable or None, default None
+        ``labels(counts) -> dict``: further result fields from the counter totals (what a latency is per,
+        bounds); ``counts`` as in :class:`Metric`.
+    stability : callable or None, default None
         ``stability(counts) ->`` :class:`~switchq.validate.harness.Backlog` (growth, offered, slack, unit,
         and the part the kernel counts, if any): unstable if a backlog grew by more than the harness's
-        allowance (:func:`~switchq.validate.harness.backlog_allowed`), or a queue overflowed; None: never
-        judged.
-    answers, cases, bench : tuples of Answer, Case, BenchCase
-    report : tuple
-        ``(name, module)`` of each report it builds (``switchq report NAME``).
-    architectures : tuple of str
-        Names ``Switch(n, architecture=...)`` accepts for it (single switches).
-    clock : Clock
+        allowance (:func:`~switchq.validate.harness.backlog_allowed`), or a queue overflowed (its storage ran
+        out: ``kernel.admit``'s ``overflow``); None: never judged (see ``bounded``).
+    answers : tuple of Answer, default ()
+        Its analytic answers, each a ``switchq solve`` (or ``size``) command (:class:`Answer`).
+    cases : tuple of Case, default ()
+        Its rows of ``switchq validate`` (:class:`Case`).
+    bench : tuple of BenchCase, default ()
+        Its speed cases of ``switchq bench`` (:class:`BenchCase`).
+    report : tuple of (str, str), default ()
+        ``(name, module)`` of each report it builds: ``switchq report NAME`` calls ``module.build(out, quick,
+        workers, seed, store)``.
+    architectures : tuple of str, default ()
+        Single switches: the names ``switchq.Switch(n, architecture=...)`` accepts for ``config[0]`` (usually
+        ``(name,)``). Empty for the other families.
+    clock : Clock, default SLOTS
         What its runs count (:data:`SLOTS`, :data:`CYCLES`, :func:`simulated_seconds`, :data:`ROUNDS`) and the
         options that set their length: ``simulate`` and ``sweep`` options, JSON units and ``bench`` rates
         derive from it.
-    size : str
+    size : str, default "ports"
         The parameter a rate is per (``ports``, ``nodes``): ``bench`` gives port-slots/s, node-cycles/s.
-    order : int
-        Place in listings.
-    description : str
-        ``simulate NAME --help``.
-    examples : tuple of str
-        ``switchq simulate`` command lines that run.
-    json_rows : str
-        Several answers (a ``many`` parameter) as a JSON ``list`` or an object ``{"rows": [...]}``.
-    main, table : str, tuple
-        The result a sweep plots by default, and those shown in tables.
-    vary_example : str
-        What follows ``switchq sweep NAME --vary`` in its help.
-    sample : dict
-        A small point (parameters by name, the rest at their defaults) that simulates in a moment: the
-        conformance tests run it.
-    timeline : callable or None
+    order : int, default 100
+        Its place in every listing (``simulate --help``, ``solve --help``, ``validate``'s suites, sweeps, the
+        page): ascending, then by name. The declarations in the tree use 10 to 92; the default lists a new
+        one last.
+    description : str, default ""
+        The body of ``switchq simulate NAME --help`` (what is simulated, how, the source). Empty: ``summary``.
+    examples : tuple of str, default ()
+        ``switchq simulate NAME ...`` lines shown by ``--help``; the conformance tests run each.
+    json_rows : str, default "list"
+        How ``--json`` prints several results at once (a parameter with ``many=True``): ``"list"``, a JSON
+        list, or ``"rows"``, an object ``{"rows": [...]}``.
+    main : str, default "throughput"
+        The result ``sweep NAME --simulate`` plots by default.
+    table : tuple of str, default ("throughput", "mean_latency", "loss_probability", "unstable")
+        The results its sweep tables, and several results side by side, show as columns.
+    vary_example : str, default ""
+        What follows ``switchq sweep NAME --vary`` in its help (``"load=0.5:0.9:0.1 --ports 16"``).
+    sample : dict, default {}
+        A small point (parameters by name, as the CLI reads them; the rest at their defaults) that simulates
+        in a moment: ``switchq warm`` compiles the kernel on it and the conformance tests run it.
+    timeline : callable or None, default None
         ``timeline(system, workload) -> (warm-up, measured)`` in the kernel's time steps, for a kernel whose
         run length is set by its workload (simulated seconds) rather than by slots: its replications then
         snapshot their counters at segments too, for the stability trend test (a slotted kernel's come from
         the run settings).
-    bounded : str
+    bounded : str, default ""
         Why a simulator with no ``stability`` rule needs none: every queue it has is bounded by flow control (a
         lossless link), or each replication runs one collective to its end. Its figures are then whole
         measurements (``stable``) and its results say why; empty: a simulator without a rule is not judged.

@@ -84,7 +84,7 @@ __all__ = ["Layout", "CORE", "Run", "TrafficArrays", "traffic_arrays", "queue_li
 # The core counters of every slotted kernel, in this order at the start of its counter vector.
 CORE = ("arrived",            # cells accepted into the system, all slots
         "delivered",          # cells sent to an output link, all slots
-        "dropped",            # cells lost at a full buffer, all slots
+        "dropped",            # cells lost (a full buffer, or by design: see admit), all slots
         "queued",             # cells still inside at the end
         "m_offered",          # cells offered (accepted or dropped) in measured slots
         "m_delivered",        # cells sent in measured slots
@@ -290,10 +290,19 @@ def sources(n):
 
 
 @njit(cache=True)
-def admit(stats, t, warmup, room, unbounded):
+def admit(stats, t, warmup, room, overflow):
     """Count a cell offered in slot ``t``; return True if it is accepted (``room``), else count the drop.
 
-    A drop at an "unbounded" queue is an overflow of its storage, flagged separately.
+    ``overflow`` says what a refusal is. True at a queue configured unbounded (:func:`queue_limit` of None:
+    its ``UNBOUNDED_CELLS`` of storage only size the arrays): a refusal there means the queue outgrew its
+    storage, so it is counted in ``overflow`` too; the harness then fails the run's ``storage`` stability
+    check (unstable) and gives every ``lossy_on_overflow`` metric as none, since no loss was configured.
+    False for a loss the model makes by design (a full finite buffer, a cell a knockout concentrator turns
+    away), even in front of an unbounded queue: it is counted in ``dropped`` only, and the run is judged as
+    usual::
+
+        K.admit(stats, t, warmup, q_len[d] < limit, unbounded)   # the queue's refusal: an overflow if unbounded
+        K.admit(stats, t, warmup, False, False)                   # a cell lost by design
     """
     if t >= warmup:
         stats[STAT_M_OFFERED] += 1
@@ -303,7 +312,7 @@ def admit(stats, t, warmup, room, unbounded):
     stats[STAT_DROPPED] += 1
     if t >= warmup:
         stats[STAT_M_DROPPED] += 1
-    if unbounded:
+    if overflow:
         stats[STAT_OVERFLOW] += 1
     return False
 

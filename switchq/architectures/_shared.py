@@ -59,11 +59,15 @@ def _inputs(c):
     return c.workload.active_inputs or c.system.n_ports
 
 
-def switch_metrics(unit: str = "cells", copies: bool = False) -> tuple:
+def switch_metrics(unit: str = "cells", copies: bool = False, loss: str = "dropped at a full buffer") -> tuple:
     """Throughput per offering input, output utilisation, latency, wait and loss of a single switch.
 
     Throughput counts cells (multicast: packets, when their last copy leaves) per offering input per
-    slot, so it compares with the load; output utilisation counts cells (or copies) per output.
+    slot, so it compares with the load; output utilisation counts cells (or copies) per output. ``loss``
+    ends the text of ``loss_probability``, "share of the offered cells ...": how this switch loses them.
+
+    >>> switch_metrics(loss="knocked out")[-1].help
+    'share of the offered cells knocked out'
     """
     sent = "m_copies" if copies else "m_delivered"
     return (
@@ -79,7 +83,7 @@ def switch_metrics(unit: str = "cells", copies: bool = False) -> tuple:
                "slots from arrival to departure, the departure slot included"),
         Metric("mean_wait", "slots", lambda c: c["m_wait_sum"] / c["m_wait_count"], "whole slots before departure"),
         Metric("loss_probability", "1", lambda c: c["m_dropped"] / c["m_offered"],
-               "share of the offered cells dropped at a full buffer", lossy_on_overflow=True, bounds=(0.0, 1.0)),
+               f"share of the offered cells {loss}", lossy_on_overflow=True, bounds=(0.0, 1.0)),
     )
 
 
@@ -108,12 +112,13 @@ def latency_per(what: str):
 
 
 def switch_family(per: str = "cell", unit: str = "cells", copies: bool = False, workload=UNICAST_TRAFFIC,
-                  units: dict | None = None, part: str = "output") -> dict:
+                  units: dict | None = None, part: str = "output", loss: str = "dropped at a full buffer") -> dict:
     """What every single-switch declaration says alike, as keywords of ``Architecture``: it takes a
     :class:`~switchq.models.traffic.Traffic`, measures throughput, utilisation, latency (per ``per``),
-    wait and loss, counts ``unit``, and judges stability by the backlog's growth."""
+    wait and loss (the cells ``loss`` says: :func:`switch_metrics`), counts ``unit``, and judges stability
+    by the backlog's growth."""
     return {"family": "switch", "accepts": (Traffic,), "workload": workload,
-            "metrics": switch_metrics(unit, copies), "counters": switch_counters(unit),
+            "metrics": switch_metrics(unit, copies, loss), "counters": switch_counters(unit),
             "labels": latency_per(per), "stability": switch_stability(unit, part), "units": {**SWITCH_UNITS, **(units or {})}}
 
 

@@ -8,6 +8,7 @@ and, with S = N and maximal phases, output queuing's exact mean wait.
 from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
+from switchq.errors import InputError
 from switchq.models.cioq import CioqSwitch
 from switchq.params import Param, check_applies, sim_only
 
@@ -18,8 +19,17 @@ SPEEDUP = Param("speedup", "speedup", "int", 2, low=1, unit="phases/slot", alias
                 help="Matching phases per slot S, in [1, N] (1: VOQ; N with maximal phases: output queuing).")
 
 
+def _check_speedup(p):
+    """S in [1, N], refused in one line that says why: at one port the default 2 is refused though no --speedup was
+    typed (it stays 2 rather than min(2, N), so every point already stored or printed keeps its inputs)."""
+    if p["speedup"] > p["ports"]:
+        why = f" (the default {SPEEDUP.default} needs as many ports)" if p["speedup"] == SPEEDUP.default else ""
+        raise InputError("speedup", p["speedup"], f"an integer in [1, {p['ports']}], at most --ports{why}")
+
+
 def build(p):
     check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
+    _check_speedup(p)
     sw = CioqSwitch(p["ports"], p["speedup"], p["matching"], p["iterations"], p["input_buffer"])
     return sw, unicast_traffic(p)
 
@@ -27,6 +37,7 @@ def build(p):
 def _cioq(p):
     from switchq.solvers import cioq
 
+    _check_speedup(p)
     r = cioq.saturation_throughput(p["ports"], p["speedup"], p["matching"], p["iterations"])
     inputs = {"n_ports": r.n_ports, "speedup": r.speedup, "matching": r.matching, "iterations": r.iterations}
     results = {"saturation_throughput": r.saturation_throughput, "exact": r.exact, "method": r.method,

@@ -108,3 +108,20 @@ def test_inputs_the_analytic_answer_refuses_are_not_compared():
                                 {"mean_wait": 90.0, "mean_wait_ci95": [80.0, 100.0], "replications": 5},
                                 overloaded=False)
     assert wait["verdict"] is None and wait["not_compared"].startswith("no analytic answer here (load: got 1.0")
+
+
+def test_a_figure_no_replication_measured_is_an_inconclusive_row_not_a_crash():
+    # A validate row whose metric no replication measured (a loss-by-design switch whose overflow made the
+    # figure none, a run in which nothing arrived) is judged like any figure too few replications measured:
+    # inconclusive, with its why; before, the engine refused it and `switchq validate` ended in a traceback.
+    from types import SimpleNamespace
+
+    from switchq.validate.compare import remeasured
+
+    def run_with(n):
+        return SimpleNamespace(per_replication={"loss": [math.nan] * n},
+                               metrics={"loss": Estimate(math.nan, n=0)})
+
+    estimate = remeasured(run_with, "loss", 0.95, (0.0, 1.0))(5)
+    row = compare("s", "c", "loss", "1", 0.07, "exact", estimate, RunSettings(replications=5), precision=0.001)
+    assert row.verdict == "inconclusive" and "5" in row.why, row

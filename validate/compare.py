@@ -144,9 +144,11 @@ def remeasured(run_with, quantity: str, level: float, bounds) -> object:
         result = run_with(n)
         samples = result.per_replication.get(quantity)
         e = result.metrics[quantity]
+        # ``runs``: a replication in which nothing arrived measures nothing; the engine calls a figure too few
+        # replications measured inconclusive (with its why) instead of refusing to judge it.
         if samples is None:     # a metric with no per-replication values: its own interval, at ``level``
-            return measured(e.at(level), make)
-        return measured(at_level(samples, level, bounds, e.stable), make)
+            return measured(e.at(level), make, runs=n)
+        return measured(at_level(samples, level, bounds, e.stable), make, runs=n)
     return make
 
 

@@ -131,6 +131,28 @@ def draw_destination(i, kind, perm, cdf, n_ports):
     return lo
 
 
+@njit(cache=True, inline="always")
+def draw_node(src, nodes, any_node):
+    """A destination node drawn uniformly for a message from node ``src``: over all ``nodes`` (``any_node``), or
+    over the others (one draw over ``nodes - 1``, skipping ``src``). The flit kernels' one rule: the cut-through
+    BMIN's messages and the wormhole router's best effort draw alike.
+
+    Examples
+    --------
+    >>> from numba import njit
+    >>> @njit
+    ... def draws(src, k):
+    ...     np.random.seed(1)
+    ...     return [draw_node(src, 4, False) for _ in range(k)]
+    >>> 2 in draws(2, 200), sorted(set(draws(2, 200)))
+    (False, [0, 1, 3])
+    """
+    if any_node:
+        return int(np.random.random() * nodes)
+    dest = int(np.random.random() * (nodes - 1))
+    return dest + 1 if dest >= src else dest
+
+
 @njit(cache=True)
 def draw_arrivals(arrivals, burst_dest, tr, n_ports):
     """Fill ``arrivals[i]`` with the destination of the cell arriving at input i this slot (-1: none).

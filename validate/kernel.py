@@ -75,8 +75,8 @@ from .arbitration import (ACCEPT_PTR, GRANT_PTR, IN_MATCH, OUT_MATCH, bit_count,
                           request, withdraw, word_matching_state)
 from .arrivals import (DEST_MATRIX, DEST_MULTICAST, DEST_PERMUTATION, DEST_UNIFORM,  # noqa: F401
                        SIZE_BIMODAL, SIZE_FIXED, SIZE_TRAIN, SIZE_UNIFORM, TrafficArrays, bernoulli,
-                       draw_arrivals, draw_destination, draw_index, packet_size, regulator_offset, slot_count,
-                       start_gap, traffic_arrays)
+                       draw_arrivals, draw_destination, draw_index, draw_node, packet_size, regulator_offset,
+                       slot_count, start_gap, traffic_arrays)
 from .events import heap_pop, heap_push, heap_replace_top  # noqa: F401
 
 __all__ = ["Layout", "CORE", "Run", "TrafficArrays", "traffic_arrays", "queue_limit", "ring_storage"]

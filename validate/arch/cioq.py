@@ -18,7 +18,7 @@ from collections import namedtuple
 from numba import njit
 
 from .. import kernel as K
-from .voq import enqueue_requests
+from .voq import arrive, take
 
 LAYOUT = K.Layout()
 # The switch as the kernel sees it.
@@ -31,15 +31,13 @@ def _run_cioq(sw, run, tr, stats, parts):
     n, speedup, matching, iterations, limit, unbounded, storage = sw
     # VOQs and output queues (ring row j) hold arrival slots.
     voqs = K.voqs(n, storage)
-    q, q_head, q_len, held = voqs
+    held = voqs[3]     # cells per input (the VOQs themselves are read through arrive and take)
     burst, arrivals = K.sources(n)
     # The matching's pointers and match (ports) and its sets: requests[j] (row j) the inputs with a cell for j.
     ports, sets = K.word_matching_state(n)
     out_q, out_head, out_len = K.rings(n, K.UNBOUNDED_CELLS)
     for t in range(run.warmup + run.slots):
-        K.mark_batch(stats, t, run)
-        K.draw_arrivals(arrivals, burst, tr, n)
-        enqueue_requests(stats, parts, t, run.warmup, arrivals, voqs, sets, limit, unbounded)
+        arrive(stats, parts, t, run, tr, n, arrivals, burst, voqs, sets, limit, unbounded)
         for _ in range(speedup):
             for j in range(n):
                 ports[K.IN_MATCH, j] = -1
@@ -52,10 +50,7 @@ def _run_cioq(sw, run, tr, stats, parts):
             for i in range(n):
                 j = ports[K.IN_MATCH, i]
                 if j >= 0:
-                    held[i] -= 1
-                    K.ring_push(out_q, out_head, out_len, j, K.ring_pop(q, q_head, q_len, i * n + j))
-                    if q_len[i * n + j] == 0:
-                        K.withdraw(sets, j, i)
+                    K.ring_push(out_q, out_head, out_len, j, take(voqs, sets, i, j, n))
         for j in range(n):
             if out_len[j] > 0:
                 K.depart(stats, parts, j, t, K.ring_pop(out_q, out_head, out_len, j), run.warmup)

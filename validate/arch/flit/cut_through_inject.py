@@ -49,12 +49,8 @@ def new_messages(t, tr, run, stats, parts, measuring, next_at, nic_count, m_free
                 continue
             if perm[0] >= 0:
                 dest = perm[v]
-            elif tr.uniform_all:
-                dest = int(np.random.random() * nodes)
             else:
-                dest = int(np.random.random() * (nodes - 1))
-                if dest >= v:
-                    dest += 1
+                dest = K.draw_node(v, nodes, tr.uniform_all)
             m_top -= 1
             m = m_free[m_top]
             m_gen[m] = t

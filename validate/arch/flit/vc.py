@@ -140,12 +140,7 @@ def simulate(tab, vc, va, run, stats, trace):
                 be_first = be_next[0]
                 for v in range(1, nodes):
                     be_first = min(be_first, be_next[v])
-                if vc.be_all:
-                    dest = int(np.random.random() * nodes)
-                else:
-                    dest = int(np.random.random() * (nodes - 1))
-                    if dest >= src:
-                        dest += 1
+                dest = K.draw_node(src, nodes, vc.be_all)
                 if vc.be_free:
                     c_in = vc.m_rt      # the NIC's one best-effort queue; VCs are taken free on the way
                     dvc = -1

@@ -54,6 +54,21 @@ from .rules import draw_bit, nic_stamp, precedes, stamp
 from .state import close_run, deadlock, packets, window
 
 
+@njit(cache=True, inline="always")
+def hand_over(hd, h_vt, q_dn, aux, per_message, pkt, q, q2):
+    """Message ``pkt``'s header takes VC buffer ``q2`` downstream of ``q`` (a router's output VC, or the next
+    router's input VC): ``q2`` holds the message (none of its flits sent yet, its length, class and virtual
+    time), ``q`` forwards its flits there from now on, and a per-message scheduler starts ``q2`` afresh."""
+    hd[q2, H_PKT] = pkt
+    hd[q2, H_SENT] = 0
+    hd[q2, H_LEN] = hd[q, H_LEN]
+    hd[q2, H_BE] = hd[q, H_BE]
+    h_vt[q2] = h_vt[q]
+    q_dn[q] = q2
+    if per_message:
+        aux[q2] = 0.0
+
+
 @njit(cache=True)
 def simulate(tab, vc, va, run, stats, trace):
     """One replication of a network of virtual-channel routers (steps V1-V3 of the module docstring); returns
@@ -238,16 +253,9 @@ def simulate(tab, vc, va, run, stats, trace):
                         dvc = draw_bit(vc.be_bits & ~out_mask[go])
                     qo = qo_base + go * m + dvc
                     # the message in the output VC (a VC buffer's one message needs no entry)
-                    hd[qo, H_PKT] = pkt
-                    hd[qo, H_SENT] = 0
-                    hd[qo, H_LEN] = hd[q, H_LEN]
-                    hd[qo, H_BE] = hd[q, H_BE]
-                    h_vt[qo] = h_vt[q]
-                    q_dn[q] = qo
+                    hand_over(hd, h_vt, q_dn, aux, vc.per_message, pkt, q, qo)
                     q_go[q] = go
                     out_mask[go] |= 1 << dvc
-                    if vc.per_message:
-                        aux[qo] = 0.0
                     # a candidate at once
                     xg[gi] |= bit
                     xt[gi * k + go - s * k] |= bit
@@ -518,16 +526,9 @@ def simulate(tab, vc, va, run, stats, trace):
                     # the header: the message in the downstream VC
                     c2 = draw_bit(shared_ok) if c == shared else c
                     q2 = gi2 * m + c2
-                    hd[q2, H_PKT] = pkt
-                    hd[q2, H_SENT] = 0
-                    hd[q2, H_LEN] = hd[q, H_LEN]
-                    hd[q2, H_BE] = hd[q, H_BE]
-                    h_vt[q2] = h_vt[q]
-                    q_dn[q] = q2
+                    hand_over(hd, h_vt, q_dn, aux, vc.per_message, pkt, q, q2)
                     in_mask[gi2] |= 1 << c2
                     prog[g] |= 1 << c
-                    if vc.per_message:
-                        aux[q2] = 0.0
                 slot = qin[q2] & rmask
                 # stage 1 (and, for a header, routing and arbitration) before the crossbar
                 ready = arrive + vc.body_wait + (vc.header_extra if sent == 1 else 0)

@@ -105,6 +105,16 @@ def create_app(store=None, limits: Limits = Limits(), workers: int = 1, start_wo
     if start_worker:
         jobs.start_worker()
 
+    _errors(app)
+    _pages(app)
+    _answers(app)
+    _simulations(app, jobs, limits, workers, instance)
+    return app
+
+
+def _errors(app) -> None:
+    """Every refusal and failure as the JSON body the page reads (``error``, ``field``, ``errors``)."""
+
     @app.exception_handler(InputError)
     def _input_error(request: Request, e: InputError):
         return _refusal(request.path_params.get("name"), e)
@@ -119,7 +129,9 @@ def create_app(store=None, limits: Limits = Limits(), workers: int = 1, start_wo
     def _bug(request: Request, e: Exception):
         return JSONResponse(_body(None, f"internal error: {type(e).__name__}: {e}", None, {}), status_code=500)
 
-    # ------------------------------------------------------------------ pages
+
+def _pages(app) -> None:
+    """The page (one for every model: the script reads the model from the path) and its static assets."""
 
     @app.get("/", include_in_schema=False)
     def index():
@@ -135,7 +147,10 @@ def create_app(store=None, limits: Limits = Limits(), workers: int = 1, start_wo
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
-    # ------------------------------------------------------------------ API
+
+def _answers(app) -> None:
+    """The analytic side: the models, an answer (strict for the API, a refusal beside its field for the page)
+    and a curve."""
 
     @app.get("/api/models", summary="Every model with a page")
     def models():
@@ -185,6 +200,11 @@ def create_app(store=None, limits: Limits = Limits(), workers: int = 1, start_wo
             return PlainTextResponse(answers.to_csv(rows), media_type="text/csv")
         return {"rows": rows, "command": pages.command_line(name, body.params, body.vary),
                 "python": pages.python_call(name, body.params, body.vary)}
+
+
+def _simulations(app, jobs, limits, workers, instance) -> None:
+    """The simulated side: a request queued as jobs of points, checked as typed, followed, cancelled and
+    exported; and this server's cap and run."""
 
     @app.post("/api/simulate/{name}", status_code=202,
               summary="Queue simulated points: switchq sweep NAME --simulate ... --json, point by point")
@@ -251,8 +271,6 @@ def create_app(store=None, limits: Limits = Limits(), workers: int = 1, start_wo
     def limits_():
         return {**limits.__dict__, "workers": workers, "store": jobs.store, "instance": instance["id"],
                 "started": instance["started"]}
-
-    return app
 
 
 def _job(action, job_id: str):

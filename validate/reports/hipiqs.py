@@ -18,82 +18,34 @@ paper's words and the choices it leaves open are in
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from . import begin, built, est, points, pyplot
+from . import begin, built, est, pyplot
 from .claims import AGREE, agreeing, at_least, at_most, by_class, cell, derived, listed, paired, tally, within
-from .hipiqs_claims import (ALL_20, ALMOST_AS_GOOD, BEYOND_SATURATION, DAMQ_22, FIFO_SATURATES, MORE_FOR_256,
-                            NOT_SATURATED_16, OVER_090, PACKETISATION, SAME_FRACTION, SATURATION_64, SIZE_COSTS,
-                            THROUGHPUT_64, WORSE, Claims, at, deadlocked, diff, drawn, judged, level, peak,
+from .hipiqs_build import AROUND, BUDGET, BUFFERS, CYCLES, KNEE, REPLICATIONS, SIZES, Build
+from .hipiqs_claims import (ALL_20, ALMOST_AS_GOOD, DAMQ_22, FIFO_SATURATES, MORE_FOR_256, OVER_090, PACKETISATION,
+                            SAME_FRACTION, SIZE_COSTS, THROUGHPUT_64, WORSE, at, diff, drawn, judged, level, peak,
                             ran_sentence, sat)
+from .hipiqs_fig12 import fig_12, section_5_5
 
-LOADS, QUICK_LOADS = (0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98), (0.4, 0.6, 0.8, 0.9, 0.98)
-FINE, QUICK_FINE = (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98), (0.6, 0.8, 0.9, 0.98)
-SIZES = (64, 128, 256)
-BUFFERS = (320, 640, 1280)
-REPLICATIONS = 5                     # the fewest a verdict may stand on (claims.MIN_SAMPLES), quick or full
-BUDGET = 4                           # the engine's minimum: 4x the replications halve an interval's half-width
-CYCLES, QUICK_CYCLES = 150_000, 6_000
-AROUND = 0.05        # "about", "around", "almost identical", "considerably": a grid step of the paper's figures
-STABLE = 0.01        # "does not saturate": the carried share within the backlog rule's 1 % of 1
-KNEE = 10            # a latency knee: mean latency past this many times the zero-load latency
-# Fig. 12's 64-node saturation figures, read off the paper's text (§5.5).
-PAPER = {("hipiqs", "bitrev", 64): 0.83, ("hipiqs", "bitrev", 128): 0.75, ("central", "bitrev", 64): 0.85,
-         ("central", "bitrev", 128): 0.88, ("hipiqs", "transpose", 64): 0.87, ("hipiqs", "transpose", 128): 0.80,
-         ("central", "transpose", 64): 0.90, ("central", "transpose", 128): 0.90}
-
-
-class _Build:
-    """One build: how every point is run, the points run (and the deadlocked ones), the HIPIQS readings and
-    the verdicts."""
-
-    def __init__(self, quick: bool, workers: int, seed: int, store):
-        from switchq.models.flit import FlitSwitch
-
-        self.quick, self.seed = quick, seed
-        self.cycles, self.reps = (QUICK_CYCLES if quick else CYCLES), REPLICATIONS
-        self.loads, self.fine = (QUICK_LOADS, QUICK_FINE) if quick else (LOADS, FINE)
-        # A quarter of the measured cycles (the paper: 350,000 of 10^6): a half left the latency trend unjudged (the
-        # time since the start must grow 3x across the measured segments), so no run could be shown stable.
-        self.warmup = self.cycles // 4
-        self.run = dict(slots=self.cycles, warmup=self.warmup, replications=self.reps, seed=seed, workers=workers,
-                        store=store, progress=sys.stderr.isatty())
-        self.deadlocked, self.ran = [], {}     # the deadlocked points; figure -> the HIPIQS readings it ran under
-        self.simulated = {}                    # point -> its row, once (the footer counts what the points took)
-        self.default = d = FlitSwitch()
-        self.readings = [(up, xs) for up in ("input", "output") for xs in ("extra", "within")]
-        self.name = {r: f"up port by {r[0]} queue, FIFO units {'on top of' if r[1] == 'extra' else 'within'} the "
-                        "buffer" for r in self.readings}
-        self.r0 = (d.up_select, d.crosspoint_storage)
-        self.ups = [r for r in self.readings if r[1] == d.crosspoint_storage]
-        self.claims = Claims(self.r0, self.name, {"up": d.up_select, "storage": d.crosspoint_storage, "wiring": "bmin",
-                                                  "fifo routing": d.fifo_routing, "saturation": "received load"})
-
-    def curve(self, grid=None, **p):
-        rows = points("bmin", [{**p, "load": x} for x in (grid or self.loads)], **self.run)
-        for r in rows:                 # what the rows were run with (est and paired read it)
-            r.setdefault("replications", self.reps)
-            self.simulated[repr(sorted(p.items())), r["load"]] = r
-            if deadlocked(r):
-                self.deadlocked.append(", ".join(f"{k} {v}" for k, v in p.items()) + f", load {r['load']:g}")
-        return rows
-
-    def hip(self, m, b, reading, nodes=16, traffic="uniform", grid=None, **p):
-        return self.curve(grid, nodes=nodes, buffer_org="hipiqs", message_flits=m, buffer_flits=b, traffic=traffic,
-                          up_select=reading[0], crosspoint_storage=reading[1], **p)
+__all__ = ["CYCLES", "REPLICATIONS", "build"]
 
 
 def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store=None) -> list[Path]:
     started = begin("hipiqs", BUDGET)
     plt = pyplot()
-    s = _Build(quick, workers, seed, store)
+    s = Build(quick, workers, seed, store)
     lines = _intro(s)
-    grid, section = _figs_7_9(s, plt, out)
-    lines += section + _fifo(s, grid)
+    grid, section = figs_7_9(s, plt, out)
+    lines += section + fig_7_fifo(s, grid)
     pk = {k: peak(rows) for k, rows in grid.items()}
-    _buffers(s, grid, pk)
-    lines += _fig10(s, pk) + _fig11(s, grid) + _fig12(s, plt, out) + _which_reading(s) + _claims_table(s)
+    section_5_2_1(s, pk)
+    fig_7_gaps(s, pk)
+    fig_9(s, pk)
+    fig_8(s, grid)
+    lines += fig_10(s, pk) + fig_11(s, grid)
+    section, perm = fig_12(s, plt, out)
+    lines += section + section_5_5(s, perm) + _which_reading(s) + _claims_table(s)
     lines += ["", built(started, s.simulated.values())]
     every = [v for *_, v, _ in s.claims.rows]
     stuck = (f"Deadlocked points: {len(set(s.deadlocked))} ({'; '.join(sorted(set(s.deadlocked)))})."
@@ -105,6 +57,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     path = out / "hipiqs.md"
     path.write_text("\n".join(lines) + "\n")
     return [path, out / "hipiqs_fig7.png", out / "hipiqs_fig12.png"]
+
 
 
 def _intro(s) -> list:
@@ -157,7 +110,7 @@ def _intro(s) -> list:
             "DEADLOCKS", ""]
 
 
-def _figs_7_9(s, plt, out) -> tuple:
+def figs_7_9(s, plt, out) -> tuple:
     """Figs. 7-9's curves (message size against buffer size, 16 nodes), their table and Fig. 7's plot."""
     grid = {}
     for org in ("fifo", "damq", "safc", "central"):
@@ -201,7 +154,7 @@ def _figs_7_9(s, plt, out) -> tuple:
     return grid, lines + ["![Fig. 7](hipiqs_fig7.png)", ""]
 
 
-def _fifo(s, grid) -> list:
+def fig_7_fifo(s, grid) -> list:
     """Fig. 7's "FIFO saturates well before 0.60", read as a saturation throughput (the highest received load)
     and as the latency knee (mean latency past KNEE times the zero-load latency at 0.60), under the three up-port
     rules of a FIFO switch: the other readings first, the default (routed at the head, received load) last."""
@@ -254,9 +207,9 @@ def _fifo(s, grid) -> list:
             "states no rule taking one switch's limit to its BMIN's, so this is shown, not a derivation.", ""]
 
 
-def _buffers(s, grid, pk) -> None:
-    """§5.2.1's DAMQ and HIPIQS figures, Fig. 7's gaps to the central buffer, Fig. 9's equal fractions and
-    Fig. 8's diminishing returns (verdicts only: their figures are in Figs. 7-9's table)."""
+def section_5_2_1(s, pk) -> None:
+    """§5.2.1's DAMQ and HIPIQS figures for messages about 20 % of the buffer (verdicts only: their figures are
+    in Figs. 7-9's table)."""
     c = s.claims
     damq = pk["damq", 128, 640]
     c.one("§5.2.1", "DAMQ's saturation throughput is about 0.76 for messages about 20 % of the buffer (quoted from "
@@ -266,6 +219,12 @@ def _buffers(s, grid, pk) -> None:
            "at least 0.90", at_least, {r: (est(pk[("hipiqs",) + r, 128, 640], "throughput"),
                                            f"128/640: {level(pk[('hipiqs',) + r, 128, 640])}")
                                        for r in s.readings}, 0.90, saturated=True, quote=OVER_090)
+
+
+def fig_7_gaps(s, pk) -> None:
+    """Fig. 7's gaps between the central buffer and HIPIQS: almost as good up to 20 % of the buffer, considerably
+    worse beyond (verdicts only)."""
+    c = s.claims
     # §5.2.1 says both "smaller than 20%" and "20% or less": messages of exactly 20 % of the buffer are judged
     # among the small ones (the pairs 64/320, 128/640, 256/1280 say so in their row).
     for m in SIZES:
@@ -281,12 +240,23 @@ def _buffers(s, grid, pk) -> None:
                 c.each("Fig. 7", f"beyond 20 % of the buffer the central buffer is considerably better "
                        f"({m}/{b})", f"gap at least {AROUND}", at_least, values, AROUND, compares=True,
                        saturated=True, quote=WORSE[b])
+
+
+def fig_9(s, pk) -> None:
+    """Fig. 9: the same message/buffer ratio gives almost identical saturation (verdicts only)."""
+    c = s.claims
     triple = ((64, 320), (128, 640), (256, 1280))
     for (ma, ba), (mb, bb) in ((triple[0], triple[1]), (triple[1], triple[2]), (triple[0], triple[2])):
         d = {r: paired(pk[("hipiqs",) + r, ma, ba], pk[("hipiqs",) + r, mb, bb], "throughput") for r in s.readings}
         c.each("Fig. 9", f"same message/buffer ratio, almost identical saturation ({ma}/{ba} against {mb}/{bb})",
                f"|difference| <= {AROUND}", within, {r: (e, diff(e)) for r, e in d.items()}, 0.0, AROUND,
                compares=True, saturated=True, quote=SAME_FRACTION)
+
+
+def fig_8(s, grid) -> None:
+    """Fig. 8: diminishing returns of a larger buffer, judged on the received load at the grid's top load
+    (verdicts only)."""
+    c = s.claims
     # §5.2.2 says both "raising the saturation throughput" and "(in terms of saturation load)": in a network that
     # carries what it is offered up to saturation the two are one figure. Judged on the received load at the
     # grid's top load, where every one of these curves is past its knee: a peak read off the grid would move
@@ -307,7 +277,7 @@ def _buffers(s, grid, pk) -> None:
            at_least, gains, 0.0, compares=True, saturated=True, quote=MORE_FOR_256)
 
 
-def _fig10(s, pk) -> list:
+def fig_10(s, pk) -> list:
     """Fig. 10: 64 nodes on a 4-ary 3-tree, HIPIQS under both up-port readings, against its 16-node figures."""
     c = s.claims
     big = {("central", m): s.curve(nodes=64, buffer_org="central", message_flits=m, buffer_flits=640)
@@ -341,7 +311,7 @@ def _fig10(s, pk) -> list:
     return lines
 
 
-def _fig11(s, grid) -> list:
+def fig_11(s, grid) -> list:
     """Fig. 11: packetisation into 64-flit packets (HIPIQS, 16 nodes, the default reading)."""
     c, low, top, r0 = s.claims, min(s.loads), max(s.loads), s.r0
     lines = ["## Fig. 11: packetisation into 64-flit packets (HIPIQS, 16 nodes, the default reading)", "",
@@ -368,125 +338,6 @@ def _fig11(s, grid) -> list:
                   f"packets minus whole: {d.value:+.1f} cycles (95 % CI {d.low:+.1f} .. {d.high:+.1f}, paired)",
                   "at least 0", at_least, d, 0.0, hip=r0, compares=True, quote=PACKETISATION)
     return lines + [""]
-
-
-def _bounds() -> str:
-    """Each pattern's channel-load bound on each 64-node wiring run here (a walk of every route), as a sentence."""
-    from switchq.models.flit import FlitNetwork, MessageTraffic
-    from switchq.solvers.bmin import saturation_bound
-
-    wirings = {"4-ary 3-tree": FlitNetwork.bmin(64), "SP2 boards": FlitNetwork.sp2(64)}
-    return "; ".join(f"{pat}: " + ", ".join(f"{w} {saturation_bound(n, MessageTraffic(0.5, 64, pattern=pat)):.2f}"
-                                            for w, n in wirings.items())
-                     for pat in ("uniform", "bitrev", "transpose"))
-
-
-def _fig12(s, plt, out) -> list:
-    """Fig. 12 (bit reversal and transpose, 16 and 64 nodes) and §5.5's received load beyond saturation: each
-    64-node claim on SP2 boards first, then on the 4-ary 3-tree (the default wiring) given the boards' verdicts."""
-    c, top, ups = s.claims, max(s.fine), s.ups
-    wiring = {"bmin": "4-ary 3-tree", "boards": "SP2 boards"}
-    lines = ["## Fig. 12: bit reversal and transpose (640-flit buffers)", "",
-             f"At 16 nodes the paper's curves do not saturate up to {top:g}: judged on the carried share (received "
-             f"over offered) at {top:g}, at least {1 - STABLE:g}. At 64 nodes its saturation throughputs are read "
-             f"off the figure ('around'), ± {AROUND}. The paper does not give its 64-node wiring: each 64-node "
-             "claim is judged on the 4-ary 3-tree (the default) and on the SP2's own wiring, four 16-node boards "
-             "cabled to each other directly (`--topology boards`: 5 links to each neighbouring board, 6 to the "
-             "opposite one, no third stage; Stunkel et al., IBM Systems Journal 34(2), 1995). The channel-load "
-             f"bound of each pattern on each wiring ({_bounds()}) caps what a network can receive; a network "
-             "saturates below its bound, so these contradict none of the paper's 64-node figures (Fig. 10's "
-             "included) and decide no verdict.", "",
-             "| nodes | wiring | pattern | organisation | message | saturation load | saturation throughput | "
-             "paper |", "|---:|---|---|---|---:|---:|---|---:|"]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    perm, boards = {}, {}      # boards: (pattern, organisation, message) -> its verdicts on SP2 boards
-    for nodes, topo in ((16, "bmin"), (64, "boards"), (64, "bmin")):
-        for pattern in ("bitrev", "transpose"):
-            for m in (64, 128):
-                values, label = {}, {}
-                for org in ["central"] + [("hipiqs",) + r for r in ups]:
-                    if isinstance(org, str):
-                        rows = s.curve(s.fine, nodes=nodes, buffer_org=org, message_flits=m, buffer_flits=640,
-                                       traffic=pattern, topology=topo)
-                    else:
-                        rows = s.hip(m, 640, org[1:], nodes=nodes, traffic=pattern, grid=s.fine, topology=topo)
-                        if org[1:] not in s.ran.setdefault("Fig. 12", []):
-                            s.ran["Fig. 12"].append(org[1:])
-                    perm[nodes, topo, pattern, org, m] = rows
-                    o = org if isinstance(org, str) else "hipiqs"
-                    label[org] = o if isinstance(org, str) else f"hipiqs (up by {org[1]})"
-                    said = f"≥ {top:g}" if nodes == 16 else f"{PAPER[o, pattern, m]:g}"
-                    lines.append(f"| {nodes} | {wiring[topo]} | {pattern} | {label[org]} | {m} | {sat(rows):g} | "
-                                 f"{level(peak(rows))} | {said} |")
-                    if nodes == 16:
-                        row = at(rows, top)
-                        values[org] = (est(row, "carried_share"), f"carried share at {top:g}: "
-                                       + level(row, "carried_share"))
-                    else:
-                        values[org] = (est(peak(rows), "throughput"), level(peak(rows)))
-                        axes[0 if pattern == "bitrev" else 1].plot(
-                            *drawn(rows), "--" if isinstance(org, str) else ("-" if org[1] == "input" else ":"),
-                            marker="." if topo == "bmin" else "x", label=f"{label[org]} M={m}, {wiring[topo]}")
-                for o in ("central", "hipiqs"):
-                    if nodes == 16:
-                        text = f"{nodes} nodes, {pattern}, {o}, {m}-flit: saturation beyond {top:g}"
-                        tol, judge, a = f"carried share ≥ {1 - STABLE:g}", at_least, (1.0, STABLE)
-                        kw = dict(quote=NOT_SATURATED_16[pattern])
-                    else:
-                        t = PAPER[o, pattern, m]
-                        text = f"{nodes} nodes, {pattern}, {o}, {m}-flit: saturation near {t:g}"
-                        tol, judge, a = f"± {AROUND} ('around')", within, (t, AROUND)
-                        kw = dict(saturated=True, quote=SATURATION_64[o, pattern])
-                    orgs = ["central"] if o == "central" else [("hipiqs",) + r for r in ups]
-                    prior = boards.get((pattern, o, m), [])
-                    if topo == "boards":
-                        boards[pattern, o, m] = [
-                            c.one("Fig. 12", text, values[g][1], tol, judge, values[g][0], *a,
-                                  hip=None if o == "central" else g[1:], choices={"wiring": "boards"},
-                                  reading="SP2 boards" + ("" if o == "central" else ", " + s.name[g[1:]]), **kw)
-                            for g in orgs]
-                    elif o == "central":
-                        c.one("Fig. 12", text, values["central"][1], tol, judge, values["central"][0], *a,
-                              readings=prior, allows=c.allows(prior), **kw)
-                    else:
-                        c.each("Fig. 12", text, tol, judge, {r: values[("hipiqs",) + r] for r in ups}, *a,
-                               prior=prior, **kw)
-    # §5.5: "for a message size of 128 flits, HIPIQS performs better than output queuing in terms of received
-    # traffic beyond saturation" (bit reversal; "slightly better" for transpose), 64 nodes.
-    for pattern in ("bitrev", "transpose"):
-        prior = []
-        for topo in ("boards", "bmin"):
-            central = at(perm[64, topo, pattern, "central", 128], top)
-            values = {}
-            for r in ups:
-                h = at(perm[64, topo, pattern, ("hipiqs",) + r, 128], top)
-                d = paired(h, central, "throughput")
-                values[r] = (d, f"received at {top:g}: HIPIQS {level(h)}, central {level(central)}; HIPIQS minus "
-                                "central " + diff(d))
-            text = f"64 nodes, {pattern}, 128-flit: beyond saturation HIPIQS receives more than the central buffer"
-            kw = dict(compares=True, saturated=True, quote=BEYOND_SATURATION[pattern])
-            if topo == "boards":
-                prior = [c.one("§5.5", text, values[r][1], "at least 0", at_least, values[r][0], 0.0, hip=r,
-                               reading="SP2 boards, " + s.name[r], choices={"wiring": "boards"}, **kw) for r in ups]
-            else:
-                c.each("§5.5", text, "at least 0", at_least, values, 0.0, prior=prior, **kw)
-    for ax, pattern in zip(axes, ("bitrev", "transpose")):
-        ax.plot([0.6, 1], [0.6, 1], color="grey", lw=0.5)
-        ax.set_title(f"64 nodes, {pattern} (dots: 3-tree, crosses: SP2 boards)")
-        ax.set_xlabel("applied load")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=5)
-    axes[0].set_ylabel("received load")
-    fig.tight_layout()
-    fig.savefig(out / "hipiqs_fig12.png", dpi=100)
-    plt.close(fig)
-    on_boards = [v for *_, v, _ in c.rows if v.reading.startswith("SP2 boards")]
-    tree = [v for w, says, o, t, v, rr in c.rows if w in ("Fig. 12", "§5.5") and says.startswith("64 nodes")
-            and not v.reading.startswith("SP2 boards")]
-    return lines + ["", "![Fig. 12](hipiqs_fig12.png)", "",
-                    f"At 64 nodes the 4-ary 3-tree agrees with {sum(v == AGREE for v in tree)} of {len(tree)} of "
-                    f"Fig. 12's and §5.5's verdicts (both up-port readings), the SP2 boards with "
-                    f"{sum(v == AGREE for v in on_boards)} of {len(on_boards)}.", ""]
 
 
 def _which_reading(s) -> list:

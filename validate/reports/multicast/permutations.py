@@ -13,6 +13,12 @@ from pathlib import Path
 
 from .. import est
 from ..claims import AGREE, agreeing, at_least, listed, paired, printed, within
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import est
+from ..claims import AGREE, agreeing, at_least, listed, paired, printed, within
 from .common import (CONFIGS, PAPER_32_Q4, PATTERNS, SAID_93, SAID_BLOW_UP, SAID_BUFFERS, SAID_COMPLEMENT,
                      SAID_UPWARD, Plan, Section, carried_its_load, curve, err, how, judged, latency, pm, save,
                      simulated)
@@ -31,16 +37,47 @@ def _net(ports, q, pattern, load, up_routing="adaptive"):
             "up_routing": up_routing}
 
 
+@dataclass
+class _Runs:
+    """The section's runs, by case (ports, crosspoint buffers, pattern): the short runs along ``p.perm_loads``
+    (``res``) and the long ones at full load (``full``); random up-routing's short runs along ``p.route_loads``
+    (``routed``); the routes fixed at the source at full load, by (rule, pattern) (``fixed``). ``top`` is load
+    1.0's index in ``p.perm_loads``, ``below`` the indices of the loads near saturation tabled, ``hi`` the last."""
+
+    res: dict
+    full: dict
+    routed: dict
+    fixed: dict
+    top: int
+    below: list
+    hi: int
+
+
 def permutations(p: Plan, out: Path, progress: bool = False, store=None) -> Section:
     """Figs 5-12 (§3): 256-node fat trees under uniform, transpose, bit-reversal and complement traffic."""
-    s, s_long = p.settings("network"), p.settings("saturated")
+    r = _simulate(p, progress, store)
+    sec = Section(files=_figures(p, r.res, r.full, out))
+    figs_5_12(sec, p, r)
+    loss, slower = _routing_tables(sec, p, r.res, r.routed, r.fixed)
+    readings, paper_v = fig_11(r)
+    free, buffers, ports_help = section_3(r)
+    blow = fig_12(p, r)
+    sec.verdicts += (list(readings.values()) + list(free.values()) + list(buffers.values())
+                     + list(ports_help.values()) + list(blow.values()))
+    _reading(sec, p, r, readings, paper_v, free, buffers, ports_help, blow, loss, slower)
+    _claims(sec, p, r, paper_v, blow, free, buffers, ports_help)
+    return sec
+
+
+def _simulate(p: Plan, progress: bool, store) -> _Runs:
+    """Every run of the section, through the sweep engine: the curves and full-load runs of every case, random
+    up-routing on four of them, and the routes fixed at the source."""
     cases = [(ports, q, pat) for ports, q, _, _ in CONFIGS for pat in PATTERNS]
     curves = simulated(p, "network", "fattree", [_net(*c, x) for c in cases for x in p.perm_loads], progress, store)
     longs = simulated(p, "saturated", "fattree", [_net(*c, 1.0) for c in cases], progress, store)
     k = len(p.perm_loads)
     res = {c: curves[i * k:(i + 1) * k] for i, c in enumerate(cases)}
     full = dict(zip(cases, longs))
-    figs = _figures(p, res, full, out)
 
     # The routing rule: the same networks with a random choice among up ports that have a credit.
     route_cases = ((8, 4, "uniform"), (8, 4, "bitrev"), (32, 4, "uniform"), (32, 4, "transpose"))
@@ -53,11 +90,16 @@ def permutations(p: Plan, out: Path, progress: bool = False, store=None) -> Sect
     rules = [(rule, pat) for rule in ("source", "dmodk") for pat in PATTERNS]
     fixed = dict(zip(rules, simulated(p, "network", "fattree", [_net(32, 4, pat, 1.0, rule) for rule, pat in rules],
                                       progress, store)))
-
     top = p.perm_loads.index(1.0)
     below = [i for i, x in enumerate(p.perm_loads) if 0.85 <= x < 1.0] or [top - 1]
+    return _Runs(res, full, routed, fixed, top, below, below[-1])
+
+
+def figs_5_12(sec: Section, p: Plan, r: _Runs) -> None:
+    """Figs 5-12's full-load table: throughput at load 1 after the short and the long warm-up, latency near
+    saturation, the paper's figure."""
+    s, s_long, below = p.settings("network"), p.settings("saturated"), r.below
     lat_cols = " | ".join(f"latency at {p.perm_loads[i]:g} (slots)" for i in below)
-    sec = Section(files=figs)
     sec.lines += ["## 2. Permutations on a 256-node fat tree (Figs 5-12, §3)", "",
                   "4-ary 4-trees of 8-port switches (4 levels, 256 switches) and 16-ary 2-trees of 32-port "
                   "switches (2 levels, 32 switches), 2 or 4 packet buffers per crosspoint, credit flow control, "
@@ -79,21 +121,22 @@ def permutations(p: Plan, out: Path, progress: bool = False, store=None) -> Sect
                   "the input-queued routers of [17]. Δ = ours (long run) − paper.", "",
                   f"| network (paper figs) | pattern | throughput at load 1, short | long | {lat_cols} | paper | Δ |",
                   "|---|---|---:|---:|" + "---:|" * len(below) + "---:|---:|"]
-    _full_load_rows(sec, p, res, full, below)
-    loss, slower = _routing_tables(sec, p, res, routed, fixed)
+    _full_load_rows(sec, p, r.res, r.full, below)
 
-    t = {key: r.throughput for key, r in full.items()}
+
+def _reading(sec: Section, p: Plan, r: _Runs, readings, paper_v, free, buffers, ports_help, blow, loss,
+             slower) -> None:
+    """The section's reading: the 32-port figures against the paper, its other findings, full load's drift
+    after a short warm-up, what may explain the gap and the routing rule's effect, and Fig. 12's blow-up."""
+    s, s_long, res, full, fixed, top, hi = (p.settings("network"), p.settings("saturated"), r.res, r.full,
+                                            r.fixed, r.top, r.hi)
+    t = {key: x.throughput for key, x in full.items()}
     short = {key: v[top].throughput for key, v in res.items()}
     drift = max(full, key=lambda key: short[key] - t[key])
-    carried = max((x for x, r in zip(p.perm_loads, res[drift]) if x < 1 and carried_its_load(r, x)), default=None)
+    carried = max((x for x, row in zip(p.perm_loads, res[drift]) if x < 1 and carried_its_load(row, x)),
+                  default=None)
     others = max(abs(short[key] - t[key]) for key in full if key != drift)
-    hi = below[-1]
     lat32 = {pat: res[32, 4, pat][hi] for pat in PATTERNS}
-    vs = _judge(p, full, res, fixed, hi)
-    readings, paper_v, free, buffers, ports_help, blow = (vs[k] for k in ("readings", "paper", "free", "buffers",
-                                                                          "ports", "blow"))
-    sec.verdicts += (list(readings.values()) + list(free.values()) + list(buffers.values())
-                     + list(ports_help.values()) + list(blow.values()))
     eight_worst = min(t[8, q, pat] for q in (2, 4) for pat in PATTERNS) < \
         min(t[32, q, pat] for q in (2, 4) for pat in PATTERNS)
     matching = [name for rule, name in (("source", "random source route"), ("dmodk", "d-mod-k"))
@@ -155,6 +198,10 @@ def permutations(p: Plan, out: Path, progress: bool = False, store=None) -> Sect
                   + ", ".join(f"{pat} {b} ({judged(b, 1, signed=True)} slots)" for pat, b in blow.items()) + ".",
                   ""]
 
+
+def _claims(sec: Section, p: Plan, r: _Runs, paper_v, blow, free, buffers, ports_help) -> None:
+    """The section's rows of the report's summary: Fig. 11's figures, Fig. 12's blow-up, §3's counts."""
+    hi = r.hi
     three = ("transpose", "bitrev", "uniform")
     sec.claim("Fig. 11", "32-port, 4 buffers, complement at full load", PAPER_32_Q4["complement"],
               judged(paper_v["complement"]), f"± {printed(PAPER_32_Q4['complement'])[1]:g}", paper_v["complement"],
@@ -171,8 +218,6 @@ def permutations(p: Plan, out: Path, progress: bool = False, store=None) -> Sect
                         ("32-port switches carry no less than 8-port", ports_help)):
         sec.summary.append(("§3", f"{name} ({len(found)} cases)", "—", f"{agreeing(found.values())} of {len(found)}",
                             "each a verdict", "counted", "judged case by case in section 2"))
-    return sec
-
 
 
 def _full_load_rows(sec: Section, p: Plan, res, full, below) -> None:
@@ -262,10 +307,11 @@ def _routing_tables(sec: Section, p: Plan, res, routed, fixed) -> tuple:
     return loss, slower
 
 
-def _judge(p: Plan, full, res, fixed, hi: int) -> dict:
-    """The section's verdicts: Fig. 11's figures under each up-routing rule run (the rules fixed at the source
-    judged first: readings of the rule the paper does not give), its other findings on the long runs at full
-    load, and Fig. 12's blow-up on the paired latency difference."""
+def fig_11(r: _Runs) -> tuple:
+    """Fig. 11's figures (32-port, 4 buffers, full load) under each up-routing rule run: the rules fixed at the
+    source judged first (readings of the rule the paper does not give), then the default, given them. Returns
+    the readings' verdicts by (rule, pattern) and the default's by pattern."""
+    full, fixed = r.full, r.fixed
     said = {pat: SAID_COMPLEMENT if pat == "complement" else SAID_93 for pat in PATTERNS}
     claim = {pat: f"Fig. 11: 32-port, 4 buffers, {pat} at full load" for pat in PATTERNS}
     readings = {}
@@ -279,8 +325,13 @@ def _judge(p: Plan, full, res, fixed, hi: int) -> dict:
                            section="Fig. 11", quote=said[pat], readings=[readings["source", pat], readings["dmodk", pat]],
                            allows=SAID_UPWARD, saturated=True)
                for pat in PATTERNS}
-    # The paper's other findings (§3), each on the long runs at full load; two configurations compared on their
-    # paired difference (same seeds).
+    return readings, paper_v
+
+
+def section_3(r: _Runs) -> tuple:
+    """§3's other findings, each on the long runs at full load: complement contention free, more buffers and more
+    ports carry no less (two configurations compared on their paired difference, same seeds)."""
+    full = r.full
     free = {(ports, q): at_least(est(full[ports, q, "complement"], "throughput"), FREE, section="§3",
                                  claim=f"§3: complement is contention free, {ports}-port, {q} buffers",
                                  quote=SAID_COMPLEMENT, saturated=True)
@@ -293,6 +344,13 @@ def _judge(p: Plan, full, res, fixed, hi: int) -> dict:
                                      compares=True, section="§3", quote=SAID_BUFFERS, saturated=True,
                                      claim=f"§3: 32-port switches carry no less than 8-port, {q} buffers, {pat}")
                   for pat in PATTERNS for q in (2, 4)}
+    return free, buffers, ports_help
+
+
+def fig_12(p: Plan, r: _Runs) -> dict:
+    """Fig. 12's "response times only blow up for Transpose and Reversal": their latency above uniform's at the
+    highest load below 1, on the paired difference; by pattern."""
+    res, hi = r.res, r.hi
     # Fig. 12: "response times only blow up for Transpose and Reversal": their latency above uniform's (paired).
     # Judged whatever the runs' stability: a latency that blows up is the overload the claim is about, so an
     # unstable run is its set-up (saturated), not a miss. No other reading of it was run.
@@ -302,5 +360,4 @@ def _judge(p: Plan, full, res, fixed, hi: int) -> dict:
         blow[pat] = at_least(paired(a, b, "mean_latency"), 0.0, compares=True, section="Fig. 12", saturated=True,
                              claim=f"Fig. 12: latency blows up for {pat} (above uniform's) at {p.perm_loads[hi]:g}",
                              quote=SAID_BLOW_UP)
-    return {"readings": readings, "paper": paper_v, "free": free, "buffers": buffers, "ports": ports_help,
-            "blow": blow}
+    return blow

@@ -33,7 +33,23 @@ def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Sec
     """Figs 13-14 (§3.1): one 8 x 8 switch, mean fanout 4, five architectures."""
     from switchq.solvers import multicast
 
-    # Every point of the section, run through the sweep engine in two batches (curves, saturation table).
+    sim = _simulate(p, progress, store)
+    sec = Section()
+    curves = figs_13_14(sec, p, out, sim)
+    sat, sat_p, checks = saturation_table(sec, p, sim)
+    qs = (1, 2, 3, 4, 8)
+    by_q = dict(zip(qs, (sim("oq-crosspoint", q, 1.0, 2, "uniform", "bernoulli", True) for q in qs)))
+    bound8 = multicast.admissible_load(8, 8, 4)
+    v = _judge(sat, sat_p, by_q, bound8)
+    _reading(sec, p, sim, curves, sat, sat_p, checks, by_q, v)
+    _summary(sec, v, by_q, bound8)
+    sec.verdicts += [c for _, c in checks]
+    return sec
+
+
+def _simulate(p: Plan, progress: bool, store):
+    """Every point of the section, run through the sweep engine in two batches (curves, saturation table);
+    returns ``sim(arch, q, load, m, law, arrivals, table)``, the row of one."""
     variants = [(a, q, "poisson") for a, q in ARCHS] + [("oq-crosspoint", 4, "bernoulli")]
     curve_keys = [(arch, q, x, m, "uniform", arrivals) for m, loads in ((8, p.loads_8x8), (2, p.loads_2x8))
                   for arch, q, arrivals in variants for x in loads]
@@ -49,7 +65,12 @@ def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Sec
     def sim(arch, q, load, m, law="uniform", arrivals="poisson", table=False):
         return found[(("table",) if table else ()) + (arch, q, load, m, law, arrivals)]
 
-    sec = Section()
+    return sim
+
+
+def figs_13_14(sec: Section, p: Plan, out: Path, sim) -> dict:
+    """Figs 13-14: the section's set-up, the curves' plot and the table along them (oq-crosspoint Q = 4 with
+    Poisson and Bernoulli arrivals, iq-wba's latency); returns each curve's rows by (inputs, arch, Q, arrivals)."""
     sec.lines += ["## 1. One switch: multicast of mean fanout 4 (Figs 13-14, §3.1)", "",
                   "An 8 x 8 switch with all 8 inputs active (Fig. 13) or 2 (the paper's \"2X8\", Fig. 14). A "
                   "packet's destination set has a size uniform on 1..7 (mean 4, our reading of \"random "
@@ -77,6 +98,14 @@ def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Sec
             lat = [latency(v, x) for v in (r, b, w)]
             sec.lines.append(f"| {m} x 8 (Fig. {13 if m == 8 else 14}) | {x:g} | "
                              f"{pm(r.throughput, r.throughput_ci95)} | " + " | ".join(lat) + " |")
+    return curves
+
+
+def saturation_table(sec: Section, p: Plan, sim) -> tuple:
+    """The saturation table (load 1.0, both fanout laws) against the exact chains and the paper; each exact
+    chain's check is a verdict. Returns the uniform law's rows with Bernoulli and with Poisson arrivals by
+    (inputs, arch, Q), and the checks as (|simulated - exact|, verdict)."""
+    from switchq.solvers import multicast
 
     # Saturation table: load 1.0, both fanout laws, against the exact chains and the paper.
     sec.lines += ["", "### Saturation throughput (load 1.0; Figs 13-14 and the [19] figures quoted in §3.1)", "",
@@ -115,15 +144,15 @@ def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Sec
                              f"{pm(r_p.throughput, r_p.throughput_ci95)} | {an[0]} | "
                              f"{pm(r_f.throughput, r_f.throughput_ci95)} | {an[1]} | "
                              f"{'—' if paper is None else paper} | {delta} |")
-    # How the 2 x 8 figure depends on the crosspoint size.
-    qs = (1, 2, 3, 4, 8)
-    by_q = dict(zip(qs, (sim("oq-crosspoint", q, 1.0, 2, "uniform", "bernoulli", True) for q in qs)))
+    return sat, sat_p, checks
+
+
+def _reading(sec: Section, p: Plan, sim, curves, sat, sat_p, checks, by_q, v) -> None:
+    """The crosspoint-size line and the section's reading: the paper's figures, the exact chains, WBA."""
     o2, o8 = sat_p[2, "oq-crosspoint", 4].throughput, sat_p[8, "oq-crosspoint", 4].throughput
     knee = [(x, r) for x, r in zip(p.loads_2x8, curves[2, "oq-crosspoint", 4, "poisson"]) if x in (0.8, 0.9)]
     wba = {m: sat_p[m, "iq-wba", 4].throughput for m in (2, 8)}
     iq_best = {m: max(sat_p[m, a, 4].throughput for a in ("iq-split", "iq-nosplit", "iq-wba")) for m in (2, 8)}
-    bound8 = multicast.admissible_load(8, 8, 4)
-    v = _judge(sat, sat_p, by_q, bound8)
     claims, why = v["claims"], v["why"]
     wba_v, beats = v["wba"], v["beats"]
     chain = [c for _, c in checks]
@@ -156,9 +185,6 @@ def single_switch(p: Plan, out: Path, progress: bool = False, store=None) -> Sec
                   "carries more than WBA (paired difference, same seeds) at "
                   + listed([f"{m} x 8" for m in (2, 8) if beats[m] == AGREE]) + " ("
                   f"{o2:.3f} vs {wba[2]:.3f}, {o8:.3f} vs {wba[8]:.3f}).", ""]
-    _summary(sec, v, by_q, bound8)
-    sec.verdicts += chain
-    return sec
 
 
 def _draw_curves(p: Plan, out: Path, sim) -> dict:

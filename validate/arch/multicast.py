@@ -43,7 +43,12 @@ mask). A packet counts as delivered when its last copy leaves.
     gives none. With every weight equal the rule is ``iq-split``: the two
     share code and random stream.
 
-Order in a slot: arrivals, then sending, then (crosspoint switch) outputs.
+Order in a slot, the phases of ``_run_multicast``: ``_arrivals``, then the
+architecture's step: ``_crosspoint_send`` and ``_crosspoint_outputs``
+(oq-crosspoint); ``_split_grants``, ``_split_transfer`` and
+``_split_departures`` (iq-split, iq-wba); ``_nosplit_send`` (iq-nosplit: a
+packet goes whole or not, so grant and transfer are one step). ``_account``
+closes the run.
 """
 
 from __future__ import annotations
@@ -71,6 +76,24 @@ IQ_WBA = 3
 MODES = {"oq-crosspoint": OQ_CROSSPOINT, "iq-split": IQ_SPLIT, "iq-nosplit": IQ_NOSPLIT, "iq-wba": IQ_WBA}
 
 
+# The kernel's state, packed into a few int64 arrays indexed by the named rows below (built by ``_new_state``).
+# ``fifo[row, i, s]``: input i's FIFO of packets, a ring of ``storage``: arrival slot, destination mask,
+# destinations still to serve.
+F_ARR, F_SET, F_LEFT = 0, 1, 2
+# ``ins[row, i]``: its head, length, and (WBA) the slot its HOL packet reached the head.
+I_HEAD, I_LEN, I_HOL = 0, 1, 2
+# Crosspoint switch, crosspoint x = i * n + j: ``xq[row, x, e]`` its copies (packet slot in the input's pool, time
+# sent), a ring of ``qc``; ``xs[row, x]`` the ring's head and length and the crosspoint's credits.
+X_PKT, X_TIME = 0, 1
+X_HEAD, X_LEN, X_CREDITS = 0, 1, 2
+# A sent packet waits in its input's pool until its last copy leaves (at most Q per crosspoint):
+# ``pool[row, i, slot]`` its arrival slot, destination mask, copies still to send, and the free-slot stack;
+# ``pool_n[i]`` the stack's height, ``pool_n[inputs]`` the packets pooled.
+P_ARR, P_SET, P_LEFT, P_FREE = 0, 1, 2, 3
+# ``grants[row, j]``: each output's pick this slot (-1: none), offers, and best weight (iq-split / iq-wba).
+G_PICK, G_OFFERS, G_BEST = 0, 1, 2
+
+
 @njit(cache=True)
 def _draw_set(n, size_cdf, scratch):
     """A destination mask: a size from the fanout law, then a uniform subset (partial shuffle)."""
@@ -86,190 +109,237 @@ def _draw_set(n, size_cdf, scratch):
 
 
 @njit(cache=True)
-def _run_multicast(sw, size_cdf, run, stats, parts):
-    K.seed_rng(run.seed)
-    n, m_in, mode, q, load, poisson, storage = sw
-    warmup = run.warmup
-    mask_ring = storage - 1
-    # Input FIFOs of packets: arrival slot, destination mask, destinations still to serve.
-    f_arr = np.zeros((m_in, storage), dtype=np.int64)
-    f_set = np.zeros((m_in, storage), dtype=np.int64)
-    f_left = np.zeros((m_in, storage), dtype=np.int64)
-    f_head = np.zeros(m_in, dtype=np.int64)
-    f_len = np.zeros(m_in, dtype=np.int64)
-    scratch = np.zeros(n, dtype=np.int64)
-    order = np.arange(m_in)
-    picks = np.full(n, -1, dtype=np.int64)
-    offers = np.zeros(n, dtype=np.int64)
-    # WBA: slot each input's HOL packet reached the head, and each output's best weight this slot.
-    hol_since = np.zeros(m_in, dtype=np.int64)
-    best_w = np.zeros(n, dtype=np.int64)
-    # Crosspoint switch: credits, copies (packet slot in the input's pool, time sent) per crosspoint.
-    credits = np.full((m_in, n), q, dtype=np.int64)
+def _new_state(sw):
+    """Empty FIFOs and crosspoints, full credits, every pool slot free; the inputs' order (iq-nosplit, shuffled
+    in place slot after slot) and the scratch of ``_draw_set``."""
+    n, m_in, q, storage = sw.n_ports, sw.inputs, sw.q, sw.storage
+    fifo = np.zeros((3, m_in, storage), dtype=np.int64)
+    ins = np.zeros((3, m_in), dtype=np.int64)
     qc = K.pow2_at_least(q)
-    xp_pkt = np.zeros((m_in * n, qc), dtype=np.int64)
-    xp_time = np.zeros((m_in * n, qc), dtype=np.int64)
-    xp_head = np.zeros(m_in * n, dtype=np.int64)
-    xp_len = np.zeros(m_in * n, dtype=np.int64)
-    # A sent packet waits in its input's pool until its last copy leaves (at most Q per crosspoint).
-    pool = q * n + 1
-    p_arr = np.zeros((m_in, pool), dtype=np.int64)
-    p_set = np.zeros((m_in, pool), dtype=np.int64)
-    p_left = np.zeros((m_in, pool), dtype=np.int64)
-    p_free = np.zeros((m_in, pool), dtype=np.int64)
-    p_nfree = np.full(m_in, pool, dtype=np.int64)
+    xq = np.zeros((2, m_in * n, qc), dtype=np.int64)
+    xs = np.zeros((3, m_in * n), dtype=np.int64)
+    xs[X_CREDITS, :] = q
+    size = q * n + 1
+    pool = np.zeros((4, m_in, size), dtype=np.int64)
+    pool_n = np.full(m_in + 1, size, dtype=np.int64)
+    pool_n[m_in] = 0
     for i in range(m_in):
-        for k in range(pool):
-            p_free[i, k] = k
-    in_pool = 0
+        for k in range(size):
+            pool[P_FREE, i, k] = k
+    grants = np.zeros((3, n), dtype=np.int64)
+    grants[G_PICK, :] = -1
+    return fifo, ins, xq, xs, pool, pool_n, grants, np.arange(m_in), np.zeros(n, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _arrivals(t, warmup, sw, size_cdf, fifo, ins, scratch, stats, parts):
+    """Each active input gets its packets of slot ``t`` (Bernoulli or Poisson), each with a destination set,
+    at the tail of its FIFO; a packet reaching an empty FIFO is at the head from ``t``."""
+    n, storage = sw.n_ports, sw.storage
+    for i in range(sw.inputs):
+        for _ in range(K.slot_count(sw.load, sw.poisson)):
+            admitted = K.admit(stats, t, warmup, ins[I_LEN, i] < storage, True)
+            # Parts are the inputs: a packet waits at its input until its last copy leaves.
+            K.part_offered(parts, i, t, warmup, admitted)
+            if not admitted:
+                continue
+            s = (ins[I_HEAD, i] + ins[I_LEN, i]) & (storage - 1)
+            if ins[I_LEN, i] == 0:
+                ins[I_HOL, i] = t
+            fifo[F_ARR, i, s] = t
+            fifo[F_SET, i, s] = _draw_set(n, size_cdf, scratch)
+            fifo[F_LEFT, i, s] = fifo[F_SET, i, s]
+            ins[I_LEN, i] += 1
+            stats[COPIES_OWED] += K.popcount(fifo[F_SET, i, s])
+
+
+@njit(cache=True, inline="always")
+def _crosspoint_send(t, sw, fifo, ins, xq, xs, pool, pool_n):
+    """oq-crosspoint: each input sends its HOL packet across the crossbar once, a copy to each destination
+    crosspoint, if every one of them has a credit; the packet moves to the input's pool."""
+    n = sw.n_ports
+    qc = xq.shape[2]
+    for i in range(sw.inputs):
+        if ins[I_LEN, i] == 0:
+            continue
+        h = ins[I_HEAD, i]
+        dest = fifo[F_SET, i, h]
+        ok = True
+        for j in range(n):
+            if (dest >> j) & 1 and xs[X_CREDITS, i * n + j] < 1:
+                ok = False
+                break
+        if not ok:
+            continue
+        pool_n[i] -= 1
+        slot = pool[P_FREE, i, pool_n[i]]
+        pool[P_ARR, i, slot] = fifo[F_ARR, i, h]
+        pool[P_SET, i, slot] = dest
+        pool[P_LEFT, i, slot] = K.popcount(dest)
+        pool_n[sw.inputs] += 1
+        for j in range(n):
+            if (dest >> j) & 1:
+                xs[X_CREDITS, i * n + j] -= 1
+                x = i * n + j
+                e = (xs[X_HEAD, x] + xs[X_LEN, x]) & (qc - 1)
+                xq[X_PKT, x, e] = slot
+                xq[X_TIME, x, e] = t
+                xs[X_LEN, x] += 1
+        ins[I_HEAD, i] = (h + 1) & (sw.storage - 1)
+        ins[I_LEN, i] -= 1
+
+
+@njit(cache=True, inline="always")
+def _crosspoint_outputs(t, measured_from, sw, xq, xs, pool, pool_n, stats, parts):
+    """oq-crosspoint: each output sends the oldest copy at its crosspoints (ties at random); a packet whose last
+    copy leaves departs, and all its credits come back (usable next slot)."""
+    n = sw.n_ports
+    qc = xq.shape[2]
+    for j in range(n):
+        best = -1
+        best_t = 0
+        ties = 0
+        for i in range(sw.inputs):
+            x = i * n + j
+            if xs[X_LEN, x] == 0:
+                continue
+            tt = xq[X_TIME, x, xs[X_HEAD, x]]
+            if best < 0 or tt < best_t:
+                best, best_t, ties = i, tt, 1
+            elif tt == best_t:
+                ties += 1
+                if np.random.random() * ties < 1.0:
+                    best = i
+        if best < 0:
+            continue
+        i = best
+        x = i * n + j
+        slot = xq[X_PKT, x, xs[X_HEAD, x]]
+        xs[X_HEAD, x] = (xs[X_HEAD, x] + 1) & (qc - 1)
+        xs[X_LEN, x] -= 1
+        stats[COPIES] += 1
+        if t >= measured_from:
+            stats[M_COPIES] += 1
+        pool[P_LEFT, i, slot] -= 1
+        if pool[P_LEFT, i, slot] == 0:
+            dest = pool[P_SET, i, slot]
+            for jj in range(n):
+                if (dest >> jj) & 1:
+                    xs[X_CREDITS, i * n + jj] += 1
+            K.depart(stats, parts, i, t, pool[P_ARR, i, slot], measured_from)
+            pool[P_FREE, i, pool_n[i]] = slot
+            pool_n[i] += 1
+            pool_n[sw.inputs] -= 1
+
+
+@njit(cache=True, inline="always")
+def _split_grants(t, sw, fifo, ins, grants):
+    """iq-split / iq-wba: every output picks (``grants[G_PICK, j]``, -1: none), among the HOL packets that still
+    need it, one of largest weight at random (reservoir sampling over the ties); iq-split weighs them all 0,
+    iq-wba ``age at the head - residue``."""
+    n = sw.n_ports
+    for j in range(n):
+        grants[G_PICK, j] = -1
+        grants[G_OFFERS, j] = 0
+    for i in range(sw.inputs):
+        if ins[I_LEN, i] == 0:
+            continue
+        left = fifo[F_LEFT, i, ins[I_HEAD, i]]
+        w = np.int64(0)
+        if sw.mode == IQ_WBA:
+            w = (t - ins[I_HOL, i]) - K.popcount(left)
+        for j in range(n):
+            if (left >> j) & 1:
+                if grants[G_OFFERS, j] > 0:
+                    if w < grants[G_BEST, j]:
+                        continue
+                    if w > grants[G_BEST, j]:
+                        grants[G_OFFERS, j] = 0
+                grants[G_BEST, j] = w
+                grants[G_OFFERS, j] += 1
+                if np.random.random() * grants[G_OFFERS, j] < 1.0:
+                    grants[G_PICK, j] = i
+
+
+@njit(cache=True, inline="always")
+def _split_transfer(t, measured_from, sw, fifo, ins, grants, stats):
+    """iq-split / iq-wba: each output takes a copy of the HOL packet it picked; the packet keeps the
+    destinations it did not get."""
+    for j in range(sw.n_ports):
+        i = grants[G_PICK, j]
+        if i < 0:
+            continue
+        fifo[F_LEFT, i, ins[I_HEAD, i]] &= ~(np.int64(1) << j)
+        stats[COPIES] += 1
+        if t >= measured_from:
+            stats[M_COPIES] += 1
+
+
+@njit(cache=True, inline="always")
+def _split_departures(t, measured_from, sw, fifo, ins, stats, parts):
+    """iq-split / iq-wba: a HOL packet with no destination left departs; the next, if any, is at the head from
+    the next slot."""
+    for i in range(sw.inputs):
+        if ins[I_LEN, i] > 0 and fifo[F_LEFT, i, ins[I_HEAD, i]] == 0:
+            K.depart(stats, parts, i, t, fifo[F_ARR, i, ins[I_HEAD, i]], measured_from)
+            ins[I_HEAD, i] = (ins[I_HEAD, i] + 1) & (sw.storage - 1)
+            ins[I_LEN, i] -= 1
+            ins[I_HOL, i] = t + 1
+
+
+@njit(cache=True, inline="always")
+def _nosplit_send(t, measured_from, sw, fifo, ins, order, stats, parts):
+    """iq-nosplit: the inputs in a random order each send their HOL packet whole, every copy at once, if all its
+    outputs are still free this slot; it departs. Grant and transfer are one step: a packet goes whole or not."""
+    K.shuffle(order, sw.inputs)
+    taken = np.int64(0)
+    for a in range(sw.inputs):
+        i = order[a]
+        if ins[I_LEN, i] == 0:
+            continue
+        h = ins[I_HEAD, i]
+        dest = fifo[F_SET, i, h]
+        if dest & taken:
+            continue
+        taken |= dest
+        stats[COPIES] += K.popcount(dest)
+        if t >= measured_from:
+            stats[M_COPIES] += K.popcount(dest)
+        K.depart(stats, parts, i, t, fifo[F_ARR, i, h], measured_from)
+        ins[I_HEAD, i] = (h + 1) & (sw.storage - 1)
+        ins[I_LEN, i] -= 1
+
+
+@njit(cache=True)
+def _account(sw, stats, parts, ins, pool_n):
+    """At the end: packets still queued (in FIFOs or pooled), and the worst input's backlog growth."""
+    stats[K.STAT_QUEUED] = ins[I_LEN].sum() + pool_n[sw.inputs]
+    K.keep_worst_part(stats, parts, 1.0)
+
+
+@njit(cache=True)
+def _run_multicast(sw, size_cdf, run, stats, parts):
+    """One replication: each slot arrivals, then the architecture's step (crosspoint: send to the crosspoints,
+    then outputs; iq-split / iq-wba: grants, copies, departures; iq-nosplit: whole packets out)."""
+    K.seed_rng(run.seed)
+    fifo, ins, xq, xs, pool, pool_n, grants, order, scratch = _new_state(sw)
+    warmup = run.warmup
     end = warmup + run.slots
     for t in range(end + run.drain):
         K.mark_batch(stats, t, run)
         measured_from = warmup if t < end else K.NEVER
-        # Arrivals.
         if t < end:
-            for i in range(m_in):
-                for _ in range(K.slot_count(load, poisson)):
-                    admitted = K.admit(stats, t, warmup, f_len[i] < storage, True)
-                    # Parts are the inputs: a packet waits at its input until its last copy leaves.
-                    K.part_offered(parts, i, t, warmup, admitted)
-                    if not admitted:
-                        continue
-                    s = (f_head[i] + f_len[i]) & mask_ring
-                    if f_len[i] == 0:
-                        hol_since[i] = t
-                    f_arr[i, s] = t
-                    f_set[i, s] = _draw_set(n, size_cdf, scratch)
-                    f_left[i, s] = f_set[i, s]
-                    f_len[i] += 1
-                    stats[COPIES_OWED] += K.popcount(f_set[i, s])
-        if mode == OQ_CROSSPOINT:
-            # Each input sends its HOL packet if every destination crosspoint has a credit.
-            for i in range(m_in):
-                if f_len[i] == 0:
-                    continue
-                h = f_head[i]
-                dest = f_set[i, h]
-                ok = True
-                for j in range(n):
-                    if (dest >> j) & 1 and credits[i, j] < 1:
-                        ok = False
-                        break
-                if not ok:
-                    continue
-                p_nfree[i] -= 1
-                slot = p_free[i, p_nfree[i]]
-                p_arr[i, slot] = f_arr[i, h]
-                p_set[i, slot] = dest
-                p_left[i, slot] = K.popcount(dest)
-                in_pool += 1
-                for j in range(n):
-                    if (dest >> j) & 1:
-                        credits[i, j] -= 1
-                        x = i * n + j
-                        e = (xp_head[x] + xp_len[x]) & (qc - 1)
-                        xp_pkt[x, e] = slot
-                        xp_time[x, e] = t
-                        xp_len[x] += 1
-                f_head[i] = (h + 1) & mask_ring
-                f_len[i] -= 1
-            # Each output sends the oldest copy at its crosspoints.
-            for j in range(n):
-                best = -1
-                best_t = 0
-                ties = 0
-                for i in range(m_in):
-                    x = i * n + j
-                    if xp_len[x] == 0:
-                        continue
-                    tt = xp_time[x, xp_head[x]]
-                    if best < 0 or tt < best_t:
-                        best, best_t, ties = i, tt, 1
-                    elif tt == best_t:
-                        ties += 1
-                        if np.random.random() * ties < 1.0:
-                            best = i
-                if best < 0:
-                    continue
-                i = best
-                x = i * n + j
-                slot = xp_pkt[x, xp_head[x]]
-                xp_head[x] = (xp_head[x] + 1) & (qc - 1)
-                xp_len[x] -= 1
-                stats[COPIES] += 1
-                if t >= measured_from:
-                    stats[M_COPIES] += 1
-                p_left[i, slot] -= 1
-                if p_left[i, slot] == 0:
-                    dest = p_set[i, slot]
-                    # The last copy is out: every credit of the packet comes back (usable next slot).
-                    for jj in range(n):
-                        if (dest >> jj) & 1:
-                            credits[i, jj] += 1
-                    K.depart(stats, parts, i, t, p_arr[i, slot], measured_from)
-                    p_free[i, p_nfree[i]] = slot
-                    p_nfree[i] += 1
-                    in_pool -= 1
-        elif mode == IQ_SPLIT or mode == IQ_WBA:
-            # Every output picks, among the HOL packets that still need it, one of largest weight
-            # at random (reservoir sampling over the ties); iq-split weighs them all 0.
-            for j in range(n):
-                picks[j] = -1
-                offers[j] = 0
-            for i in range(m_in):
-                if f_len[i] == 0:
-                    continue
-                left = f_left[i, f_head[i]]
-                w = np.int64(0)
-                if mode == IQ_WBA:
-                    w = (t - hol_since[i]) - K.popcount(left)
-                for j in range(n):
-                    if (left >> j) & 1:
-                        if offers[j] > 0:
-                            if w < best_w[j]:
-                                continue
-                            if w > best_w[j]:
-                                offers[j] = 0
-                        best_w[j] = w
-                        offers[j] += 1
-                        if np.random.random() * offers[j] < 1.0:
-                            picks[j] = i
-            for j in range(n):
-                i = picks[j]
-                if i < 0:
-                    continue
-                h = f_head[i]
-                f_left[i, h] &= ~(np.int64(1) << j)
-                stats[COPIES] += 1
-                if t >= measured_from:
-                    stats[M_COPIES] += 1
-            for i in range(m_in):
-                if f_len[i] > 0 and f_left[i, f_head[i]] == 0:
-                    K.depart(stats, parts, i, t, f_arr[i, f_head[i]], measured_from)
-                    f_head[i] = (f_head[i] + 1) & mask_ring
-                    f_len[i] -= 1
-                    hol_since[i] = t + 1  # the next packet, if any, is at the head from the next slot
+            _arrivals(t, warmup, sw, size_cdf, fifo, ins, scratch, stats, parts)
+        if sw.mode == OQ_CROSSPOINT:
+            _crosspoint_send(t, sw, fifo, ins, xq, xs, pool, pool_n)
+            _crosspoint_outputs(t, measured_from, sw, xq, xs, pool, pool_n, stats, parts)
+        elif sw.mode == IQ_SPLIT or sw.mode == IQ_WBA:
+            _split_grants(t, sw, fifo, ins, grants)
+            _split_transfer(t, measured_from, sw, fifo, ins, grants, stats)
+            _split_departures(t, measured_from, sw, fifo, ins, stats, parts)
         else:
-            # Inputs in random order; a HOL packet goes whole if all its outputs are still free.
-            K.shuffle(order, m_in)
-            taken = np.int64(0)
-            for a in range(m_in):
-                i = order[a]
-                if f_len[i] == 0:
-                    continue
-                h = f_head[i]
-                dest = f_set[i, h]
-                if dest & taken:
-                    continue
-                taken |= dest
-                stats[COPIES] += K.popcount(dest)
-                if t >= measured_from:
-                    stats[M_COPIES] += K.popcount(dest)
-                K.depart(stats, parts, i, t, f_arr[i, h], measured_from)
-                f_head[i] = (h + 1) & mask_ring
-                f_len[i] -= 1
-    stats[K.STAT_QUEUED] = f_len.sum() + in_pool
-    K.keep_worst_part(stats, parts, 1.0)
+            _nosplit_send(t, measured_from, sw, fifo, ins, order, stats, parts)
+    _account(sw, stats, parts, ins, pool_n)
 
 
 def replicate(switch, traffic, run):

@@ -78,39 +78,20 @@ def enqueue_requests(stats, parts, t, warmup, arrivals, voqs, sets, limit, unbou
                 stats[K.STAT_OVERFLOW] += 1
 
 
-@njit(cache=True, inline="always")
-def arrive(stats, parts, t, run, tr, n, arrivals, burst, voqs, sets, limit, unbounded):
-    """A VOQ switch's slot start (VOQ and CIOQ alike): the batch mark, this slot's cells, each into its VOQ
-    and its input into the requests of its output."""
-    K.mark_batch(stats, t, run)
-    K.draw_arrivals(arrivals, burst, tr, n)
-    enqueue_requests(stats, parts, t, run.warmup, arrivals, voqs, sets, limit, unbounded)
-
-
-@njit(cache=True, inline="always")
-def take(voqs, sets, i, j, n):
-    """The head cell of input ``i``'s VOQ for output ``j``, matched: out of the VOQ, and input ``i`` out of
-    ``j``'s requests once that VOQ is empty. Returns the cell (its arrival slot)."""
-    q, q_head, q_len, held = voqs
-    held[i] -= 1
-    cell = K.ring_pop(q, q_head, q_len, i * n + j)
-    if q_len[i * n + j] == 0:
-        K.withdraw(sets, j, i)
-    return cell
-
-
 @njit(cache=True)
 def _run_voq(sw, run, tr, stats, parts):
     K.seed_rng(run.seed)
     n, matching, iterations, limit, unbounded, storage = sw
     # VOQs hold arrival slots; held[i]: the cells at input i.
     voqs = K.voqs(n, storage)
-    held = voqs[3]     # cells per input (the VOQs themselves are read through arrive and take)
+    q, q_head, q_len, held = voqs
     burst, arrivals = K.sources(n)
     # The matching's pointers and match (ports) and its sets: requests[j] (row j) the inputs with a cell for j.
     ports, sets = K.word_matching_state(n)
     for t in range(run.warmup + run.slots):
-        arrive(stats, parts, t, run, tr, n, arrivals, burst, voqs, sets, limit, unbounded)
+        K.mark_batch(stats, t, run)
+        K.draw_arrivals(arrivals, burst, tr, n)
+        enqueue_requests(stats, parts, t, run.warmup, arrivals, voqs, sets, limit, unbounded)
         for i in range(n):
             ports[K.IN_MATCH, i] = -1
             ports[K.OUT_MATCH, i] = -1
@@ -118,7 +99,10 @@ def _run_voq(sw, run, tr, stats, parts):
         for i in range(n):
             j = ports[K.IN_MATCH, i]
             if j >= 0:
-                K.depart(stats, parts, j, t, take(voqs, sets, i, j, n), run.warmup)
+                held[i] -= 1
+                K.depart(stats, parts, j, t, K.ring_pop(q, q_head, q_len, i * n + j), run.warmup)
+                if q_len[i * n + j] == 0:
+                    K.withdraw(sets, j, i)
     K.finish(stats, parts, held.sum(), tr)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import _check
+from .traffic import FANOUT_DISTRIBUTIONS
 
 __all__ = ["NamdRound", "MULTICAST_MODES"]
 
@@ -43,7 +44,7 @@ class NamdRound:
         object.__setattr__(self, "message_bytes", _check.integer("message_bytes", self.message_bytes, 1, 1 << 24))
         _check.choice("multicast", self.multicast, MULTICAST_MODES)
         object.__setattr__(self, "senders", _check.integer("senders", self.senders, 1))
-        _check.choice("fanout_distribution", self.fanout_distribution, ("fixed", "binomial", "uniform"))
+        _check.choice("fanout_distribution", self.fanout_distribution, FANOUT_DISTRIBUTIONS)
         object.__setattr__(self, "fanout", _check.real("fanout", self.fanout, 1.0, 1 << 20))
 
     def check_nodes(self, nodes: int) -> None:

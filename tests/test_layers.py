@@ -31,8 +31,7 @@ def modules() -> dict:
     for package, folder in FOLDERS.items():
         for path in sorted(folder.rglob("*.py")):
             parts = path.relative_to(folder).with_suffix("").parts
-            if any(p in ("__pycache__",) for p in parts) or (package == "switchq" and parts[0] in
-                                                              ("models", "solvers", "validate")):
+            if package == "switchq" and parts[0] in ("models", "solvers", "validate"):
                 continue
             name = ".".join((package, *parts))
             found[name.removesuffix(".__init__")] = path

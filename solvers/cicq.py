@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from switchq.models import _check
 
 from . import flow_control
+from .figures import figure, given
 
 __all__ = ["BurstLatencyEstimate", "low_load_burst_latency", "permutation_throughput"]
 
@@ -33,15 +34,15 @@ SOURCE = "Minkenberg & Gusat, speculative flow control (paper 002)"
 
 @dataclass(frozen=True)
 class BurstLatencyEstimate:
-    protocol: str
-    mean_burst: float
-    q_r: int
-    rtt_slots: int
-    data_delay_slots: int
-    mean_latency: float
-    mean_latency_rtts: float
-    formula: str
-    source: str
+    protocol: str = given()
+    mean_burst: float = given("cells")
+    q_r: int = given("cells")
+    rtt_slots: int = given("slots")
+    data_delay_slots: int = given("slots")
+    mean_latency: float = figure("slots/burst", main=True)
+    mean_latency_rtts: float = figure("round trips")
+    formula: str = figure()
+    source: str = figure()
 
 
 def low_load_burst_latency(protocol: str, mean_burst: float, q_r: int, rtt_slots: int,

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from switchq.models import _check
 
+from .figures import figure, given
 from . import oq, voq
 
 __all__ = ["CioqSaturation", "saturation_throughput", "mean_wait", "SOURCE"]
@@ -51,14 +52,14 @@ SOURCE = ("Dai & Prabhakar, 'The throughput of data switches with and without sp
 class CioqSaturation:
     """Saturation throughput of a CIOQ switch (cells/slot/output) and how it was obtained."""
 
-    n_ports: int
-    speedup: int
-    matching: str
-    iterations: int
-    saturation_throughput: float
-    exact: bool
-    method: str
-    source: str
+    n_ports: int = given("ports")
+    speedup: int = given("phases/slot")
+    matching: str = given()
+    iterations: int = given("iterations")
+    saturation_throughput: float = figure("cells/slot/output", main=True)
+    exact: bool = figure()
+    method: str = figure()
+    source: str = figure()
 
 
 def saturation_throughput(n_ports, speedup, matching="islip", iterations=1) -> CioqSaturation:

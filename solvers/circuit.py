@@ -62,6 +62,8 @@ import numpy as np
 
 from switchq.errors import InputError
 
+from .figures import figure
+
 __all__ = ["CircuitSaturation", "saturation_throughput", "size_moments", "fifo_limit", "no_conflict",
            "overhead_fifo", "others_chain", "FIFO_LIMIT_ERROR", "OVERHEAD_ERROR", "CHANNELS_ERROR", "OTHERS_STATES"]
 
@@ -82,10 +84,10 @@ CHANNELS_ERROR = 0.005
 class CircuitSaturation:
     """An analytic saturation throughput (None: no analytic model), how it was found, and its error."""
 
-    saturation_throughput: float | None
-    method: str
-    error: float = 0.0
-    source: str = SOURCE
+    saturation_throughput: float | None = figure("1", main=True)
+    method: str = figure()
+    error: float = figure("1", default=0.0)
+    source: str = figure(default=SOURCE)
 
     def to_dict(self) -> dict:
         return {"saturation_throughput": self.saturation_throughput, "method": self.method,

@@ -75,6 +75,8 @@ from typing import TYPE_CHECKING
 
 from switchq.models._check import integer
 
+from .figures import figure, given
+
 if TYPE_CHECKING:
     import numpy as np   # imported where used: the exact answers (N <= 8 or so) need no NumPy, and start faster
 
@@ -124,12 +126,12 @@ class HolSaturation:
         Citation.
     """
 
-    n_ports: int | None
-    saturation_throughput: float
-    exact: str | None
-    method: str
-    states: int | None
-    source: str
+    n_ports: int | None = given("ports")
+    saturation_throughput: float = figure("cells/slot/output", main=True)
+    exact: str | None = figure()
+    method: str = figure()
+    states: int | None = figure("states")
+    source: str = figure()
 
     @property
     def value(self) -> float:

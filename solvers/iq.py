@@ -92,6 +92,8 @@ from dataclasses import dataclass
 from switchq.errors import InputError
 from switchq.models import _check
 
+from .figures import figure, given
+
 __all__ = [
     "IqWait",
     "mean_wait",
@@ -142,15 +144,15 @@ class IqWait:
     formula, source, note : str
     """
 
-    load: float
-    n_ports: int | None
-    mean_wait: float
-    mean_latency: float
-    hol_mean: float
-    hol_second_moment: float
-    formula: str
-    source: str
-    note: str
+    load: float = given("cells/slot/input")
+    n_ports: int | None = given("ports")
+    mean_wait: float = figure("slots", main=True)
+    mean_latency: float = figure("slots")
+    hol_mean: float = figure("slots")
+    hol_second_moment: float = figure("slots^2")
+    formula: str = figure()
+    source: str = figure()
+    note: str = figure()
 
 
 def _check_load(load) -> float:

@@ -133,6 +133,7 @@ from switchq.models.fanout import (DISTRIBUTIONS, MAX_OUTPUTS, binomial_probabil
                                    fanout_law, fanout_pmf)
 
 from .fanout import admissible_load, output_utilization
+from .figures import figure, given
 from .multicast_approx import split_independence
 from .multicast_chains import RATIONAL_STATES, STATE_CAP, IqChain, OqChain, solve_chain
 
@@ -211,20 +212,20 @@ class MulticastSaturation:
         Citation.
     """
 
-    architecture: str
-    n_outputs: int
-    active_inputs: int
-    fanout: float
-    distribution: str
-    crosspoint_cells: int | None
-    saturation_load: float | None
-    admissible_bound: float
-    output_utilization: float | None
-    exact: bool
-    rational: str | None
-    states: int | None
-    method: str
-    source: str
+    architecture: str = given()
+    n_outputs: int = given("ports")
+    active_inputs: int = given("ports")
+    fanout: float = given("outputs/packet")
+    distribution: str = given()
+    crosspoint_cells: int | None = given("packets")
+    saturation_load: float | None = figure("packets/slot/input", main=True)
+    admissible_bound: float = figure("packets/slot/input")
+    output_utilization: float | None = figure("copies/slot/output")
+    exact: bool = figure()
+    rational: str | None = figure()
+    states: int | None = figure("states")
+    method: str = figure()
+    source: str = figure()
 
     @property
     def answer(self) -> tuple[float, str]:

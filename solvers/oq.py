@@ -81,6 +81,7 @@ import numpy as np
 from switchq.errors import InputError
 from switchq.models import _check
 
+from .figures import derived, figure, given
 from .markov import skip_free_stationary
 
 __all__ = [
@@ -123,12 +124,12 @@ class OqWait:
     source : str
     """
 
-    n_ports: int | None
-    load: float
-    mean_wait: float
-    mean_latency: float
-    formula: str
-    source: str
+    n_ports: int | None = given("ports")
+    load: float = given("cells/slot/input")
+    mean_wait: float = figure("slots", main=True)
+    mean_latency: float = figure("slots")
+    formula: str = figure()
+    source: str = figure()
 
 
 @dataclass(frozen=True)
@@ -160,16 +161,16 @@ class OqFiniteBuffer:
         Stationary P(Q_m = q), q = 0..b.
     """
 
-    n_ports: int | None
-    load: float
-    buffer_cells: int
-    loss_probability: float
-    throughput: float
-    mean_wait: float
-    mean_queue: float
-    states: int
-    method: str
-    source: str
+    n_ports: int | None = given("ports")
+    load: float = given("cells/slot/input")
+    buffer_cells: int = given("cells")
+    loss_probability: float = figure("1")
+    throughput: float = figure("cells/slot/output")
+    mean_wait: float = figure("slots", main=True)
+    mean_queue: float = figure("cells")
+    states: int = figure("states")
+    method: str = figure()
+    source: str = figure()
     queue_distribution: tuple = field(default=(), repr=False)
 
     @property
@@ -177,7 +178,7 @@ class OqFiniteBuffer:
         """Alias of ``method``, for symmetry with :class:`OqWait`."""
         return self.method
 
-    @property
+    @derived("slots")
     def mean_latency(self) -> float:
         """mean_wait + 1: slots from arrival to the end of transmission."""
         return self.mean_wait + 1.0

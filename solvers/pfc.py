@@ -482,6 +482,20 @@ def infiniband(link: InfinibandLink, buffer_bytes: int | None = None) -> CreditB
                         "trip", round_trip, extra, _lower_bound_note(link))
 
 
+def shortfall_throughput(link: InfinibandLink, shortfall_bytes: int) -> tuple[float, str]:
+    """Share of the rate a VL of ``link`` carries with ``shortfall_bytes`` less buffer than :func:`infiniband`
+    sizes for full rate (in whole 64-byte credits: part of a block is no credit), and how it was computed
+    (:func:`credit_throughput`).
+
+    >>> from switchq.models.pfc import InfinibandLink
+    >>> shortfall_throughput(InfinibandLink(None, 30.0, 4096, "HDR", 4), 4096)   # 120 credits, 7506 B round trip
+    (0.5060773480662983, 'max-plus recursion, cycle of 1 packets')
+    """
+    b = infiniband(link)
+    return credit_throughput((b.buffer_bytes - shortfall_bytes) // IB_BLOCK_BYTES, link.mtu_bytes + IB_HEADER_BYTES,
+                             b.round_trip_bytes)
+
+
 def _lower_bound_note(link: InfinibandLink) -> str:
     """What an answer leaves out when the fixed delay or the credit-update interval is 0: its credits are then
     the fewest any real link needs, a lower bound."""

@@ -36,6 +36,8 @@ from switchq.models import _check
 from switchq.models.switch import MAX_PORTS
 from switchq.models.voq import MATCHINGS
 
+from .figures import figure, given
+
 __all__ = ["VoqSaturation", "saturation_throughput", "occupancy_distribution"]
 
 PIM_SOURCE = "Anderson, Owicki, Saxe & Thacker, ACM TOCS 11(4), 1993, §3"
@@ -44,12 +46,12 @@ ISLIP_SOURCE = "McKeown, IEEE/ACM Trans. Networking 7(2), 1999, §IV"
 
 @dataclass(frozen=True)
 class VoqSaturation:
-    n_ports: int
-    matching: str
-    iterations: int
-    saturation_throughput: float
-    method: str
-    source: str
+    n_ports: int = given("ports")
+    matching: str = given()
+    iterations: int = given("iterations")
+    saturation_throughput: float = figure("cells/slot/output", main=True)
+    method: str = figure()
+    source: str = figure()
 
 
 def occupancy_distribution(n: int) -> np.ndarray:

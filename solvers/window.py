@@ -7,7 +7,7 @@ always holds at least ``w`` cells, and each cell's destination is drawn
 uniformly from the N outputs when it arrives and kept while it waits.  In each
 slot the scheduler sees the first ``w`` cells of every FIFO (the window) and
 matches inputs to outputs, at most one cell per input and per output, by one
-of two rules (``policy``, the simulator's ``window_policy``):
+of two rules (``window_policy``, as the simulator's):
 
 ``"rounds"``
     Hluchyj & Karol, "Queueing in high-performance packet switching", IEEE
@@ -94,10 +94,10 @@ Examples
 
 The central-control rule of paper 001:
 
->>> r = saturation_throughput(2, 2, policy="random")
->>> r.policy, round(r.saturation_throughput, 6)  # 41/48
+>>> r = saturation_throughput(2, 2, window_policy="random")
+>>> r.window_policy, round(r.saturation_throughput, 6)  # 41/48
 ('random', 0.854167)
->>> exact_is_tractable(4, 3, policy="random"), exact_is_tractable(4, 2, policy="random")
+>>> exact_is_tractable(4, 3, window_policy="random"), exact_is_tractable(4, 2, window_policy="random")
 (False, True)
 """
 
@@ -111,6 +111,7 @@ from dataclasses import dataclass
 from switchq.errors import InputError
 from switchq.models._check import choice, integer
 
+from .figures import figure, given
 from .markov import stationary_power
 
 __all__ = [
@@ -172,27 +173,27 @@ _ADVICE = "use switchq simulate fifo --window"
 class WindowSaturation:
     """Exact saturation throughput of window-w FIFO input queuing (see module docstring).
 
-    ``policy`` is last, with a default, so positional construction of the
-    earlier fields keeps working.
+    ``window_policy`` is last, with a default, so positional construction of
+    the earlier fields keeps working.
     """
 
-    n_ports: int
-    window: int
-    saturation_throughput: float
-    method: str
-    states: int
-    source: str
-    policy: str = "rounds"
+    n_ports: int = given("ports")
+    window: int = given("cells")
+    saturation_throughput: float = figure("cells/slot/output", main=True)
+    method: str = figure()
+    states: int = figure("states")
+    source: str = figure()
+    window_policy: str = given(default="rounds")
 
 
-def exact_is_tractable(n_ports: int, window: int, policy: str = "rounds") -> bool:
+def exact_is_tractable(n_ports: int, window: int, window_policy: str = "rounds") -> bool:
     """Whether (n_ports, window) is within the exact limits of ``policy``.
 
     Parameters
     ----------
     n_ports, window : int
         Switch size N >= 1 and window depth w >= 1.
-    policy : {"rounds", "random"}
+    window_policy : {"rounds", "random"}
         Window scheduling rule; limits are :data:`EXACT_LIMITS` and
         :data:`EXACT_LIMITS_RANDOM`.
 
@@ -208,14 +209,14 @@ def exact_is_tractable(n_ports: int, window: int, policy: str = "rounds") -> boo
 
     Examples
     --------
-    >>> exact_is_tractable(2, 9), exact_is_tractable(2, 9, policy="random")
+    >>> exact_is_tractable(2, 9), exact_is_tractable(2, 9, window_policy="random")
     (True, False)
     """
-    n, w, policy = _validate(n_ports, window, policy)
+    n, w, policy = _validate(n_ports, window, window_policy)
     return w <= _LIMITS[policy].get(n, 0)
 
 
-def saturation_throughput(n_ports: int, window: int, policy: str = "rounds") -> WindowSaturation:
+def saturation_throughput(n_ports: int, window: int, window_policy: str = "rounds") -> WindowSaturation:
     """Exact saturation throughput of an N x N switch with window-w FIFO inputs.
 
     Parameters
@@ -224,7 +225,7 @@ def saturation_throughput(n_ports: int, window: int, policy: str = "rounds") -> 
         Switch size N >= 1.
     window : int
         Window depth w >= 1 (w = 1 is plain FIFO, head-of-line blocking).
-    policy : {"rounds", "random"}
+    window_policy : {"rounds", "random"}
         ``"rounds"``: Hluchyj & Karol's w contention rounds; ``"random"``:
         Ma & Steenkiste's central control, outputs in random order each
         picking one of their cells at random (see the module docstring).
@@ -245,17 +246,17 @@ def saturation_throughput(n_ports: int, window: int, policy: str = "rounds") -> 
 
     Examples
     --------
-    >>> r = saturation_throughput(3, 2, policy="random")
-    >>> round(r.saturation_throughput, 4), r.states, r.policy
+    >>> r = saturation_throughput(3, 2, window_policy="random")
+    >>> round(r.saturation_throughput, 4), r.states, r.window_policy
     (0.7991, 31, 'random')
     >>> round(saturation_throughput(3, 2).saturation_throughput, 4)  # rounds
     0.7803
-    >>> saturation_throughput(4, 3, policy="random")
+    >>> saturation_throughput(4, 3, window_policy="random")
     Traceback (most recent call last):
     ...
     switchq.errors.InputError: window: got 3; allowed: an integer in [1, 2] for n_ports=4, ...
     """
-    n, w, policy = _validate(n_ports, window, policy)
+    n, w, policy = _validate(n_ports, window, window_policy)
     limits = _LIMITS[policy]
     # Name the policy only where its limits differ, so rounds messages read as before.
     which = "" if policy == "rounds" else f", window_policy={policy}"

@@ -168,7 +168,7 @@ def solve_answer(answer, given: dict) -> tuple:
     payloads, refused = [], []
     for values, notes in rows:
         try:
-            inputs, results = answer.solve(values)
+            inputs, results = answer.evaluate(values)
         except InputError as e:
             e = _as_option(e, by_name)
             if len(rows) == 1:
@@ -183,7 +183,7 @@ def solve_answer(answer, given: dict) -> tuple:
         payloads.append((payload, list(head) + list(inputs)))
     if refused and len(refused) == len(rows):
         raise refused[0]
-    return payloads, {**{p.target: p.unit for p in params if p.unit}, **answer.units}
+    return payloads, {**{p.target: p.unit for p in params if p.unit}, **answer.units_of()}
 
 
 def _row_table(payloads: list, columns: list) -> tuple[list, list]:
@@ -216,7 +216,7 @@ def _answer_command(answer, declaration) -> click.Command:
         else:
             many = [p.target for p in params if p.many]
             rows = [p for p, _ in payloads]
-            columns = many + [c for c in answer.table if c not in many]
+            columns = many + [c for c in answer.table_results() if c not in many]
             if not as_json:
                 rows, columns = _row_table(rows, columns)
             show_rows(rows, columns, answer.title, as_json, units, declaration.json_rows)

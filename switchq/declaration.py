@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .answer import DEFAULT_PRECISION_SHARE, Answer, Compare
 from .errors import InputError
 from .params import SIM, Param
 
@@ -33,8 +34,6 @@ __all__ = ["Architecture", "Answer", "Compare", "Metric", "Counter", "Case", "Be
            "simulated_seconds", "RUN_PARAMS", "RUN_UNITS", "FAMILIES"]
 
 FAMILIES = ("switch", "network", "collective", "link")
-# A validation row's default precision, as a share of its analytic value (Case).
-DEFAULT_PRECISION_SHARE = 0.005
 
 # Units of the run settings in every simulated output (a slotted clock's own unit replaces "slots").
 RUN_UNITS = {"slots": "slots", "warmup_slots": "slots", "replications": "runs", "batches": "batches", "seed": "1",
@@ -206,133 +205,6 @@ class Counter:
     unit: str
     reduce: str = "sum"
     counter: str = ""
-
-
-@dataclass(frozen=True)
-class Compare:
-    """An analytic result of an :class:`Answer` (``result``) and the metric of its simulated twin (``metric``) that
-    measures it at the same inputs, judged by the verdict engine as :class:`Case` rows are: a point target with
-    ``precision`` (+ ``precision_share`` of the value) when exact, else a band of ``tolerance`` (+
-    ``tolerance_share``, + the answer's own stated error in result ``error_result``). The page shows each beside
-    the answer, with the verdict.
-
-    Attributes
-    ----------
-    result : str
-        The answer's result (a key of what ``solve`` returns). Required.
-    metric : str
-        The twin's :class:`Metric` that measures it. Required.
-    tolerance, tolerance_share : float, default 0.0
-        The band of an approximation: absolute (in the result's unit), plus a share of the analytic value. Both 0:
-        the result is exact, a point target.
-    error_result : str, default ""
-        A result of the answer giving its own stated error, added to the band (the circuit answer's error).
-    precision, precision_share : float, default 0.0 and DEFAULT_PRECISION_SHARE
-        An exact result's precision: the interval's half-width may be at most ``precision`` (absolute) plus
-        ``precision_share`` of the value. Give an absolute one for a figure that can be 0 (a loss).
-    saturated : bool, default False
-        The twin runs overloaded by design (a saturation throughput): compared only where it is overloaded, its
-        unstable run being the set-up.
-    applies : callable or None, default None
-        ``applies(params, results) -> str``: why the comparison does not hold at these inputs (an approximation's
-        range, a low-load formula, a bound rather than a value), empty where it does. None: it always holds.
-    why : str, default ""
-        Where the band (or the exactness) comes from, shown with the verdict.
-    """
-
-    result: str
-    metric: str
-    tolerance: float = 0.0
-    tolerance_share: float = 0.0
-    error_result: str = ""
-    precision: float = 0.0
-    precision_share: float = DEFAULT_PRECISION_SHARE
-    saturated: bool = False
-    applies: Callable | None = None
-    why: str = ""
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An analytic answer: ``switchq solve NAME`` (or ``switchq size NAME``) and ``switchq sweep NAME``.
-
-    Attributes
-    ----------
-    name : str
-        The command, unique among all answers: ``switchq solve NAME`` and ``switchq sweep NAME``; an answer of
-        ``verb`` ``size`` is named ``size-X`` and called as ``switchq size X``. Often the architecture's name.
-        Required.
-    title : str
-        The title of its result table. Required.
-    summary : str
-        One line: its entry in ``switchq solve --help`` (or ``size --help``) and ``sweep --help``, and its
-        ``--help`` when there is no ``description``. Required.
-    params : tuple of Param
-        Its parameters, in ``--help``'s order: the options of ``solve NAME`` and of ``sweep NAME``. Those with
-        ``modes=SIM`` (``sim_only(...)``) feed only the simulated twin (``sweep NAME --simulate``): they are the
-        twin's, not the answer's. Required.
-    solve : callable
-        ``solve(params) -> (inputs, results)``: ``params`` maps every parameter's name to its canonical value
-        (unset ones at their default, so a size-dependent default, None, is applied here); it returns two
-        dicts, the inputs echoed as the solver read them and the results. It raises a one-line
-        :class:`~switchq.errors.InputError` for what it refuses. Import the solver inside it, so that listing
-        answers imports no solver. Required.
-    results : tuple of str
-        The names of the results a sweep lists (``--y`` picks among the numeric ones). Required.
-    units : dict
-        Unit of every input and result name it gives (``{"mean_wait": "slots", "loss_probability": "1"}``; ''
-        or absent: text, flags). Required: the conformance tests check every number has one.
-    main : str
-        The result a sweep plots by default. Required.
-    table : tuple of str
-        The results a sweep's table (and several answers side by side) show. Required.
-    check : callable or None, default None
-        ``check(params)``: a cheap check of a sweep point before any is solved (raises InputError), for an
-        answer slow to solve; None: solving is the check.
-    twin : callable or None, default None
-        ``twin(params) -> params``: the point of this architecture's ``simulate`` that measures the same thing
-        (``lambda p: p`` when they share parameters; CIOQ's sets load 1 when none is given), for ``sweep NAME
-        --simulate`` and the page's side by side. None: no simulated twin.
-    sim_main : str, default "throughput"
-        The twin's result a ``sweep NAME --simulate`` plots by default.
-    sim_table : tuple of str, default ("throughput", "mean_latency", "loss_probability", "unstable")
-        The twin's results its sweep table shows.
-    verb : str, default "solve"
-        ``solve`` or ``size`` (buffer sizing; ``switchq size credit`` is the answer ``size-credit``).
-    description : str, default ""
-        Its ``--help``: what it computes, the method and the source. Empty: ``summary``.
-    examples : tuple of str, default ()
-        ``switchq solve NAME ...`` lines shown by ``--help``; the conformance tests run each.
-    vary_example : str, default ""
-        What follows ``switchq sweep NAME --vary`` in its help (``load=0.1:0.9:0.1 --ports 16``).
-    compares : tuple of Compare, default ()
-        The analytic results its simulated twin measures at the same inputs, and how the two are judged side
-        by side (the page shows each with the engine's verdict); empty: none is comparable.
-    """
-
-    name: str
-    title: str
-    summary: str
-    params: tuple
-    solve: Callable
-    results: tuple
-    units: dict
-    main: str
-    table: tuple
-    check: Callable | None = None
-    twin: Callable | None = None
-    sim_main: str = "throughput"
-    sim_table: tuple = ("throughput", "mean_latency", "loss_probability", "unstable")
-    verb: str = "solve"
-    description: str = ""
-    examples: tuple = ()
-    vary_example: str = ""
-    compares: tuple = ()
-
-    @property
-    def command(self) -> str:
-        """Its name under its verb: ``credit`` for ``size-credit``."""
-        return self.name[len(self.verb) + 1:] if self.name.startswith(self.verb + "-") else self.name
 
 
 @dataclass(frozen=True)

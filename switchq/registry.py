@@ -282,7 +282,7 @@ def _twin_build(d: Architecture, twin: Callable) -> Callable:
 
 def _analytic(a: Answer) -> Callable:
     def analytic(params):
-        return a.solve(params)[1]
+        return a.evaluate(params)[1]
     return analytic
 
 
@@ -299,15 +299,15 @@ def _models() -> dict:
     for d in declarations().values():
         for a in d.answers:
             twin = d.simulated and a.twin is not None
-            units = dict(a.units)
+            units = a.units_of()
             if twin:
                 units.update(d.units_of())
             out[a.name] = Model(
                 a.name, a.title, a.params, analytic=_analytic(a), check=a.check,
                 build=_twin_build(d, a.twin) if twin else None, declaration=d if twin else None,
-                main={"analytic": a.main, **({"simulated": a.sim_main} if twin else {})},
-                table={"analytic": a.table, **({"simulated": a.sim_table} if twin else {})},
-                results={"analytic": a.results, **({"simulated": _sim_results(d)} if twin else {})},
+                main={"analytic": a.main_result(), **({"simulated": a.sim_main} if twin else {})},
+                table={"analytic": a.table_results(), **({"simulated": a.sim_table} if twin else {})},
+                results={"analytic": a.result_names(), **({"simulated": _sim_results(d)} if twin else {})},
                 note=a.summary, result_units=units, example=a.vary_example)
         if d.simulated and d.name not in out:
             params = tuple(p if p.modes == SIM else _sim(p) for p in d.all_params())

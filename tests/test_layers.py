@@ -1,8 +1,8 @@
 """Imports go one way (issue 35, item 1): base <- models <- solvers <- kernels <- validation <- front door.
 
 Every import is read from the sources with ``ast``, wherever it sits: at module top, inside a function
-(the usual way to dodge a cycle), under ``if TYPE_CHECKING``, and ``importlib.import_module`` on a
-literal name. A kernel never imports a solver, even though solvers sit below it: the simulated twin must
+(the usual way to dodge a cycle), under ``if TYPE_CHECKING``, ``importlib.import_module`` on a
+literal name, and a declaration's solver named as ``solved("oq.mean_wait", ...)`` (:mod:`switchq.solved`). A kernel never imports a solver, even though solvers sit below it: the simulated twin must
 be independent of the analytic answer it checks. And no module reaches itself through others (no import
 circles), counting the same imports.
 """
@@ -76,6 +76,10 @@ def imports(name: str, path: Path, known: dict) -> list:
         elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None))
               == "import_module" and node.args and isinstance(node.args[0], ast.Constant)):
             targets = [node.args[0].value]
+        elif (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("solved", "Solver")
+              and node.args and isinstance(node.args[0], ast.Constant)):
+            # a declaration's solver named as "module.function" (switchq.solved), imported at its call
+            targets = ["switchq.solvers." + node.args[0].value.rpartition(".")[0]]
         for t in targets:
             # A package is imported before any module in it, so a module naming its own package
             # (``from switchq import __version__``) adds no dependency.
@@ -138,13 +142,14 @@ def test_the_reader_sees_imports_inside_functions_relative_ones_and_import_modul
     src.write_text("import importlib\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                    "    from switchq.solvers import hol\n"
                    "def f():\n    from . import kernel as K\n    from .arch import fifo\n"
-                   "    importlib.import_module('switchq.validate.harness')\n")
+                   "    importlib.import_module('switchq.validate.harness')\n"
+                   "    solved('oq.mean_wait', 16, 0.5)\n")
     known = dict.fromkeys(["switchq.validate.m", "switchq.validate.kernel", "switchq.validate.arch",
                            "switchq.validate.arch.fifo", "switchq.solvers.hol", "switchq.validate.harness",
-                           "switchq.solvers"])
+                           "switchq.solvers", "switchq.solvers.oq"])
     found = sorted(m for m, _ in imports("switchq.validate.m", src, known))
-    assert found == ["switchq.solvers.hol", "switchq.validate.arch.fifo", "switchq.validate.harness",
-                     "switchq.validate.kernel"]
+    assert found == ["switchq.solvers.hol", "switchq.solvers.oq", "switchq.validate.arch.fifo",
+                     "switchq.validate.harness", "switchq.validate.kernel"]
 
 
 def test_the_rule_refuses_what_the_issue_found():

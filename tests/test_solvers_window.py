@@ -363,18 +363,18 @@ def test_canonical_form_is_an_orbit_invariant(data):
 
 def test_result_fields_and_cache():
     r = window.saturation_throughput(3, 2)
-    assert (r.n_ports, r.window, r.states, r.policy) == (3, 2, 31, "rounds")
+    assert (r.n_ports, r.window, r.states, r.window_policy) == (3, 2, 31, "rounds")
     assert r.method == "exact lumped Markov chain"
     assert "Hluchyj" in r.source and "Karol" in r.source
     assert window.saturation_throughput(3, 2) is r
-    assert window.saturation_throughput(3, 2, policy="rounds") is r
+    assert window.saturation_throughput(3, 2, window_policy="rounds") is r
     with pytest.raises(AttributeError):
         r.window = 3
 
 
 def test_random_result_fields_and_cache():
-    r = window.saturation_throughput(3, 2, policy="random")
-    assert (r.n_ports, r.window, r.states, r.policy) == (3, 2, 31, "random")
+    r = window.saturation_throughput(3, 2, window_policy="random")
+    assert (r.n_ports, r.window, r.states, r.window_policy) == (3, 2, 31, "random")
     assert "random policy" in r.method and "paper 001" in r.method
     assert "Steenkiste" in r.source and "paper 001 section 2.1" in r.source
     assert window.saturation_throughput(3, 2, "random") is r

@@ -155,7 +155,7 @@ def remeasured(run_with, quantity: str, level: float, bounds) -> object:
 def judge_answer(answer, values: dict, row: dict, *, overloaded: bool, remake=None, level: float = 0.95) -> list:
     """``answer``'s comparisons (:class:`switchq.declaration.Compare`) at the inputs ``values``, side by side with
     its twin's simulated ``row`` there (as ``--json`` gives it), each judged by the engine as a validate row is:
-    the analytic value from ``answer.solve(values)``, the simulated interval from the row, a point target or the
+    the analytic value from ``answer.evaluate(values)``, the simulated interval from the row, a point target or the
     comparison's band. ``overloaded``: the twin ran overloaded by design (only then is a saturation comparison
     made). ``remake(n)``, if given, is the same point run with ``n`` replications (the engine takes an interval
     that does not decide to its budget). One dict per comparison: the figures, the difference, the verdict and
@@ -176,7 +176,7 @@ def judge_answer(answer, values: dict, row: dict, *, overloaded: bool, remake=No
     from switchq.errors import InputError
 
     try:
-        _, results = answer.solve(values)
+        _, results = answer.evaluate(values)
     except InputError as e:
         # The analytic answer does not hold at these inputs (oq at load 1: no steady state): nothing to compare.
         return [{"result": c.result, "metric": c.metric, "why": c.why, "verdict": None,

@@ -13,7 +13,7 @@ from switchq.models.traffic import PATTERNS, Traffic
 from switchq.params import REQUIRED, Param
 
 __all__ = ["PORTS", "LOAD", "BURST", "UNICAST_TRAFFIC", "unicast_traffic", "switch_metrics", "switch_counters",
-           "switch_stability", "latency_per", "INPUT_BUFFER", "SWITCH_UNITS", "switch_family", "with_default"]
+           "switch_stability", "latency_per", "INPUT_BUFFER", "switch_family", "with_default"]
 
 PORTS = Param("ports", "n_ports", "int", REQUIRED, low=1, unit="ports", aliases=("-n",),
               help="Switch size N (inputs = outputs).")
@@ -37,10 +37,6 @@ HOTSPOT_FRACTION = Param("hotspot_fraction", "hotspot_fraction", "float", 0.0, l
 HOTSPOT_PORT = Param("hotspot_port", "hotspot_port", "int", 0, low=0, unit="port index",
                      help="Hotspot output port index.", applies=("pattern", ("hotspot",)))
 UNICAST_TRAFFIC = (LOAD, PATTERN, ARRIVALS, BURST, UNBALANCED, HOTSPOT_FRACTION, HOTSPOT_PORT)
-
-# Units of the fields switch configurations and traffic describe beyond their parameters.
-SWITCH_UNITS = {"n_ports": "ports", "load": "cells/slot/input", "mean_burst": "cells", "unbalanced_w": "1",
-                "hotspot_fraction": "1", "hotspot_port": "port index"}
 
 
 def unicast_traffic(p: dict, priority_shares=None):
@@ -119,7 +115,7 @@ def switch_family(per: str = "cell", unit: str = "cells", copies: bool = False, 
     by the backlog's growth."""
     return {"family": "switch", "accepts": (Traffic,), "workload": workload,
             "metrics": switch_metrics(unit, copies, loss), "counters": switch_counters(unit),
-            "labels": latency_per(per), "stability": switch_stability(unit, part), "units": {**SWITCH_UNITS, **(units or {})}}
+            "labels": latency_per(per), "stability": switch_stability(unit, part), "units": dict(units or {})}
 
 
 def with_default(param: Param, default, **changes) -> Param:

@@ -13,6 +13,7 @@ from switchq.declaration import CYCLES, Answer, Architecture, BenchCase, Case, C
 from switchq.models.flit import (ARBITRATIONS, BUFFER_ORGS, CENTRAL_ADMISSIONS, FLIT_ARRIVALS, FLIT_PATTERNS,
                                  CROSSPOINT_STORAGES, FIFO_ROUTINGS, UNIFORM_OVER, UP_SELECTS, FlitNetwork, FlitSwitch, MessageTraffic)
 from switchq.params import REQUIRED, Param, check_applies, sim_only
+from switchq.solved import later, solved
 
 TOPOLOGY = Param("topology", "topology", "choice", "bmin", choices=("bmin", "boards", "crossbar"),
                  help="bmin: a k-ary n-tree of --ports-port switches (16 nodes: 2 stages, 64: 3); boards: the "
@@ -82,10 +83,7 @@ OVER = Param("uniform_over", "uniform_over", "choice", "others", choices=UNIFORM
              applies=("traffic", ("uniform",)))
 TRAFFIC_PARAMS = (LOAD, MESSAGE, PACKET, TRAFFIC, ARRIVALS, OVER)
 
-UNITS = {"switch_ports": "ports", "nodes": "nodes", "switches": "switches", "buffer_flits": "flits",
-         "crosspoint_flits": "flits", "central_input_flits": "flits", "central_flits": "flits", "flit_bytes": "B",
-         "bypass_cycles": "cycles", "buffered_cycles": "cycles", "link_delay": "cycles", "up_share": "1",
-         "load": "flits/cycle/node", "message_flits": "flits", "packet_flits": "flits"}
+UNITS = {"switches": "switches", "central_flits": "flits"}
 
 
 def _network(p) -> FlitNetwork:
@@ -172,11 +170,8 @@ def _sharing(p):
 
 
 def _zero_load_case(org, nodes, traffic="uniform"):
-    def analytic():
-        from switchq.solvers import bmin
-
-        net = _network({**DEFAULTS, "nodes": nodes, "buffer_org": org})
-        return bmin.zero_load_latency(net, MessageTraffic(0.002, 64, pattern=traffic)), "bmin.zero_load_latency"
+    analytic = solved("bmin.zero_load_latency", later(_network, {**DEFAULTS, "nodes": nodes, "buffer_org": org}),
+                      MessageTraffic(0.002, 64, pattern=traffic), method="bmin.zero_load_latency")
     return Case("bmin", f"{org}, {nodes} nodes, {traffic}, 64-flit messages, load 0.002: zero-load latency",
                 {"nodes": nodes, "buffer_org": org, "traffic": traffic, "load": 0.002}, "mean_latency", analytic,
                 tolerance=0.6, slots=200_000,
@@ -186,12 +181,9 @@ def _zero_load_case(org, nodes, traffic="uniform"):
 
 def _karol_case(m):
     """FIFO crossbar against Karol's chain: exact with 1-flit messages, the message-slotted approximation beyond."""
-    def analytic():
-        from switchq.solvers import hol
-
-        return (hol.saturation_throughput(8).saturation_throughput,
-                "Karol's exact chain, N = 8" if m == 1 else "Karol's chain, message-slotted approximation")
     exact = m == 1
+    analytic = solved("hol.saturation_throughput", 8, method="Karol's exact chain, N = 8" if exact else
+                      "Karol's chain, message-slotted approximation")
     return Case("bmin", f"fifo crossbar 8x8, {m}-flit messages, uniform over all, random arbitration, saturated",
                 {"topology": "crossbar", "nodes": 8, "buffer_org": "fifo", "message_flits": m, "load": 1.0,
                  "uniform_over": "all", "arbitration": "random"}, "throughput", analytic,
@@ -271,8 +263,7 @@ DECLARATION = Architecture(
                "FIFO head-of-line saturation of one flit-level switch (Karol's chain; exact for 1-flit messages)",
                params=(PORTS, MESSAGE), solve=_hol_flit,
                results=("saturation_throughput", "exact", "method", "source"),
-               units={"switch_ports": "ports", "message_flits": "flits",
-                      "saturation_throughput": "flits/cycle/node"},
+               units={"saturation_throughput": "flits/cycle/node"},
                main="saturation_throughput", table=("saturation_throughput",),
                description="Saturation throughput of a k-port FIFO input-queued switch under uniform traffic "
                            "(destinations over every output): Karol's saturated chain, exact for single-flit "
@@ -284,8 +275,7 @@ DECLARATION = Architecture(
                params=(PORTS, BUFFER, MESSAGE, RHO), solve=_sharing,
                results=("blocking_shared", "blocking_partitioned", "occupancy_shared", "occupancy_partitioned",
                         "places_per_queue", "method", "source"),
-               units={"switch_ports": "ports", "buffer_flits": "flits", "message_flits": "flits", "rho": "1",
-                      "places": "messages", "blocking_shared": "1", "blocking_partitioned": "1",
+               units={"places": "messages", "blocking_shared": "1", "blocking_partitioned": "1",
                       "occupancy_shared": "messages", "occupancy_partitioned": "messages",
                       "places_per_queue": "messages"},
                main="blocking_shared", table=("blocking_shared", "blocking_partitioned"),

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric
 from switchq.models.cicq import ARBITRATIONS, MAX_PRIORITIES, BufferedCrossbar
-from switchq.models.flow_control import PROTOCOLS, RESENDS
+from switchq.models.flow_control import PROTOCOLS, RESENDS, FlowControl
 from switchq.models.traffic import Traffic
 from switchq.params import REQUIRED, Above, Param, check_applies, sim_only
+from switchq.solved import solved
 
-from ._shared import (BURST, LOAD, PORTS, SWITCH_UNITS, UNICAST_TRAFFIC, latency_per, switch_counters, switch_metrics,
+from ._shared import (BURST, LOAD, PORTS, UNICAST_TRAFFIC, latency_per, switch_counters, switch_metrics,
                       switch_stability, unicast_traffic)
 
 RTT_SLOTS = Param("rtt_slots", "rtt_slots", "int", REQUIRED, low=1, high=1 << 16, unit="slots", aliases=("tau",),
@@ -83,13 +84,12 @@ _Q_R = _TAU // _N + 2  # the paper's crosspoint size, floor(tau / N) + 2
 
 
 def _permutation_case(protocol):
-    def analytic():
-        from switchq.solvers import cicq
-
-        return cicq.permutation_throughput(protocol, _Q_R, _TAU), "min(Q_R/tau, 1) with credits; 1 with SFC"
     return Case("sfc", f"{protocol}, w=1, N={_N}, tau={_TAU}, Q_R={_Q_R}",
                 {"ports": _N, "rtt_slots": _TAU, "crosspoint_cells": _Q_R, "protocol": protocol, "load": 1.0,
-                 "unbalanced": 1.0}, "throughput", analytic, slots=12_000, replications=5, tolerance_slots=2,
+                 "unbalanced": 1.0}, "throughput",
+                solved("cicq.permutation_throughput", protocol, _Q_R, _TAU,
+                       method="min(Q_R/tau, 1) with credits; 1 with SFC"),
+                slots=12_000, replications=5, tolerance_slots=2,
                 unit="cells/slot/output", saturated=True,
                 why="The saturated credit loop is deterministic: the measured window can only catch one cell more "
                     "or less per output at its edges, hence a tolerance of 2 cells over the window.")
@@ -105,16 +105,12 @@ def _uniform_case(protocol):
 
 def _burst_case(tau):
     q_r = tau // _N + 2
-
-    def analytic():
-        from switchq.models import FlowControl
-        from switchq.solvers import cicq
-
-        a = cicq.low_load_burst_latency("credit", 10.0, q_r, tau, FlowControl(tau, q_r).data_delay_slots)
-        return a.mean_latency, a.formula
     return Case("sfc", f"credit, bursts of 10, load 0.05, tau={tau}, Q_R={q_r}",
                 {"ports": _N, "rtt_slots": tau, "crosspoint_cells": q_r, "load": 0.05, "burst": 10.0},
-                "mean_latency", analytic, tolerance_share=0.05, slots=60_000, unit="slots/burst",
+                "mean_latency",
+                solved("cicq.low_load_burst_latency", "credit", 10.0, q_r, tau,
+                       FlowControl(tau, q_r).data_delay_slots),
+                tolerance_share=0.05, slots=60_000, unit="slots/burst",
                 why="The isolated-burst formula ignores other bursts; at 5 % load they add 1-3 % (measured at "
                     "N = 16, tau = 8..64), so the tolerance is 5 % of the value.")
 
@@ -141,8 +137,7 @@ DECLARATION = Architecture(
         ("credited_drops", "cells"), ("out_of_order_drops", "cells"))),
         Counter("credit_min", "credits", "min"), Counter("credit_max", "credits", "max"),
         Counter("retransmission_max", "cells", "max")),
-    units={**SWITCH_UNITS, "rtt_slots": "slots", "data_delay_slots": "slots", "retransmission_cells": "cells",
-           "crosspoint_cells": "cells", "priorities": "classes", "priority_shares": "1"},
+    units={"priority_shares": "1"},
     labels=latency_per("burst"), stability=switch_stability("cells"),
     main="mean_latency",
     examples=("switchq simulate cicq --ports 16 --rtt-slots 32 --crosspoint-cells 4 --load 0.1 --burst 10 --sfc",
@@ -158,9 +153,8 @@ DECLARATION = Architecture(
                twin=lambda p: {**p, "priority_shares": None},
                results=("low_load_burst_latency", "low_load_burst_latency_rtts", "permutation_throughput",
                         "data_delay_slots", "formula", "source"),
-               units={"rtt_slots": "slots", "crosspoint_cells": "cells", "mean_burst": "cells",
-                      "low_load_burst_latency": "slots/burst", "low_load_burst_latency_rtts": "round trips",
-                      "permutation_throughput": "cells/slot/output", "data_delay_slots": "slots"},
+               units={"low_load_burst_latency": "slots/burst", "low_load_burst_latency_rtts": "round trips",
+                      "permutation_throughput": "cells/slot/output"},
                main="low_load_burst_latency",
                table=("low_load_burst_latency", "low_load_burst_latency_rtts", "permutation_throughput"),
                sim_main="mean_latency",

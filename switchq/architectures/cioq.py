@@ -11,6 +11,7 @@ from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.errors import InputError
 from switchq.models.cioq import CioqSwitch
 from switchq.params import Param, check_applies, sim_only
+from switchq.solved import solved
 
 from ._shared import INPUT_BUFFER, LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic, with_default
 from .voq import ITERATIONS, MATCHING
@@ -49,24 +50,6 @@ def _cioq(p):
     return inputs, results
 
 
-def _analytic_sat(n, s, matching, k):
-    def analytic():
-        from switchq.solvers import cioq
-
-        a = cioq.saturation_throughput(n, s, matching, k)
-        return a.saturation_throughput, a.method
-    return analytic
-
-
-def _analytic_wait(n, load):
-    def analytic():
-        from switchq.solvers import cioq
-
-        a = cioq.mean_wait(n, n, "islip", n, load)
-        return a.mean_wait, "output queuing: " + a.formula
-    return analytic
-
-
 # min(1, S theta) where exact (PIM) against what the twin carries at load 1; with S = N and maximal phases, output
 # queuing's exact mean wait at --load.
 _COMPARES = (Compare("saturation_throughput", "throughput", saturated=True, why="min(1, S theta), theta PIM's exact",
@@ -75,7 +58,7 @@ _COMPARES = (Compare("saturation_throughput", "throughput", saturated=True, why=
 
 
 DECLARATION = Architecture(
-    name="cioq", order=35, **switch_family("cell", units={"speedup": "phases/slot"}),
+    name="cioq", order=35, **switch_family("cell"),
     sample={"ports": 4, "load": 0.9, "speedup": 2},
     title="CIOQ with speedup",
     summary="combined input-output queuing with speedup S: saturation min(1, S theta); S = N with maximal "
@@ -94,8 +77,7 @@ DECLARATION = Architecture(
                        *sim_only(INPUT_BUFFER, *UNICAST_TRAFFIC[1:])),
                solve=_cioq, twin=lambda p: {**p, "load": 1.0 if p["load"] is None else p["load"]},
                results=("saturation_throughput", "exact", "mean_wait", "method", "mean_wait_formula", "source"),
-               units={"n_ports": "ports", "speedup": "phases/slot", "iterations": "iterations",
-                      "load": "cells/slot/input", "saturation_throughput": "cells/slot/output", "mean_wait": "slots"},
+               units={"saturation_throughput": "cells/slot/output", "mean_wait": "slots"},
                main="saturation_throughput", table=("saturation_throughput", "exact"),
                description="Saturation throughput of a CIOQ switch with speedup S under uniform traffic: "
                            "min(1, S theta), theta the saturated PIM or iSLIP matching's (exact for PIM). With "
@@ -108,14 +90,15 @@ DECLARATION = Architecture(
     cases=(
         Case("cioq", "S=1, PIM k=1, N=16, saturated (the VOQ switch)",
              {"ports": 16, "speedup": 1, "matching": "pim", "load": 1.0}, "throughput",
-             _analytic_sat(16, 1, "pim", 1), slots=180_000, unit="cells/slot/output", saturated=True),
+             solved("cioq.saturation_throughput", 16, 1, "pim", 1), slots=180_000, unit="cells/slot/output",
+             saturated=True),
         # Below min(1, 2 x 0.644) = 1 the switch carries its load; 0.9 keeps the output queues stable.
         Case("cioq", "S=2, PIM k=1, N=16, load 0.9", {"ports": 16, "speedup": 2, "matching": "pim", "load": 0.9},
              "carried_share", lambda: (1.0, "all offered cells carried below saturation min(1, S theta) = 1"),
              slots=120_000, unit="1"),
         Case("cioq", "S=N=8, iSLIP 8 iterations, load 0.8 (output queuing)",
-             {"ports": 8, "speedup": 8, "iterations": 8, "load": 0.8}, "mean_wait", _analytic_wait(8, 0.8),
-             slots=300_000,
+             {"ports": 8, "speedup": 8, "iterations": 8, "load": 0.8}, "mean_wait",
+             solved("cioq.mean_wait", 8, 8, "islip", 8, 0.8, method="output queuing: {}"), slots=300_000,
              why="Exact: with S = N and maximal phases every cell reaches its output in its arrival slot."),
     ),
     bench=(BenchCase("CIOQ 32x32 speedup 2, iSLIP, load 0.95", {"ports": 32, "speedup": 2, "load": 0.95}),),

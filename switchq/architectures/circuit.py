@@ -23,6 +23,7 @@ from switchq.errors import InputError
 from switchq.models.circuit import (CLAIMS, CONTROL, DESTINATIONS, POINTERS, RESOLUTIONS, SCHEDULING, SIZES,
                                     CircuitSwitch, CircuitTraffic)
 from switchq.params import Above, Param, check_applies
+from switchq.solved import later, solved
 
 from ._shared import with_default, PORTS
 
@@ -166,20 +167,18 @@ METRICS = (
 )
 COUNTERS = (Counter("delivered", "packets"), Counter("attempts", "attempts", counter="m_attempts"),
             Counter("bytes_delivered", "B"))
-UNITS = {"n_ports": "ports", "window": "packets", "pool": "packets", "channels": "channels", "select_time": "s", "setup_time": "s",
-         "link_rate": "bit/s", "size": "B", "size_min": "B", "size_max": "B", "short": "B", "long": "B",
-         "long_bytes": "1", "train": "packets", "file_servers": "nodes", "server_share": "1",
-         "server_long_bytes": "1", "seconds": "s", "warmup_seconds": "s", "saturation_throughput": "1",
+UNITS = {"saturation_throughput": "1",
          "error": "1"}
 
 
-def _case(label, params, why, tolerance=0.0, seconds=0.2, replications=8, precision=0.0, precision_share=None):
-    def analytic():
-        from switchq.solvers import circuit as solver
+def _at_defaults(build, params):
+    """``build`` (switch or traffic) at ``params``, the rest at the declaration's defaults."""
+    return build({**DECLARATION.defaults(), **params})
 
-        p = {**DECLARATION.defaults(), **params}
-        r = solver.saturation_throughput(switch(p), traffic(p))
-        return r.saturation_throughput, r.method
+
+def _case(label, params, why, tolerance=0.0, seconds=0.2, replications=8, precision=0.0, precision_share=None):
+    analytic = solved("circuit.saturation_throughput", later(_at_defaults, switch, params),
+                      later(_at_defaults, traffic, params))
     # Every adapter always has a packet (saturated sources): each row is a saturation throughput.
     share = {} if precision_share is None else {"precision_share": precision_share}
     return Case("circuit", label, {**params, "seconds": seconds}, "throughput", analytic, tolerance=tolerance,

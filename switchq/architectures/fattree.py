@@ -12,6 +12,7 @@ from switchq.declaration import Architecture, BenchCase, Case, Counter, Metric
 from switchq.models.network import UP_ROUTINGS, FatTreeNetwork
 from switchq.models.traffic import PERMUTATIONS, Traffic
 from switchq.params import Above, Param, check_applies
+from switchq.solved import solved
 
 from ._shared import LOAD
 
@@ -66,12 +67,9 @@ def _stability(c):
 
 
 def _route_case(ports):
-    def analytic():
-        from switchq.solvers import fattree
-
-        net = FatTreeNetwork.for_nodes(256, ports)
-        return (fattree.mean_route_links(net.tree) * net.timing.link_delay_slots,
-                "mean shortest route E[2(L+1)] (solvers.fattree.mean_route_links)")
+    net = FatTreeNetwork.for_nodes(256, ports)
+    analytic = solved("fattree.mean_route_links", net.tree, scale=net.timing.link_delay_slots,
+                      method="mean shortest route E[2(L+1)] (solvers.fattree.mean_route_links)")
     return Case("multicast", f"fat tree 256 nodes, {ports}-port, uniform load 0.01",
                 # 20,000 slots: the fewest the latency trend is calibrated for (it must judge the run stable).
                 {"ports": ports, "nodes": 256, "load": 0.01}, "mean_latency", analytic, tolerance=0.05, slots=20_000,
@@ -100,10 +98,9 @@ DECLARATION = Architecture(
              Metric("mean_latency_ns", "ns", None, "mean_latency with the slot time and the NIC send and receive "
                                                    "overheads", derived=("mean_latency", _latency_ns))),
     counters=(Counter("arrived", "packets"), Counter("delivered", "packets"), Counter("queued", "packets")),
-    units={"switch_ports": "ports", "nodes": "nodes", "levels": "levels", "switches": "switches",
-           "crosspoint_cells": "packets", "bandwidth_bps": "bit/s", "packet_bytes": "B", "channel_delay_ns": "ns",
-           "switch_delay_ns": "ns", "asic_hz": "Hz", "nic_send_ns": "ns", "nic_recv_ns": "ns", "packet_ns": "ns",
-           "load": "packets/slot/node", "fanout": "nodes/packet"},
+    units={"levels": "levels", "switches": "switches",
+           "bandwidth_bps": "bit/s", "packet_bytes": "B", "channel_delay_ns": "ns",
+           "switch_delay_ns": "ns", "asic_hz": "Hz", "nic_send_ns": "ns", "nic_recv_ns": "ns", "packet_ns": "ns"},
     stability=_stability,
     table=("throughput", "mean_latency", "mean_latency_ns", "unstable"),
     vary_example="load=0.1:0.9:0.2 --vary traffic=uniform,complement --ports 8 --nodes 64 --slots 3000",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.models.fifo import WINDOW_POLICIES, FifoSwitch
 from switchq.params import Param, check_applies, sim_only
+from switchq.solved import Solver, solved
 
 from ._shared import INPUT_BUFFER, LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic, with_default
 
@@ -25,14 +26,6 @@ def build(p):
     return FifoSwitch(p["ports"], p["window"], p["window_policy"], p["input_buffer"]), unicast_traffic(p)
 
 
-def _hol(p):
-    from switchq.solvers import hol
-
-    r = hol.saturation_throughput(p["ports"])
-    return {"n_ports": r.n_ports}, {"saturation_throughput": r.saturation_throughput, "exact": r.exact,
-                                    "method": r.method, "states": r.states, "source": r.source}
-
-
 def _window_check(p):
     from switchq.solvers import window as win
 
@@ -40,61 +33,26 @@ def _window_check(p):
         win.saturation_throughput(p["ports"], p["window"], p["window_policy"])  # raises, naming the limit
 
 
-def _window(p):
-    from switchq.solvers import window as win
-
-    r = win.saturation_throughput(p["ports"], p["window"], p["window_policy"])
-    return ({"n_ports": r.n_ports, "window": r.window, "window_policy": r.policy},
-            {"saturation_throughput": r.saturation_throughput, "method": r.method, "states": r.states,
-             "source": r.source})
-
-
-def _iq(p):
-    from switchq.solvers import iq
-
-    r = iq.mean_wait(p["load"], p["ports"])
-    return {"load": r.load}, {"mean_wait": r.mean_wait, "mean_latency": r.mean_latency, "hol_mean": r.hol_mean,
-                              "hol_second_moment": r.hol_second_moment, "formula": r.formula, "source": r.source,
-                              "note": r.note}
-
-
 def _hol_case(n):
-    def analytic():
-        from switchq.solvers import hol
-
-        a = hol.saturation_throughput(n)
-        return a.saturation_throughput, a.method
-    return Case("hol", f"N={n}, saturated", {"ports": n, "load": 1.0}, "throughput", analytic, slots=300_000,
-                unit="cells/slot/output", saturated=True)
+    return Case("hol", f"N={n}, saturated", {"ports": n, "load": 1.0}, "throughput",
+                solved("hol.saturation_throughput", n), slots=300_000, unit="cells/slot/output", saturated=True)
 
 
 def _window_case(policy, n, w):
-    def analytic():
-        from switchq.solvers import window
-
-        a = window.saturation_throughput(n, w, policy)
-        return a.saturation_throughput, a.method
     return Case("window", f"{policy}, N={n}, w={w}, saturated",
-                {"ports": n, "load": 1.0, "window": w, "window_policy": policy}, "throughput", analytic,
-                slots=180_000, unit="cells/slot/output", saturated=True)
+                {"ports": n, "load": 1.0, "window": w, "window_policy": policy}, "throughput",
+                solved("window.saturation_throughput", n, w, policy), slots=180_000, unit="cells/slot/output",
+                saturated=True)
 
 
 def _iq_case(load):
-    def analytic():
-        from switchq.solvers import iq
-
-        a = iq.mean_wait(load)
-        return a.mean_wait, a.formula
-    return Case("iq", f"N=128, load {load}", {"ports": 128, "load": load}, "mean_wait", analytic, slots=120_000,
+    return Case("iq", f"N=128, load {load}", {"ports": 128, "load": load}, "mean_wait", solved("iq.mean_wait", load),
+                slots=120_000,
                 tolerance_share=0.05,
                 why="The formula is the N -> infinity limit and overestimates finite switches (fewer contenders "
                     "per output): simulated at N = 128 it is ~3 % high at p = 0.5, ~28 % at N = 16. The "
                     "tolerance, 5 % of the value, is that finite-N bias, not noise.")
 
-
-_SAT_UNITS = {"n_ports": "ports", "saturation_throughput": "cells/slot/output", "states": "states",
-              "window": "cells", "load": "cells/slot/input", "mean_wait": "slots", "mean_latency": "slots",
-              "hol_mean": "slots", "hol_second_moment": "slots^2"}
 
 # The saturation throughput from the exact chain against what the twin carries at load 1 (overloaded by design).
 _SATURATED = Compare("saturation_throughput", "throughput", saturated=True,
@@ -116,20 +74,19 @@ DECLARATION = Architecture(
         Answer("hol", "FIFO input queuing: saturation throughput",
                "FIFO input queuing, HOL blocking, saturated uniform traffic (Karol et al. 1987); "
                "simulated: saturated fifo",
-               params=(PORTS,), solve=_hol, check=lambda p: None, twin=lambda p: {"ports": p["ports"], "load": 1.0},
-               results=("saturation_throughput", "exact", "states", "method", "source"), units=_SAT_UNITS,
-               main="saturation_throughput", table=("saturation_throughput", "exact"),
+               params=(PORTS,), solve=Solver("hol.saturation_throughput"), check=lambda p: None,
+               twin=lambda p: {"ports": p["ports"], "load": 1.0}, table=("saturation_throughput", "exact"),
                description="Saturation throughput of N x N FIFO input queuing (HOL blocking), uniform traffic.\n\n"
                            "Exact lumped Markov chain (Karol, Hluchyj & Morgan 1987) for small N, a documented "
                            "extrapolation for large N.",
                examples=("switchq solve hol --ports 8 --json",), compares=(_SATURATED,), vary_example="ports=2:16"),
         Answer("window", "Window scheduling: saturation throughput",
                "FIFO with look-ahead window w, saturated (exact chain for small N, w); simulated: saturated fifo",
-               params=(PORTS, with_default(WINDOW, 2), WINDOW_POLICY), solve=_window, check=_window_check,
+               params=(PORTS, with_default(WINDOW, 2), WINDOW_POLICY), solve=Solver("window.saturation_throughput"),
+               check=_window_check,
                twin=lambda p: {"ports": p["ports"], "window": p["window"], "window_policy": p["window_policy"],
                                "load": 1.0},
-               results=("saturation_throughput", "states", "method", "source"), units=_SAT_UNITS,
-               main="saturation_throughput", table=("saturation_throughput", "states"),
+               table=("saturation_throughput", "states"),
                description="Saturation throughput of FIFO input queuing with window scheduling of depth w.\n\n"
                            "Exact lumped Markov chain (Hluchyj & Karol 1988) where tractable; beyond it the error "
                            "says so and points to `switchq simulate fifo --window`.",
@@ -142,9 +99,7 @@ DECLARATION = Architecture(
                        with_default(PORTS, 128, help="N (analytic: recorded only, N -> infinity model; simulated: "
                                                      "the switch size)"),
                        *sim_only(*UNICAST_TRAFFIC[1:])),
-               solve=_iq, twin=lambda p: p,
-               results=("mean_wait", "mean_latency", "hol_mean", "hol_second_moment", "formula", "source", "note"),
-               units=_SAT_UNITS, main="mean_wait", table=("mean_wait", "mean_latency"),
+               solve=Solver("iq.mean_wait"), twin=lambda p: p, table=("mean_wait", "mean_latency"),
                sim_main="mean_wait", sim_table=("mean_wait", "throughput", "unstable"),
                description="Mean wait of FIFO input queuing below saturation, N -> infinity (Karol et al. 1987).",
                examples=("switchq solve iq --load 0.5",), vary_example="load=0.1:0.5:0.1"),

@@ -11,8 +11,9 @@ checks full rate at the sized credits and the recursion's throughput below.
 from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, Case, Counter, Metric
-from switchq.models.pfc import CreditLink, Saturated
+from switchq.models.pfc import CreditLink, InfinibandLink, Saturated
 from switchq.params import Param
+from switchq.solved import solved
 
 from .pfc import CABLE, _bytes, twin_buffer
 
@@ -42,7 +43,7 @@ SHORTFALL = Param("shortfall", "shortfall", "size", 0, low=0, unit="bits", defau
                   help="Bytes taken off the buffer (4096B: one MTU short).")
 
 PARAMS = (IB_RATE, IB_SPEED, IB_WIDTH, CABLE, IB_MTU, VLS, IB_PROPAGATION, FIXED, CREDIT_UPDATE)
-UNITS = {"link_rate_bps": "bit/s", "cable_m": "m", "mtu_bytes": "B", "vls": "VLs", "fixed_delay_ns": "ns",
+UNITS = {"link_rate_bps": "bit/s", "cable_m": "m", "mtu_bytes": "B", "fixed_delay_ns": "ns",
          "credit_update_ns": "ns",
          "width": "lanes", "signalling_bps": "bit/s", "buffer_bytes": "B", "credits": "credits", "total_bytes": "B",
          "terms": "B", "round_trip_bytes": "B", "offered_buffer_bytes": "B", "utilization": "1",
@@ -101,18 +102,9 @@ COUNTERS = (Counter("delivered", "B"), Counter("stalled", "slots"))
 _VL = {"speed": "HDR", "width": "4x", "cable": 30.0}
 
 
-def _throughput(shortfall):
-    def analytic():
-        from switchq.models.pfc import InfinibandLink
-        from switchq.solvers.pfc import credit_throughput, infiniband
-
-        b = infiniband(InfinibandLink(None, 30.0, 4096, "HDR", 4))
-        return credit_throughput((b.buffer_bytes - shortfall) // 64, 4122, b.round_trip_bytes)
-    return analytic
-
-
 def _case(label, shortfall):
-    return Case("infiniband", label, {**_VL, "shortfall": shortfall * 8}, "throughput", _throughput(shortfall),
+    return Case("infiniband", label, {**_VL, "shortfall": shortfall * 8}, "throughput",
+                solved("pfc.shortfall_throughput", InfinibandLink(None, 30.0, 4096, "HDR", 4), shortfall),
                 slots=160_000, replications=5, tolerance_slots=4122, saturated=True,
                 why="The recursion's cycle is exact; the window cuts a cycle at each end, at most a packet "
                     "(4122 B) of slots.")

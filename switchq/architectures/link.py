@@ -61,12 +61,10 @@ PRIORITIES = Param("priorities", "priorities", "int", 1, low=1, unit="buffers/cr
 RTTS = Param("rtts", "rtts", "int", 1, low=1, unit="round trips", help="K: buffer multiple of the round trip.")
 
 UNITS = {"link_rate_bps": "bit/s", "rtt_ns": "ns", "cable_m": "m", "fixed_delay_ns": "ns",
-         "propagation_speed_m_per_s": "m/s", "cell_bits": "bits", "cell_bytes": "B", "vcs": "buffers/crosspoint",
-         "n_ports": "ports", "priorities": "buffers/crosspoint", "rtts": "round trips", "rtt_slots": "slots",
-         "round_trip_slots": "slots", "slot_ns": "ns", "bandwidth_delay_bytes": "B", "links": "links",
+         "propagation_speed_m_per_s": "m/s", "cell_bits": "bits", "cell_bytes": "B", "n_ports": "ports", "round_trip_slots": "slots", "slot_ns": "ns", "bandwidth_delay_bytes": "B", "links": "links",
          "downstream_buffers": "buffers", "receiver_cells_per_buffer": "cells",
          "retransmission_cells_per_link": "cells", "buffer_cells": "cells", "buffer_bytes": "B",
-         "offered_buffer_cells": "cells", "utilization": "1", "crosspoint_cells": "cells", "q_r": "cells",
+         "offered_buffer_cells": "cells", "utilization": "1", "q_r": "cells",
          "q_rtx": "cells", "row_cells_sfc": "cells", "total_cells_sfc": "cells", "total_cells_credit": "cells",
          "total_bytes_sfc": "B", "total_bytes_credit": "B", "crossbar_cells_sfc": "cells",
          "linecard_cells_sfc": "cells", "reduction_factor": "1", "crosspoint_cells_credit": "cells",

@@ -13,6 +13,7 @@ from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.models.multicast import MAX_MULTICAST_PORTS, MULTICAST_ARCHITECTURES, MulticastSwitch
 from switchq.models.traffic import Traffic
 from switchq.params import REQUIRED, Above, Param, check_applies, sim_only
+from switchq.solved import solved
 
 from ._shared import LOAD, PORTS, latency_per, switch_counters, switch_metrics, switch_stability, with_default
 
@@ -63,14 +64,10 @@ def _check(p):
 
 
 def _chain_case(arch, q):
-    def analytic():
-        from switchq.solvers import multicast
-
-        a = multicast.saturation_load(arch, 8, 2, 4, crosspoint_cells=q)
-        return a.saturation_load, a.method
     return Case("multicast", f"{arch}{f', Q={q}' if arch == 'oq-crosspoint' else ''}, 2x8, fanout 4, saturated",
                 {"arch": arch, "ports": 8, "inputs": 2, "fanout": 4, "crosspoint_cells": q, "load": 1.0},
-                "throughput", analytic, slots=60_000, saturated=True)
+                "throughput", solved("multicast.saturation_load", arch, 8, 2, 4, crosspoint_cells=q), slots=60_000,
+                saturated=True)
 
 
 def _wba_case(m, paper):
@@ -84,9 +81,7 @@ def _wba_case(m, paper):
                     "weights not restated: tolerance 0.015 (see tests/test_multicast_sim.py).")
 
 
-_UNITS = {"n_ports": "ports", "active_inputs": "ports", "fanout": "outputs/packet", "crosspoint_cells": "packets",
-          "saturation_load": "packets/slot/input", "admissible_load": "packets/slot/input", "states": "states",
-          "load": "packets/slot/input"}
+_UNITS = {"saturation_load": "packets/slot/input", "admissible_load": "packets/slot/input", "states": "states"}
 
 # The exact saturated chain, where it is tractable, against what the twin carries at load 1; elsewhere the answer is
 # an upper bound (or an approximation), not a value to compare.

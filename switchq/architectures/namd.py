@@ -53,10 +53,10 @@ DECLARATION = Architecture(
     metrics=(Metric("completion_ns", "ns", lambda c: c["completion_ns"], "when the last receiver is done"),),
     # Each replication's time, for paired comparisons (hardware vs software multicast on the same draws).
     labels=lambda c: {"completion_ns_by_replication": c["completion_ns"].tolist()},
-    units={"switch_ports": "ports", "nodes": "nodes", "levels": "levels", "switches": "switches",
-           "crosspoint_cells": "packets", "bandwidth_bps": "bit/s", "packet_bytes": "B", "channel_delay_ns": "ns",
+    units={"levels": "levels", "switches": "switches",
+           "bandwidth_bps": "bit/s", "packet_bytes": "B", "channel_delay_ns": "ns",
            "switch_delay_ns": "ns", "asic_hz": "Hz", "nic_send_ns": "ns", "nic_recv_ns": "ns", "packet_ns": "ns",
-           "message_bytes": "B", "senders": "nodes", "fanout": "nodes/message", "completion_ns_by_replication": "ns"},
+           "message_bytes": "B", "completion_ns_by_replication": "ns"},
     clock=ROUNDS, json_rows="rows",
     bounded="each replication runs one round of multicasts to its end: no steady state to reach",
     main="completion_ns", table=("message_bytes", "multicast", "completion_ns"),

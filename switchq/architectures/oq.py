@@ -9,6 +9,7 @@ from __future__ import annotations
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.models.oq import OutputQueuedSwitch
 from switchq.params import Param, check_applies, sim_only
+from switchq.solved import Solver, solved
 
 from ._shared import LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic
 
@@ -31,37 +32,25 @@ def _check(p):
         _check.integer("buffer_cells", p["buffer"], 1, oq.MAX_BUFFER_CELLS)
 
 
-def _oq(p):
-    from switchq.solvers import oq
+_MEAN_WAIT, _FINITE_BUFFER = Solver("oq.mean_wait"), Solver("oq.finite_buffer")
 
+
+def _oq(p):
+    """Karol's mean wait with unbounded queues, the finite-buffer chain with ``--buffer``."""
     if p["buffer"] is None:
-        r = oq.mean_wait(p["ports"], p["load"])
-        return ({"n_ports": r.n_ports, "load": r.load},
-                {"mean_wait": r.mean_wait, "mean_latency": r.mean_latency, "formula": r.formula, "source": r.source})
-    r = oq.finite_buffer(p["ports"], p["load"], p["buffer"])
-    return ({"n_ports": r.n_ports, "load": r.load, "buffer_cells": r.buffer_cells},
-            {"loss_probability": r.loss_probability, "throughput": r.throughput, "mean_wait": r.mean_wait,
-             "mean_latency": r.mean_latency, "mean_queue": r.mean_queue, "states": r.states, "method": r.method,
-             "source": r.source})
+        return _MEAN_WAIT(p["ports"], p["load"])
+    return _FINITE_BUFFER(p["ports"], p["load"], p["buffer"])
 
 
 def _wait_case(load):
-    def analytic():
-        from switchq.solvers import oq
-
-        a = oq.mean_wait(16, load)
-        return a.mean_wait, a.formula
-    return Case("oq", f"N=16, load {load}", {"ports": 16, "load": load}, "mean_wait", analytic, slots=300_000)
+    return Case("oq", f"N=16, load {load}", {"ports": 16, "load": load}, "mean_wait", solved("oq.mean_wait", 16, load),
+                slots=300_000)
 
 
 def _loss_case(buffer):
-    def analytic():
-        from switchq.solvers import oq
-
-        a = oq.finite_buffer(16, 0.9, buffer)
-        return a.loss_probability, a.method
     return Case("oq", f"N=16, load 0.9, b={buffer}", {"ports": 16, "load": 0.9, "buffer": buffer},
-                "loss_probability", analytic, slots=300_000)
+                "loss_probability", solved("oq.finite_buffer", 16, 0.9, buffer, figure="loss_probability"),
+                slots=300_000)
 
 
 # Karol et al.'s mean wait and the finite buffer's loss: exact, so point targets.
@@ -83,14 +72,9 @@ DECLARATION = Architecture(
     answers=(
         Answer("oq", "Output queuing", "ideal output queuing (speedup N): mean wait, finite-buffer loss "
                                        "(Karol et al. 1987)",
-               params=(PORTS, LOAD, BUFFER, *sim_only(*UNICAST_TRAFFIC[1:])), solve=_oq, check=_check,
-               twin=lambda p: p,
-               results=("mean_wait", "mean_latency", "loss_probability", "throughput", "mean_queue", "states",
-                        "formula", "method", "source"),
-               units={"n_ports": "ports", "load": "cells/slot/input", "buffer_cells": "cells", "mean_wait": "slots",
-                      "mean_latency": "slots", "loss_probability": "1", "throughput": "cells/slot/output",
-                      "mean_queue": "cells", "states": "states"},
-               main="mean_wait", table=("mean_wait", "loss_probability", "throughput"),
+               params=(PORTS, LOAD, BUFFER, *sim_only(*UNICAST_TRAFFIC[1:])), solve=_oq,
+               returns=(_MEAN_WAIT, _FINITE_BUFFER), check=_check, twin=lambda p: p,
+               table=("mean_wait", "loss_probability", "throughput"),
                sim_main="mean_wait", sim_table=("mean_wait", "loss_probability", "throughput", "unstable"),
                description="Output queuing (speedup N): mean wait, and loss with a finite output buffer.",
                examples=("switchq solve oq --ports 16 --load 0.8 --json",

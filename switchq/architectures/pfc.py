@@ -54,9 +54,8 @@ MODEL = Param("model", "model", "choice", "ieee", choices=("ieee", "mlx5", "soni
 MODELS_SIDE_BY_SIDE = replace(MODEL, many=True, expand=(("all", ("ieee", "mlx5", "sonic", "cisco")),),
                               help=MODEL.help + " all: a row each.")
 
-UNITS = {"link_rate_bps": "bit/s", "cable_m": "m", "mtu_bytes": "B", "mtu_sender": "B", "propagation_speed": "m/s",
-         "response_quanta": "quanta", "interface_delay_ns": "ns", "transceiver_delay_ns": "ns",
-         "priorities": "priorities", "headroom_bytes": "B", "port_headroom_bytes": "B", "terms": "B",
+UNITS = {"link_rate_bps": "bit/s", "cable_m": "m", "mtu_bytes": "B", "mtu_sender": "B", "interface_delay_ns": "ns", "transceiver_delay_ns": "ns",
+         "headroom_bytes": "B", "port_headroom_bytes": "B", "terms": "B",
          "reserved_bytes": "B", "xon_bytes": "B"}
 PFC_RESULTS = ("headroom_bytes", "port_headroom_bytes", "terms", "term_sources", "response_quanta",
                "interface_delay_ns", "propagation_speed", "reserved_bytes", "xon_bytes", "formula", "source")

@@ -13,8 +13,9 @@ import re
 from switchq.declaration import ROUNDS, Answer, Architecture, Case, Metric
 from switchq.errors import InputError
 from switchq.models.collective import Reduction, StartSkew
-from switchq.models.network import MAX_NODES
+from switchq.models.network import MAX_NODES, FatTree
 from switchq.params import Param
+from switchq.solved import later, solved
 
 
 def _members(text, where):
@@ -77,7 +78,7 @@ def _bytes(name, bits):
 
 
 def reduction(p) -> Reduction:
-    from switchq.models.network import FatTree, NetworkTiming
+    from switchq.models.network import NetworkTiming
 
     tree = FatTree.for_nodes(p["nodes"], p["ports"])
     timing = NetworkTiming(p["bandwidth"], _bytes("packet", p["packet"]), p["channel_delay"] * 1e9,
@@ -110,22 +111,18 @@ def _bounds(c):
 
 
 def _case(ports, units, size):
-    def analytic():
-        from switchq.models.network import FatTree
-        from switchq.solvers import reduction as solver
-
-        a = solver.completion_time(Reduction(FatTree.for_nodes(256, ports), size, units))
-        return a.completion_time_ns, "max-plus recursion over the buildTree spanning tree (solvers.reduction)"
+    analytic = solved("reduction.completion_time", later(Reduction, later(FatTree.for_nodes, 256, ports), size, units),
+                      figure="completion_time_ns",
+                      method="max-plus recursion over the buildTree spanning tree (solvers.reduction)")
     return Case("reduction", f"256 nodes, {ports}-port, {units} combine unit(s), {size} B, no skew",
                 {"ports": ports, "nodes": 256, "combine_units": units, "message": 8 * size}, "completion_time",
                 analytic, replications=5,
                 why="With every member starting together the event-driven twin must equal the recursion exactly.")
 
 
-UNITS = {"switch_ports": "ports", "nodes": "nodes", "members": "nodes", "root": "node", "message_bytes": "B",
-         "packets": "packets", "combine_units": "units/switch", "bytes_per_cycle": "B/cycle",
-         "header_cycles": "cycles", "bandwidth_bps": "bit/s", "packet_bytes": "B", "channel_delay_ns": "ns",
-         "switch_delay_ns": "ns", "asic_hz": "Hz", "nic_send_ns": "ns", "nic_recv_ns": "ns", "packet_ns": "ns",
+UNITS = {"members": "nodes", "message_bytes": "B",
+         "packets": "packets", "packet_bytes": "B", "channel_delay_ns": "ns",
+         "switch_delay_ns": "ns", "nic_send_ns": "ns", "nic_recv_ns": "ns", "packet_ns": "ns",
          "completion_time": "ns", "breakdown": "ns", "period": "ns", "bottleneck_packets": "packets",
          "serialization": "ns", "combine_service": "ns", "tree_switches": "switches", "critical_links": "links",
          "switches_by_units_working": "switches", "closed_form": "ns", "skew": "ns", "lower_bound": "ns",

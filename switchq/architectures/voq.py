@@ -9,6 +9,7 @@ from __future__ import annotations
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.models.voq import MATCHINGS, VoqSwitch
 from switchq.params import Param, check_applies, sim_only
+from switchq.solved import Solver, solved
 
 from ._shared import INPUT_BUFFER, LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic, with_default
 
@@ -22,14 +23,6 @@ def build(p):
     return VoqSwitch(p["ports"], p["matching"], p["iterations"], p["input_buffer"]), unicast_traffic(p)
 
 
-def _voq(p):
-    from switchq.solvers import voq
-
-    r = voq.saturation_throughput(p["ports"], p["matching"], p["iterations"])
-    return ({"n_ports": r.n_ports, "matching": r.matching, "iterations": r.iterations},
-            {"saturation_throughput": r.saturation_throughput, "method": r.method, "source": r.source})
-
-
 def _check(p):
     from switchq.models.switch import check_ports
 
@@ -37,13 +30,9 @@ def _check(p):
 
 
 def _pim_case(k):
-    def analytic():
-        from switchq.solvers import voq
-
-        a = voq.saturation_throughput(16, "pim", k)
-        return a.saturation_throughput, a.method
     return Case("voq", f"PIM k={k}, N=16, saturated", {"ports": 16, "load": 1.0, "matching": "pim", "iterations": k},
-                "throughput", analytic, slots=180_000, unit="cells/slot/output", saturated=True)
+                "throughput", solved("voq.saturation_throughput", 16, "pim", k), slots=180_000,
+                unit="cells/slot/output", saturated=True)
 
 
 def _islip_analytic():
@@ -75,10 +64,7 @@ DECLARATION = Architecture(
                "VOQ with PIM or iSLIP: saturation throughput; simulated at any load (default 1: saturated)",
                params=(PORTS, MATCHING, ITERATIONS, *sim_only(with_default(LOAD, 1.0), INPUT_BUFFER,
                                                              *UNICAST_TRAFFIC[1:])),
-               solve=_voq, check=_check, twin=lambda p: p,
-               results=("saturation_throughput", "method", "source"),
-               units={"n_ports": "ports", "iterations": "iterations", "saturation_throughput": "cells/slot/output"},
-               main="saturation_throughput", table=("saturation_throughput",),
+               solve=Solver("voq.saturation_throughput"), check=_check, twin=lambda p: p,
                sim_table=("throughput", "mean_latency", "unstable"),
                description="Saturation throughput of a VOQ switch matched by PIM or iSLIP, uniform traffic.",
                examples=("switchq solve voq --ports 16 --matching pim --iterations 2",),

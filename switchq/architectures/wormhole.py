@@ -19,6 +19,7 @@ from switchq.models.wormhole import (BEST_EFFORT_STAMPS, BEST_EFFORT_VCS, CROSSB
                                      TOPOLOGIES, VCLOCK_STATES, VideoStreams, WormholeNetwork, WormholeRouter,
                                      WormholeTraffic)
 from switchq.params import REQUIRED, SIM, Param, check_applies
+from switchq.solved import solved
 
 PARAMS = (
     Param("ports", "n_ports", "int", 8, low=2, high=64, unit="ports", aliases=("-n",),
@@ -80,10 +81,7 @@ SIM_PARAMS = (
 )
 CLOCK = simulated_seconds(1.0, "seconds/10, at least one frame period", "30 frames per stream a second")
 
-UNITS = {"n_ports": "ports", "vcs": "VCs", "flit_bits": "bits", "link_rate": "bit/s", "load": "1", "mix": "1",
-         "message_flits": "flits", "frame_period": "s", "seconds": "s", "warmup_seconds": "s",
-         "crossbar_iterations": "rounds",
-         "buffer_messages": "messages", "nodes": "nodes", "routers": "routers", "header_stages": "cycles",
+UNITS = {"nodes": "nodes", "routers": "routers", "header_stages": "cycles",
          "body_stages": "cycles", "link_cycles": "cycles", "cycle_seconds": "s", "best_effort_vtick": "cycles/flit",
          "frame_bytes": "B", "frame_sd_bytes": "B", "frame_period": "s", "regulator_span": "s", "frame_cv": "1",
          "parallel": "links"}
@@ -217,11 +215,8 @@ COUNTERS = (Counter("streams", "streams"), Counter("frames", "intervals", counte
 
 
 def _zero_load_case():
-    def analytic():
-        from switchq.solvers.wormhole import zero_load_latency
-
-        z = zero_load_latency(WormholeRouter(), 20)
-        return z.seconds * 1e6, "zero_load_latency: hops x 5 + (hops + 1) x 1 + M - 1 cycles"
+    analytic = solved("wormhole.zero_load_latency", WormholeRouter(), 20, figure="seconds", scale=1e6,
+                      method="zero_load_latency: hops x 5 + (hops + 1) x 1 + M - 1 cycles")
     return Case("wormhole", "8x8 router, best effort only at load 0.002, 20-flit messages: zero-load latency",
                 {"load": 0.002, "mix": (0.0, 100.0), "seconds": 0.02, "warmup_seconds": 0.001},
                 "best_effort_latency_us", analytic, tolerance=0.02, replications=5,
@@ -231,8 +226,9 @@ def _zero_load_case():
 
 
 def _lone_stream_case(quantity, target, label):
-    def analytic():
-        return target, "a CBR stream alone on its input and output is delivered every 1/30 s (sigma_d 0)"
+    # No solver: the stream's own period.
+    analytic = (lambda: (target, "a CBR stream alone on its input and output is delivered every 1/30 s "
+                                 "(sigma_d 0)"))
     return Case("wormhole", f"CBR, one stream per input (load 0.04, 100:0): {label}",
                 {"load": 0.04, "mix": (100.0, 0.0), "streams": "cbr", "seconds": 0.3, "warmup_seconds": 0.04},
                 quantity, analytic, tolerance=0.0005, replications=5,
@@ -241,10 +237,8 @@ def _lone_stream_case(quantity, target, label):
 
 
 def _pcs_case():
-    def analytic():
-        from switchq.solvers.wormhole_contention import pcs_fill
-
-        return pcs_fill(182, 8, 24).attempts, "pcs_fill: S (H_S - H_(S-n)), S = 8 x 24, n = 182"
+    analytic = solved("wormhole_contention.pcs_fill", 182, 8, 24, figure="attempts",
+                      method="pcs_fill: S (H_S - H_(S-n)), S = 8 x 24, n = 182")
     return Case("wormhole", "PCS 8x8, 24 VCs, 100 Mbit/s, load 0.91 (182 streams, 22-23 an input): probes to set up "
                 "182",
                 {"vcs": 24, "link_rate": 100e6, "switching": "pcs", "load": 0.91, "mix": (100.0, 0.0),
@@ -258,11 +252,9 @@ def _pcs_case():
 
 
 def _best_effort_case():
-    def analytic():
-        from switchq.solvers.wormhole_contention import best_effort_latency
-
-        b = best_effort_latency(WormholeRouter(), WormholeTraffic(0.3, (50.0, 50.0)))
-        return b.seconds * 1e6, "best_effort_latency: strict priority, M/G/1 per link (Cobham), independent links"
+    analytic = solved("wormhole_contention.best_effort_latency", WormholeRouter(), WormholeTraffic(0.3, (50.0, 50.0)),
+                      figure="seconds", scale=1e6,
+                      method="best_effort_latency: strict priority, M/G/1 per link (Cobham), independent links")
     return Case("wormhole", "8x8 router, VBR + best effort 50:50 at load 0.3: best-effort latency",
                 # 0.12 s after the 0.034 s warm-up (a frame of every stream): long enough for the latency trend to
                 # be judged (the time since the start must grow 3x across the measured segments).

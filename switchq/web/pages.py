@@ -176,9 +176,10 @@ def twin_figure(name: str) -> dict:
     if entry is None or m.build is None:
         return {}
     a = entry[0]
-    if not a.main.startswith("saturation_") or a.main == a.sim_main:
+    main = a.main_result()
+    if not main.startswith("saturation_") or main == a.sim_main:
         return {}
-    return {a.main: a.sim_main}
+    return {main: a.sim_main}
 
 
 def saturated_twin(name: str, params: dict) -> bool:

@@ -17,7 +17,7 @@ by a rate-based one. This module describes, and validates, what is asked:
     ``fatmesh`` of such routers, neighbours joined by two links.
 
 The video streams and the traffic mix, with the readings of the paper they
-take, are :mod:`switchq.models.wormhole_traffic` (re-exported here). The
+take, are :mod:`switchq.models.wormhole_streams` (re-exported here). The
 router's readings:
 
 - Table IV's "32 / 128 bits" and "400 Mbps / 1.6 Gbps" are read as two
@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import _check
-from .wormhole_traffic import (DESTINATIONS, FRAME_BYTES, FRAME_RATE, FRAME_SD_BYTES, GOP_DEFAULT, HEADERS,
+from .wormhole_streams import (DESTINATIONS, FRAME_BYTES, FRAME_RATE, FRAME_SD_BYTES, GOP_DEFAULT, HEADERS,
                                LOAD_BASES, PLACEMENTS, REGULATOR_SPAN, STREAM_KINDS, TABLE_III, VideoStreams,
                                WormholeTraffic)
 

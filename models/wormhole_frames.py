@@ -1,7 +1,7 @@
 """A video stream's frames and what they cost on the wire (paper 004 §IV-B.1, Table III).
 
 Plain NumPy, no simulation: the frame-size laws of MediaWorm's streams
-(:class:`switchq.models.wormhole_traffic.VideoStreams`) and how a frame is cut into
+(:class:`switchq.models.wormhole_streams.VideoStreams`) and how a frame is cut into
 messages of M flits, drawn or integrated.
 
 - :func:`frame_sizes`: a stream's frame sizes in bits (cbr, vbr, mpeg2

@@ -76,7 +76,7 @@ def saturation_throughput(n_ports, speedup, matching="islip", iterations=1) -> C
                           f"{SOURCE}; per phase: {phase.source}")
 
 
-def mean_wait(n_ports, speedup, matching, iterations, load):
+def mean_wait(n_ports, speedup, matching, iterations, load) -> oq.OqWait:
     """Mean wait when the switch is ideal output queuing (S = N, maximal phases); InputError otherwise.
 
     Returns the :class:`switchq.solvers.oq.OqWait` of an N-port output-queued switch at ``load``.

@@ -62,7 +62,7 @@ from switchq.models.pfc_standard import (FRAME_OVERHEAD_BYTES, IB_BLOCK_BYTES, I
 
 __all__ = ["headroom", "infiniband", "Headroom", "CreditBuffer", "SONIC_RESPONSE_QUANTA", "sonic", "SONIC_ASICS",
            "full_rate_credits", "credit_throughput", "response_quanta", "interface_delay_s", "propagation_speed",
-           "packet_blocks", "check_buffer", "CISCO_RESPONSE"]
+           "packet_blocks", "check_buffer", "shortfall_throughput", "CISCO_RESPONSE"]
 
 # The vendors' readings, their constants as their sources give them (the standards' are models.pfc_standard's).
 SRC_SONIC_ASIC = ("sonic-net/sonic-buildimage Mellanox asic_table.j2 (cell_size 96 B on Spectrum, 144 B on "
@@ -492,6 +492,8 @@ def shortfall_throughput(link: InfinibandLink, shortfall_bytes: int) -> tuple[fl
     (0.5060773480662983, 'max-plus recursion, cycle of 1 packets')
     """
     b = infiniband(link)
+    shortfall_bytes = _check.integer("shortfall", shortfall_bytes, 0, b.buffer_bytes)
+    check_buffer(link.mtu_bytes, b.buffer_bytes - shortfall_bytes)
     return credit_throughput((b.buffer_bytes - shortfall_bytes) // IB_BLOCK_BYTES, link.mtu_bytes + IB_HEADER_BYTES,
                              b.round_trip_bytes)
 

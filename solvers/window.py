@@ -187,7 +187,7 @@ class WindowSaturation:
 
 
 def exact_is_tractable(n_ports: int, window: int, window_policy: str = "rounds") -> bool:
-    """Whether (n_ports, window) is within the exact limits of ``policy``.
+    """Whether (n_ports, window) is within the exact limits of ``window_policy``.
 
     Parameters
     ----------

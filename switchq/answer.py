@@ -165,6 +165,8 @@ class Answer:
         solvers = (self.solve,) if isinstance(self.solve, Solver) else self.returns
         types = []
         for s in solvers:
+            if "return" not in s.function.__annotations__:
+                raise TypeError(f"solver {s.path} declares no return type: its answer cannot read its figures")
             returned = s.function.__annotations__["return"]
             if isinstance(returned, str):       # postponed (from __future__ import annotations): the return only
                 returned = eval(returned, s.function.__globals__)
@@ -175,7 +177,8 @@ class Answer:
         """``(inputs, results)`` at ``params`` (every parameter by name, canonical values)."""
         if isinstance(self.solve, Solver):
             takes = inspect.signature(self.solve.function).parameters
-            out = self.solve(**{p.target: params[p.name] for p in self.params if p.target in takes})
+            out = self.solve(**{p.target: params[p.name] for p in self.params
+                                if p.target in takes and "analytic" in p.modes})
         else:
             out = self.solve(params)
         return out if isinstance(out, tuple) else split(out)
@@ -199,7 +202,12 @@ class Answer:
 
     def main_result(self) -> str:
         """``main``, or the main figure its (first) result declares."""
-        return self.main or main_of(self.result_types()[0])
+        if self.main:
+            return self.main
+        types = self.result_types()
+        if not types:
+            raise TypeError(f"answer {self.name} returns dicts: it must name its main result (main=)")
+        return main_of(types[0])
 
     def table_results(self) -> tuple:
         """``table``, or the main result alone."""

@@ -280,7 +280,9 @@ def _model_command(model: registry.Model) -> click.Command:
         click.option("--plot", type=click.Path(dir_okay=False), default=None,
                      help="Write a plot (PNG, SVG, PDF): x = first varied parameter, one line per value of "
                           "the others, 95% CI bands."),
-        click.option("--y", default=None, help=f"Result to plot [default: {', '.join(model.main.values())}]."),
+        # The default is the main result, which --list shows: an answer's comes from its solver's result, and
+        # reading it here would import every solver (and NumPy) to print any help.
+        click.option("--y", default=None, help="Result to plot [default: the main result, as --list shows]."),
         click.option("--list", "list_", is_flag=True, help="List this model's parameters and exit."),
     ]
     modes = " and ".join(model.modes)

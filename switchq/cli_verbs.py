@@ -183,7 +183,7 @@ def solve_answer(answer, given: dict) -> tuple:
         payloads.append((payload, list(head) + list(inputs)))
     if refused and len(refused) == len(rows):
         raise refused[0]
-    return payloads, {**{p.target: p.unit for p in params if p.unit}, **answer.units_of()}
+    return payloads, answer.units_of()
 
 
 def _row_table(payloads: list, columns: list) -> tuple[list, list]:

@@ -232,7 +232,9 @@ class Case:
         The simulated :class:`Metric` it judges (``mean_wait``). Required.
     analytic : callable
         ``analytic() -> (value, method)``: the value it is judged against and where it comes from (a formula
-        and its source). Import the solver inside it. Required.
+        and its source). A solver's value is ``solved("oq.mean_wait", 16, 0.9)`` (:mod:`switchq.solved`: its
+        result's main figure and method, or ``figure=``; ``later(build, *args)`` for an argument built at the
+        call); a value derived by hand, ``lambda: (1.0, "why")``. Required.
     tolerance : float, default 0.0
         The analytic side's known error, absolute, in the quantity's unit.
     tolerance_share : float, default 0.0

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -293,22 +294,47 @@ def _sim_results(d: Architecture) -> tuple:
     return tuple(names) + tuple(c.name for c in d.counters) + (("unstable",) if d.stability else ())
 
 
+class _Later(Mapping):
+    """A dict made at its first read: an answer's figures and units come from its solver's result, whose
+    module (and NumPy) listing the models (``sweep --help``) must not import."""
+
+    def __init__(self, make: Callable):
+        self._make, self._made = make, None
+
+    def _dict(self) -> dict:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def __getitem__(self, key):
+        return self._dict()[key]
+
+    def __iter__(self):
+        return iter(self._dict())
+
+    def __len__(self):
+        return len(self._dict())
+
+
+def _answer_model(a: Answer, d: Architecture) -> Model:
+    twin = d.simulated and a.twin is not None
+    sim = (lambda x: {"simulated": x}) if twin else (lambda x: {})
+    return Model(
+        a.name, a.title, a.params, analytic=_analytic(a), check=a.check,
+        build=_twin_build(d, a.twin) if twin else None, declaration=d if twin else None,
+        main=_Later(lambda: {"analytic": a.main_result(), **sim(a.sim_main)}),
+        table=_Later(lambda: {"analytic": a.table_results(), **sim(a.sim_table)}),
+        results=_Later(lambda: {"analytic": a.result_names(), **sim(_sim_results(d))}),
+        note=a.summary, result_units=_Later(lambda: {**a.units_of(), **(d.units_of() if twin else {})}),
+        example=a.vary_example)
+
+
 @lru_cache(maxsize=1)
 def _models() -> dict:
     out = {}
     for d in declarations().values():
         for a in d.answers:
-            twin = d.simulated and a.twin is not None
-            units = a.units_of()
-            if twin:
-                units.update(d.units_of())
-            out[a.name] = Model(
-                a.name, a.title, a.params, analytic=_analytic(a), check=a.check,
-                build=_twin_build(d, a.twin) if twin else None, declaration=d if twin else None,
-                main={"analytic": a.main_result(), **({"simulated": a.sim_main} if twin else {})},
-                table={"analytic": a.table_results(), **({"simulated": a.sim_table} if twin else {})},
-                results={"analytic": a.result_names(), **({"simulated": _sim_results(d)} if twin else {})},
-                note=a.summary, result_units=units, example=a.vary_example)
+            out[a.name] = _answer_model(a, d)
         if d.simulated and d.name not in out:
             params = tuple(p if p.modes == SIM else _sim(p) for p in d.all_params())
             out[d.name] = Model(d.name, d.title, params, build=_twin_build(d, lambda p: p), declaration=d,

@@ -48,3 +48,11 @@ def test_a_simulation_imports_neither_scipy_stats_nor_scipys_blas():
                              "--workers", "1", "--json"])
     assert "numba" in loaded
     assert not {"scipy.stats", "scipy.linalg"} & loaded
+
+
+def test_listing_the_sweep_models_imports_no_solver():
+    # An answer's figures are read from its solver's result, so reading them for a listing would import every
+    # solver (and NumPy): the models read them at first use.
+    loaded = _modules_after(["sweep", "--help"])
+    assert not {m for m in loaded if m.startswith("switchq.solvers.")} - {"switchq.solvers.figures"}
+    assert "numpy" not in loaded

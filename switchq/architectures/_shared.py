@@ -108,14 +108,14 @@ def latency_per(what: str):
 
 
 def switch_family(per: str = "cell", unit: str = "cells", copies: bool = False, workload=UNICAST_TRAFFIC,
-                  units: dict | None = None, part: str = "output", loss: str = "dropped at a full buffer") -> dict:
+                  part: str = "output", loss: str = "dropped at a full buffer") -> dict:
     """What every single-switch declaration says alike, as keywords of ``Architecture``: it takes a
     :class:`~switchq.models.traffic.Traffic`, measures throughput, utilisation, latency (per ``per``),
     wait and loss (the cells ``loss`` says: :func:`switch_metrics`), counts ``unit``, and judges stability
     by the backlog's growth."""
     return {"family": "switch", "accepts": (Traffic,), "workload": workload,
             "metrics": switch_metrics(unit, copies, loss), "counters": switch_counters(unit),
-            "labels": latency_per(per), "stability": switch_stability(unit, part), "units": dict(units or {})}
+            "labels": latency_per(per), "stability": switch_stability(unit, part)}
 
 
 def with_default(param: Param, default, **changes) -> Param:

@@ -11,7 +11,7 @@ from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.errors import InputError
 from switchq.models.cioq import CioqSwitch
 from switchq.params import Param, check_applies, sim_only
-from switchq.solved import solved
+from switchq.solved import Solver, solved
 
 from ._shared import INPUT_BUFFER, LOAD, PORTS, UNICAST_TRAFFIC, switch_family, unicast_traffic, with_default
 from .voq import ITERATIONS, MATCHING
@@ -76,9 +76,9 @@ DECLARATION = Architecture(
                params=(PORTS, SPEEDUP, MATCHING, ITERATIONS, with_default(LOAD, None),
                        *sim_only(INPUT_BUFFER, *UNICAST_TRAFFIC[1:])),
                solve=_cioq, twin=lambda p: {**p, "load": 1.0 if p["load"] is None else p["load"]},
+               returns=(Solver("cioq.saturation_throughput"), Solver("cioq.mean_wait")),
                results=("saturation_throughput", "exact", "mean_wait", "method", "mean_wait_formula", "source"),
-               units={"saturation_throughput": "cells/slot/output", "mean_wait": "slots"},
-               main="saturation_throughput", table=("saturation_throughput", "exact"),
+               table=("saturation_throughput", "exact"),
                description="Saturation throughput of a CIOQ switch with speedup S under uniform traffic: "
                            "min(1, S theta), theta the saturated PIM or iSLIP matching's (exact for PIM). With "
                            "S = N and iterations >= N every phase is maximal and the switch is output queuing: "

@@ -23,7 +23,8 @@ from switchq.errors import InputError
 from switchq.models.circuit import (CLAIMS, CONTROL, DESTINATIONS, POINTERS, RESOLUTIONS, SCHEDULING, SIZES,
                                     CircuitSwitch, CircuitTraffic)
 from switchq.params import Above, Param, check_applies
-from switchq.solved import later, solved
+from switchq.solved import Solver, later, solved
+from switchq.solvers.figures import split
 
 from ._shared import with_default, PORTS
 
@@ -128,15 +129,17 @@ def build(p):
     return switch(p), traffic(p)
 
 
-def _solve(p):
-    from switchq.solvers import circuit as solver
+_SATURATION_THROUGHPUT = Solver("circuit.saturation_throughput")
 
+
+def _solve(p):
+    """The switch and traffic as read (no run length: the answer has none), and the solver's figures."""
     sw, tr = switch(p), traffic(p)
     sw.check_traffic(tr)
     inputs = {**sw.describe(), **tr.describe()}
     inputs.pop("seconds")
     inputs.pop("warmup_seconds")
-    return inputs, solver.saturation_throughput(sw, tr).to_dict()
+    return inputs, split(_SATURATION_THROUGHPUT(sw, tr))[1]
 
 
 def _servers(c, which):
@@ -167,8 +170,6 @@ METRICS = (
 )
 COUNTERS = (Counter("delivered", "packets"), Counter("attempts", "attempts", counter="m_attempts"),
             Counter("bytes_delivered", "B"))
-UNITS = {"saturation_throughput": "1",
-         "error": "1"}
 
 
 def _at_defaults(build, params):
@@ -228,7 +229,7 @@ DECLARATION = Architecture(
                 "paper defines it (bits sent / (ports x link rate x time)), set-up attempts per packet, mean "
                 "packet delay; means over replications with 95% CIs.",
     config=(CircuitSwitch,), accepts=(CircuitTraffic,), params=SYSTEM, workload=TRAFFIC, build=build, clock=CLOCK,
-    kernel="switchq.validate.arch.circuit", metrics=METRICS, counters=COUNTERS, units=UNITS,
+    kernel="switchq.validate.arch.circuit", metrics=METRICS, counters=COUNTERS,
     table=("throughput", "attempts_per_packet", "mean_delay"),
     # Issue 12: one saturation point at N = 32 over the paper's 5 s of simulated time in under 1 s.
     bench=(BenchCase("Circuit LAN N=32, FIFO, distributed, bimodal 100 B/32 KB at 90 %, 5 s simulated",
@@ -246,9 +247,8 @@ DECLARATION = Architecture(
                "paper 001: renewal-reward without conflicts, slotted chains for the ideal switch, the "
                "variable-size FIFO limit, an overhead approximation, logical channels (simulated twin: "
                "switchq simulate circuit)",
-               params=SYSTEM + TRAFFIC + CLOCK.params, solve=_solve, twin=lambda p: p,
-               results=("saturation_throughput", "method", "error", "source"), units=UNITS,
-               main="saturation_throughput", table=("saturation_throughput", "method"),
+               params=SYSTEM + TRAFFIC + CLOCK.params, solve=_solve, returns=(_SATURATION_THROUGHPUT,),
+               twin=lambda p: p, table=("saturation_throughput", "method"),
                sim_table=("throughput", "attempts_per_packet", "mean_delay"),
                description="Analytic saturation throughput of a circuit-switched LAN (paper 001), where a model "
                            "applies; otherwise the method says 'no analytic model'. `error` is the stated "

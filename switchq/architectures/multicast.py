@@ -13,7 +13,7 @@ from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare
 from switchq.models.multicast import MAX_MULTICAST_PORTS, MULTICAST_ARCHITECTURES, MulticastSwitch
 from switchq.models.traffic import Traffic
 from switchq.params import REQUIRED, Above, Param, check_applies, sim_only
-from switchq.solved import solved
+from switchq.solved import Solver, solved
 
 from ._shared import LOAD, PORTS, latency_per, switch_counters, switch_metrics, switch_stability, with_default
 
@@ -81,7 +81,8 @@ def _wba_case(m, paper):
                     "weights not restated: tolerance 0.015 (see tests/test_multicast_sim.py).")
 
 
-_UNITS = {"saturation_load": "packets/slot/input", "admissible_load": "packets/slot/input", "states": "states"}
+# The solver's admissible_bound, under the name its function has (fanout.admissible_load) and the CLI shows.
+_UNITS = {"admissible_load": "packets/slot/input"}
 
 # The exact saturated chain, where it is tractable, against what the twin carries at load 1; elsewhere the answer is
 # an upper bound (or an approximation), not a value to compare.
@@ -112,10 +113,9 @@ DECLARATION = Architecture(
                "bound; simulated at any load (default 1: saturated)",
                params=(ARCH, MC_PORTS, INPUTS, FANOUT, FANOUT_LAW, CROSSPOINT,
                        *sim_only(with_default(MC_LOAD, 1.0), ARRIVALS)),
-               solve=_multicast, check=_check, twin=lambda p: p,
+               solve=_multicast, returns=(Solver("multicast.saturation_load"),), check=_check, twin=lambda p: p,
                results=("saturation_load", "saturation_load_kind", "admissible_load", "exact", "rational", "states",
-                        "method", "source"), units=_UNITS,
-               main="saturation_load", table=("saturation_load", "saturation_load_kind"),
+                        "method", "source"), units=_UNITS, table=("saturation_load", "saturation_load_kind"),
                sim_table=("throughput", "output_utilization", "mean_latency"),
                description="Saturation load of a multicast switch, packets per active input per slot (paper 003 "
                            "§2-§3.1).\n\nExact lumped chains for small switches; beyond them iq-split has a labelled "

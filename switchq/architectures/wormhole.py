@@ -83,7 +83,7 @@ CLOCK = simulated_seconds(1.0, "seconds/10, at least one frame period", "30 fram
 
 UNITS = {"nodes": "nodes", "routers": "routers", "header_stages": "cycles",
          "body_stages": "cycles", "link_cycles": "cycles", "cycle_seconds": "s", "best_effort_vtick": "cycles/flit",
-         "frame_bytes": "B", "frame_sd_bytes": "B", "frame_period": "s", "regulator_span": "s", "frame_cv": "1",
+         "frame_bytes": "B", "frame_sd_bytes": "B", "regulator_span": "s", "frame_cv": "1",
          "parallel": "links"}
 
 

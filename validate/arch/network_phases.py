@@ -18,13 +18,13 @@ Dims, ``tab`` the topology's tables, ``st`` the NetState, modified in place), en
 stream's: the same draws in the same order. The free stacks' tops are plain integers of the cycle loop,
 passed in and returned, so they stay in registers.
 
-A phase is entered once per slot and unpacks the few arrays it needs at its top; inside, the only calls
-not inlined are credit_routing's ``needs`` and ``grant`` (per packet, as the single function before these
-phases made them). Measured (CPU time, medians of 7, old and new alternated): packed so, the kernel runs
-within 0-2 % of that single function at load 0.8 and on multicast, 2-5 % slower at uniform load 0.1;
-with the state as ~67 separate arrays it ran 8-10 % slower at light load (a reference count per array per
-phase entry), and with an output's steps as inline helpers called per output 12-19 % slower
-(:func:`send_outputs`).
+A phase is entered once per slot and unpacks the few arrays it needs at its top; inside, the calls not
+inlined are those the single function before these phases made too (credit_routing's ``needs`` and
+``grant`` per packet, ``kernel.admit``, ``kernel.popcount``). Measured (CPU time, medians of 7, old and new
+alternated; 256 nodes, 10,000 slots): load 0.8 +0.6 % (8 ports) and +0.6 % (32 ports), multicast fanout 8
++3.4 %, uniform load 0.1 +3.7 % (8 ports) and +1.5 % (32 ports). With the state as ~67 separate arrays it
+ran 8-10 % slower at light load (a reference count per array per phase entry), and with an output's steps
+as inline helpers called per output 12-19 % slower (:func:`send_outputs`).
 """
 
 from __future__ import annotations
@@ -54,8 +54,9 @@ def return_credits(t, d, st):
 def arrive(t, d, tab, st, c_top, g_top):
     """Phase 2: copies on links arriving in slot ``t`` enter every crosspoint granted them at their switch.
 
-    One arrival is one group (its buffers' credits go back together, §2.2); at a fork each extra port
-    gets a new copy carrying the slice of destinations below it (contiguous on a tree: a scan). Each copy
+    One arrival is one group (its buffers' credits go back together once it is dispatched, §2); at a fork
+    each extra port gets a new copy carrying the slice of destinations below it (contiguous on a tree: a
+    scan). Each copy
     records its arrival slot and what it needs at the next switch (routing one hop ahead, §2: the ports
     its fixed routes take there, or ``~candidates`` where it climbs; a source route fixes the climb).
     Returns the pools' new tops ``(c_top, g_top)``.
@@ -245,7 +246,8 @@ def send_outputs(t, measured_from, d, tab, stats, parts, st, out, c_top, g_top, 
 
     Arbitration: the oldest head (arrival slot at this switch) whose next hop has credit (every fixed
     port it needs, or one candidate of a choice), ties at random. Departure: the last copy of an arrival
-    group to leave sends the group's credits back, usable ``cd`` slots later (§2.2). Forwarding: the copy
+    group to leave sends the group's credits back, usable ``cd`` slots later (§2: "when ever the next switch
+    dispatches a packet it sends back the credits"). Forwarding: the copy
     takes the credits granted it at the next switch (:func:`credit_routing.grant`) and the link (``ld``
     slots). Delivery: a copy reaching a node is counted (in a batch, logged in ``out.log``); the message's
     last copy delivers it (``out.deliveries``), counted in this slot, latency to its arrival ``ld`` slots on.

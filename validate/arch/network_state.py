@@ -6,7 +6,7 @@ phases read (:data:`Dims`) and the packed arrays they read and write (:func:`new
 int64 arrays with named rows), so a phase takes one record and unpacks the few arrays it needs.
 
 Why records: a phase taking the state as ~67 separate arrays, each a reference count at every entry, made
-the slot 8-10 % slower at light load; these few records keep it within 2-5 % (:mod:`.network_phases`).
+the slot 8-10 % slower at light load; these few records keep it within 4 % (:mod:`.network_phases`).
 """
 
 from __future__ import annotations

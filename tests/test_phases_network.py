@@ -4,6 +4,15 @@ The network is the 16-node fat tree of 8-port switches (paper 003 §2): leaf swi
 nodes 4s..4s+3, ports 4-7 up to top switches 4-7, entering at input s), top switches 4-7 (port j down to leaf
 j, entering it at input 4 + s - 4). Node v's NIC link is link 64 + v into leaf v // 4 at input v % 4.
 Crosspoint x = (switch * 8 + input) * 8 + output port. One slot per link and per credit return.
+
+Where a copy must climb at a switch above the leaves (a choice of up ports one hop ahead), or a source route's
+word must be read at its stage, the tests use the 64-node tree, three levels of the same switches: leaves 0-15,
+middle switches 16-31, top switches 32-47; node v's NIC link is link 384 + v into leaf v // 4 at input v % 4.
+
+Paths covered: credits coming back; arrival (forks, routing one hop ahead, copies down to nodes needing
+nothing); generation (permutation, uniform never to the sender, multicast sets); batches; injection (adaptive,
+and a fixed route's up port); output arbitration (oldest eligible head, ties, a climbing copy's choice),
+credit return with a group's last copy, forwarding, delivery, a batch's log; the closing account.
 """
 
 import numpy as np
@@ -95,6 +104,31 @@ def test_arrive_routes_each_copy_one_hop_ahead(routing):
         assert need == 1 << tab.source_port[tab.stage[nxt], 6] and need & choice   # the route word's port
 
 
+@pytest.mark.parametrize("routing", ["adaptive", "source"])
+def test_arrive_down_to_nodes_needs_nothing_further(routing):
+    # A copy entering a port down to a node has no next switch (out_switch -1): the node sinks it, so it
+    # needs no credit anywhere (need 0), whatever its pool column held before and whatever its route word.
+    # Here a multicast for nodes 1 and 2 comes down from top switch 4 and forks at leaf 0.
+    d, tab, st = _net(routing=routing)
+    _message(st, 0, [1, 2], route=9)
+    c_top, g_top = d.n_pk - 1, d.n_pk
+    pid = st.pool[S.C_FREE, c_top]
+    st.pool[[S.C_MSG, S.C_LO, S.C_HI, S.C_NEXT, S.C_NEED], pid] = [0, 0, 2, 0b110, 1 << 5]  # a stale need
+    st.pool[S.C_NEED, st.pool[S.C_FREE, c_top - 1]] = ~0xF0                      # the fork's copy: a stale choice
+    g = 4 * 8 + 0                                          # top switch 4's port 0, into leaf 0 at input 4
+    assert (tab.out_switch[g], tab.out_input[g]) == (0, 4) and (tab.out_switch[[1, 2]] == -1).all()
+    t = 3
+    st.link[g, t & 1] = pid
+    c_top, _ = P.arrive(t, d, tab, st, c_top, g_top)
+    assert c_top == d.n_pk - 2
+    x0 = (0 * 8 + 4) * 8
+    for port in (1, 2):                                    # leaf 0's port p is node p
+        assert st.xs[S.XP_LEN, x0 + port] == 1
+        cid = st.xq[x0 + port, st.xs[S.XP_HEAD, x0 + port]]
+        assert st.dest[0, st.pool[S.C_LO, cid]] == port and st.pool[S.C_HI, cid] == st.pool[S.C_LO, cid] + 1
+        assert st.pool[S.C_NEED, cid] == 0
+
+
 def test_generate_a_permutation_at_full_load_fills_every_nic_with_room():
     d, _, st = _net(nic_cap=4, n_msg=32)
     stats, parts = _stats()
@@ -110,6 +144,27 @@ def test_generate_a_permutation_at_full_load_fills_every_nic_with_room():
         mid = st.nic_q[v, 0]
         assert st.dest[mid, 0] == perm[v] and st.msgs[S.M_BIRTH, mid] == 5 and st.msgs[S.M_LEFT, mid] == 1
     assert m_top == 32 - (NODES - 1)
+
+
+def test_generate_uniform_never_picks_the_sender():
+    # Uniform unicast: any other node (a draw over nodes - 1, shifted past the sender). Every node sends each
+    # slot at full load; its queue and the message pool are emptied between slots so each draw is kept.
+    d, _, st = _net(n_msg=NODES)
+    stats, parts = _stats()
+    src = N.Sources(load=1.0, kind=K.DEST_UNIFORM, perm=np.zeros(1, dtype=np.int64), size_cdf=np.ones(1), f_cap=1)
+    seen = np.zeros((NODES, NODES), dtype=np.int64)        # seen[sender, destination]
+    K.seed_rng(5)
+    slots = 400
+    for t in range(slots):
+        st.nics[[S.NIC_HEAD, S.NIC_LEN]] = 0
+        assert P.generate(t, d, src, 0, stats, parts, st, NODES) == 0
+        for v in range(NODES):
+            mid = st.nic_q[v, 0]
+            assert st.msgs[S.M_N, mid] == 1
+            seen[v, st.dest[mid, 0]] += 1                  # a destination past the last node would raise here
+    assert stats[K.STAT_ARRIVED] == slots * NODES
+    assert np.diag(seen).sum() == 0                        # never the sender
+    assert (seen + np.eye(NODES, dtype=np.int64) > 0).all()  # but every other node (about 27 draws each)
 
 
 def test_generate_multicast_draws_sorted_subsets_without_the_sender_and_source_routes():
@@ -168,6 +223,33 @@ def test_inject_sends_ready_heads_with_credit():
     assert sorted(sent) == [0, 8]
     assert st.pool[[S.C_MSG, S.C_LO, S.C_HI, S.C_NEXT], sent[0]].tolist() == [0, 0, 1, 1 << 1]
     assert st.pool[S.C_NEXT, sent[8]] in (1 << 5, 1 << 7)
+
+
+@pytest.mark.parametrize("routing, route, port", [("source", 9, 5), ("dmodk", 6, 6)])
+def test_inject_under_a_fixed_route_takes_the_route_words_up_port(routing, route, port):
+    # 64 nodes: node 0's packet for node 6 climbs from leaf 0 (stage 0), where up ports 4-7 are all candidates.
+    # A route fixed at the source takes the up port of the route word's stage-0 digit, 4 + route % 4, however
+    # many credits the others hold, and waits for that port's credit. Source routing: a random word (9, not
+    # the destination: its port would be 6); d-mod-k: the destination. Other digits name other ports (9: 6, 4;
+    # 6: 5, 4), so reading the wrong stage fails too.
+    d, tab, st = _net(routing=routing, nodes=64)
+    _message(st, 0, [6], route=route)
+    st.nic_q[0, 0] = 0
+    st.nics[S.NIC_LEN, 0] = 1
+    s, i = tab.out_switch[d.n_out], tab.out_input[d.n_out]
+    assert (s, i) == (0, 0) and candidates(s, 6, tab) == 0xF0
+    x0 = (s * 8 + i) * 8
+    credits = st.xs[S.CREDITS]
+    credits[x0 + port] = 0                                 # the route's port is full, the other three are not
+    assert P.inject(0, d, tab, st, d.n_pk) == d.n_pk
+    assert st.nics[S.NIC_LEN, 0] == 1 and (st.link == -1).all()
+    credits[x0 + port] = 1                                 # now it has one credit: the fewest, still taken
+    t = 1
+    assert P.inject(t, d, tab, st, d.n_pk) == d.n_pk - 1
+    pid = st.link[d.n_out, (t + 1) & 1]
+    assert st.nics[S.NIC_LEN, 0] == 0 and st.pool[S.C_MSG, pid] == 0
+    assert st.pool[S.C_NEXT, pid] == 1 << port
+    assert credits[x0 + 4:x0 + 8].tolist() == [0 if p == port else Q for p in range(4, 8)]
 
 
 def _head(st, x, cid, arrived, need=0, group=None, g_top=None):
@@ -263,6 +345,47 @@ def test_send_outputs_forwards_up_and_delivers_down():
     rr = (t + 1) & 1
     assert sorted(st.ring[rr, 1:1 + st.ring[rr, 0]].tolist()) == [1, 12]
     assert g_top == d.n_pk and c_top == d.n_pk - 1 and st.pool[S.C_FREE, d.n_pk - 2] == 0
+
+
+@pytest.mark.parametrize("routing, up_credits, granted", [
+    ("adaptive", [0, 0, 0, 0], set()),                     # no candidate has credit: the climbing copy waits
+    ("adaptive", [0, 0, 2, 0], {6}),                       # one has: it is eligible and takes that one
+    ("adaptive", [1, 3, 2, 0], {5}),                       # adaptive: the candidate with the most credits
+    ("random", [0, 3, 0, 1], {5, 7}),                      # oblivious: any candidate with a credit, at random
+])
+def test_send_outputs_a_climbing_copy_needs_credit_at_one_of_its_candidates(routing, up_credits, granted):
+    # 64 nodes: at leaf 0, a copy from node 1 for node 63 waits at up port 4 (to middle switch 16), where it must
+    # climb again through any of up ports 4-7 (need ~candidates, a choice). The middle switch's down ports 0-3
+    # are no candidates: they keep their credits, which must not count for it. A younger head from node 2
+    # for node 5 (down port 1 there, a fixed route) shares the output: it goes when the older one may not.
+    o = 0 * 8 + 4
+    t = 5
+    picked = set()
+    for seed in range(1, 21):
+        d, tab, st = _net(routing=routing, nodes=64)
+        nxt = tab.out_switch[o]
+        nx0 = (nxt * 8 + tab.out_input[o]) * 8
+        assert nxt == 16 and candidates(nxt, 63, tab) == 0xF0 and candidates(nxt, 5, tab) == 1 << 1
+        credits = st.xs[S.CREDITS]
+        credits[nx0 + 4:nx0 + 8] = up_credits
+        g = _head(st, (0 * 8 + 1) * 8 + 4, 10, arrived=2, need=~0xF0, g_top=d.n_pk)   # older: the choice
+        g = _head(st, (0 * 8 + 2) * 8 + 4, 11, arrived=3, need=1 << 1, g_top=g)       # younger: fixed
+        K.seed_rng(seed)
+        _send(d, tab, st, t, (d.n_pk - 2, g, 16))
+        sent = st.link[o, (t + 1) & 1]
+        if not granted:
+            assert sent == 11 and st.pool[S.C_NEXT, 11] == 1 << 1 and credits[nx0 + 1] == Q - 1
+            assert st.xs[S.XP_LEN, (0 * 8 + 1) * 8 + 4] == 1                           # still waiting
+            assert credits[nx0 + 4:nx0 + 8].tolist() == up_credits
+            continue
+        assert sent == 10
+        mask = int(st.pool[S.C_NEXT, 10])
+        assert mask & (mask - 1) == 0 and mask & 0xF0      # one port, a candidate
+        p = mask.bit_length() - 1
+        picked.add(p)
+        assert credits[nx0 + 4:nx0 + 8].tolist() == [c - (q == p) for q, c in zip(range(4, 8), up_credits)]
+        assert credits[nx0 + 1] == Q and st.xs[S.XP_LEN, (0 * 8 + 2) * 8 + 4] == 1    # the younger waits
+    assert picked == granted
 
 
 def test_send_outputs_in_a_batch_logs_each_copy_and_the_message_with_its_last():

@@ -4,9 +4,10 @@ Counted as the ``def`` statement's whole span, decorators excluded, docstring an
 from the sources with ``ast`` (nested functions count on their own and inside their parent).
 
 The exceptions are cycle loops of simulation kernels whose split into named phases was built, gave the same
-numbers and was measured slower than the 5 % the layers issue allows: Numba keeps the reference counts of the
-arrays a phase reads live across the loop's branches, so a cycle of 1-2 microseconds pays for every array
-a phase touches. Each names its measured cost; a kernel that gets phases as fast leaves the table.
+numbers and was measured slower than the 5 % the layers issue allows: Numba counts a reference for every
+array an inlined phase is given, and a cycle of 1-2 microseconds pays for each (a kernel compiled with
+``validate/arch/phase_pipeline.PhasePipeline`` does not). Each names its measured cost; a kernel that gets
+phases as fast leaves the table.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 150
 # "path function": what its split into phases cost, measured on 2026-11-28 (old and new alternated, same numbers).
 SLOWER_AS_PHASES = {
-    "validate/arch/flit/vc.py simulate": "7.6x slower (MediaWorm router, load 0.8, 1 s simulated: 20.3 -> 153.6 s)",
     "validate/arch/flit/cut_through.py simulate": "fifo +18-22 %, damq +12-22 %, safc +3-16 % (16-node BMIN, "
                                                   "load 0.7, 200,000 cycles)",
 }

@@ -18,7 +18,8 @@ import numpy as np
 from numba import njit
 
 from ... import kernel as K
-from .records import E_NEXT, FLITS_OFFERED, M_FLITS_OFFERED, NIC_PACKETS, P_DEST, P_GEN, P_LEN, P_MSG, P_RCV
+from .records import E_DEST, E_NEXT, FLITS_OFFERED, M_FLITS_OFFERED, NIC_PACKETS, P_DEST, P_GEN, P_LEN, P_MSG, P_RCV
+from .cut_through_state import ACT, M_FREE, M_GEN, M_LEFT, NIC, P_FREE, PART_GROW, PART_OFF, PERM, QHEAD, QTAIL, E_FREE
 from .state import new_entry
 
 
@@ -33,38 +34,38 @@ def first_start(next_at):
 
 
 @njit(cache=True, inline="always")
-def new_messages(t, tr, run, stats, parts, measuring, next_at, nic_count, m_free, m_top, m_gen, m_left, pk, p_free,
-                 p_top, ent, e_free, e_top, q_head, q_tail, act, qc, n_in, offered_flits):
+def inject(t, tr, run, dm, stats, measuring, next_at, S, T, stk, ent, pk, m_top, p_top, e_top, offered_flits):
     """Step 1 at cycle ``t``: the messages whose start falls in it join their nodes' injection queues (and set
     the node's link in ``act``). Returns the free stacks' new tops, the flits offered so far and the earliest
     start still to come."""
-    nodes = next_at.shape[0]
-    perm = tr.perm
+    nodes = dm.nodes
+    qc = dm.qc
+    n_in = dm.n_in
     for v in range(nodes):
         while next_at[v] < t + 1:
             next_at[v] += K.start_gap(tr.p_msg, tr.poisson)
             ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
-            room = nic_count[v] + ppm <= NIC_PACKETS
+            room = S[NIC, v] + ppm <= NIC_PACKETS
             if not K.admit(stats, t, run.warmup, room, True):
                 continue
-            if perm[0] >= 0:
-                dest = perm[v]
+            if T[PERM, 0] >= 0:
+                dest = T[PERM, v]
             else:
                 dest = K.draw_node(v, nodes, tr.uniform_all)
             m_top -= 1
-            m = m_free[m_top]
-            m_gen[m] = t
-            m_left[m] = ppm
+            m = stk[M_FREE, m_top]
+            stk[M_GEN, m] = t
+            stk[M_LEFT, m] = ppm
             offered_flits += tr.msg_flits
             stats[FLITS_OFFERED] += tr.msg_flits
             if measuring:
                 stats[M_FLITS_OFFERED] += tr.msg_flits
-                parts[0, dest] += tr.msg_flits
-                parts[1, dest] += tr.msg_flits
+                S[PART_OFF, dest] += tr.msg_flits
+                S[PART_GROW, dest] += tr.msg_flits
             q = qc + v
             for j in range(ppm):
                 p_top -= 1
-                pkt = p_free[p_top]
+                pkt = stk[P_FREE, p_top]
                 pk[pkt, P_DEST] = dest
                 pk[pkt, P_LEN] = min(tr.pkt_flits, tr.msg_flits - j * tr.pkt_flits)
                 pk[pkt, P_MSG] = m
@@ -72,16 +73,17 @@ def new_messages(t, tr, run, stats, parts, measuring, next_at, nic_count, m_free
                 pk[pkt, P_GEN] = t
                 # all its flits are at the NIC
                 e_top -= 1
-                e = e_free[e_top]
+                e = stk[E_FREE, e_top]
                 new_entry(ent, e, pkt, q, pk[pkt, P_LEN], -1, -1, pk[pkt, P_LEN], t)
                 ent[e, E_NEXT] = -1
+                ent[e, E_DEST] = dest
                 # The queue append is written out at its three places: a helper taking the three queue
                 # arrays, with the per-cycle checks, cost 5-12 % of the run (measured, paired).
-                if q_tail[q] >= 0:
-                    ent[q_tail[q], E_NEXT] = e
+                if S[QTAIL, q] >= 0:
+                    ent[S[QTAIL, q], E_NEXT] = e
                 else:
-                    q_head[q] = e
-                q_tail[q] = e
-                nic_count[v] += 1
-                act[(n_in + v) >> 6] |= 1 << ((n_in + v) & 63)
+                    S[QHEAD, q] = e
+                S[QTAIL, q] = e
+                S[NIC, v] += 1
+                S[ACT, (n_in + v) >> 6] |= 1 << ((n_in + v) & 63)
     return m_top, p_top, e_top, offered_flits, first_start(next_at)

@@ -155,3 +155,6 @@ class Va(NamedTuple):
     f_last: np.ndarray          # ... its last message's flits
     f_spacing: np.ndarray       # ... cycles between its messages
     frame_done: np.ndarray      # ... the cycle it was delivered (-1: never)
+# The cut-through kernel's copy of an entry's packet destination (its free field): read where a header is
+# routed without going through the packet record.
+E_DEST = 15

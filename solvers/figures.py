@@ -2,8 +2,8 @@
 
 A solver returns a frozen dataclass. Its fields are declared with :func:`given` (an input, echoed as the solver
 read it) or :func:`figure` (a result), each with its unit, one figure marked ``main=True`` (the one a sweep
-plots and a validation row reads unless it names another); a figure computed from others is a
-:class:`derived` property. The declarations in :mod:`switchq.architectures` read all of this from the result
+plots and a validation row reads unless it names another); a figure computed from others is a field with
+``init=False`` set in ``__post_init__``, so it is shown where it is declared. The declarations in :mod:`switchq.architectures` read all of this from the result
 (:func:`units_of`, :func:`main_of`, :func:`split`) instead of restating it, so a result's names and units are
 written once, beside their meaning.
 
@@ -15,25 +15,25 @@ may read it without loading NumPy.
 ... class Wait:
 ...     load: float = given("cells/slot/input")
 ...     mean_wait: float = figure("slots", main=True)
+...     mean_latency: float = figure("slots", init=False)
 ...     method: str = figure()
-...     @derived("slots")
-...     def mean_latency(self):
-...         return self.mean_wait + 1
+...     def __post_init__(self):
+...         object.__setattr__(self, "mean_latency", self.mean_wait + 1)
 >>> units_of(Wait)
 {'load': 'cells/slot/input', 'mean_wait': 'slots', 'mean_latency': 'slots'}
 >>> main_of(Wait), method_of(Wait(0.5, 0.5, "M/D/1"))
 ('mean_wait', 'M/D/1')
 >>> names_of(Wait)
-(('load',), ('mean_wait', 'method', 'mean_latency'))
+(('load',), ('mean_wait', 'mean_latency', 'method'))
 >>> split(Wait(0.5, 0.5, "M/D/1"))
-({'load': 0.5}, {'mean_wait': 0.5, 'method': 'M/D/1', 'mean_latency': 1.5})
+({'load': 0.5}, {'mean_wait': 0.5, 'mean_latency': 1.5, 'method': 'M/D/1'})
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-__all__ = ["given", "figure", "derived", "units_of", "main_of", "method_of", "split", "names_of"]
+__all__ = ["given", "figure", "units_of", "main_of", "method_of", "split", "names_of"]
 
 _ROLE, _UNIT, _MAIN = "switchq.role", "switchq.unit", "switchq.main"
 
@@ -49,32 +49,13 @@ def figure(unit: str = "", *, main: bool = False, **field_options) -> dataclasse
     return dataclasses.field(metadata={_ROLE: "result", _UNIT: unit, _MAIN: main}, **field_options)
 
 
-class derived(property):
-    """A figure computed from the others, in ``unit``: ``@derived("slots")`` over a method, read as a property."""
-
-    def __init__(self, unit: str = "", fget=None):
-        super().__init__(fget)
-        self.unit = unit
-
-    def __call__(self, fget):
-        return derived(self.unit, fget)
-
-
 def _fields(result) -> list:
     return [f for f in dataclasses.fields(result) if _ROLE in f.metadata]
 
 
-def _derived(result) -> list:
-    cls = result if isinstance(result, type) else type(result)
-    return [(name, p) for klass in reversed(cls.__mro__) for name, p in vars(klass).items()
-            if isinstance(p, derived)]
-
-
 def units_of(result) -> dict:
     """Unit of every input and figure of a result class (or instance) that has one."""
-    out = {f.name: f.metadata[_UNIT] for f in _fields(result)}
-    out.update({name: p.unit for name, p in _derived(result)})
-    return {k: v for k, v in out.items() if v}
+    return {f.name: f.metadata[_UNIT] for f in _fields(result) if f.metadata[_UNIT]}
 
 
 def main_of(result) -> str:
@@ -95,17 +76,16 @@ def method_of(result) -> str:
 
 
 def names_of(result) -> tuple:
-    """``(inputs, figures)``: the names of a result class's (or instance's) echoed inputs and of its figures
-    (derived ones last), in declaration order."""
+    """``(inputs, figures)``: the names of a result class's (or instance's) echoed inputs and of its figures,
+    in declaration order."""
     fields = _fields(result)
     return (tuple(f.name for f in fields if f.metadata[_ROLE] == "input"),
-            tuple(f.name for f in fields if f.metadata[_ROLE] == "result") + tuple(n for n, _ in _derived(result)))
+            tuple(f.name for f in fields if f.metadata[_ROLE] == "result"))
 
 
 def split(result) -> tuple:
-    """``(inputs, results)``: the result's echoed inputs and its figures (derived ones last), by name."""
+    """``(inputs, results)``: the result's echoed inputs and its figures, by name, in declaration order."""
     inputs, results = {}, {}
     for f in _fields(result):
         (inputs if f.metadata[_ROLE] == "input" else results)[f.name] = getattr(result, f.name)
-    results.update({name: getattr(result, name) for name, _ in _derived(result)})
     return inputs, results

@@ -81,7 +81,7 @@ import numpy as np
 from switchq.errors import InputError
 from switchq.models import _check
 
-from .figures import derived, figure, given
+from .figures import figure, given
 from .markov import skip_free_stationary
 
 __all__ = [
@@ -150,6 +150,8 @@ class OqFiniteBuffer:
         Carried cells per slot per output, p (1 - loss_probability).
     mean_wait : float
         Mean slots an accepted cell waits before its transmission slot.
+    mean_latency : float
+        mean_wait + 1: slots from arrival to the end of transmission.
     mean_queue : float
         E[Q_m]: cells in the queue at the end of a slot, counting the one sent.
     states : int
@@ -167,21 +169,20 @@ class OqFiniteBuffer:
     loss_probability: float = figure("1")
     throughput: float = figure("cells/slot/output")
     mean_wait: float = figure("slots", main=True)
+    mean_latency: float = figure("slots", init=False)       # mean_wait + 1, set at construction
     mean_queue: float = figure("cells")
     states: int = figure("states")
     method: str = figure()
     source: str = figure()
     queue_distribution: tuple = field(default=(), repr=False)
 
+    def __post_init__(self):
+        object.__setattr__(self, "mean_latency", self.mean_wait + 1.0)
+
     @property
     def formula(self) -> str:
         """Alias of ``method``, for symmetry with :class:`OqWait`."""
         return self.method
-
-    @derived("slots")
-    def mean_latency(self) -> float:
-        """mean_wait + 1: slots from arrival to the end of transmission."""
-        return self.mean_wait + 1.0
 
 
 # --------------------------------------------------------------------------- checks

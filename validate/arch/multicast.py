@@ -61,6 +61,7 @@ from numba import njit
 from switchq.models.fanout import fanout_pmf
 
 from .. import kernel as K
+from .phase_pipeline import PhasePipeline
 
 # Counters count packets; the extras count copies sent to outputs (all slots and measured) and the
 # destinations owed by every accepted packet.
@@ -317,7 +318,7 @@ def _account(sw, stats, parts, ins, pool_n):
     K.keep_worst_part(stats, parts, 1.0)
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=PhasePipeline)
 def _run_multicast(sw, size_cdf, run, stats, parts):
     """One replication: each slot arrivals, then the architecture's step (crosspoint: send to the crosspoints,
     then outputs; iq-split / iq-wba: grants, copies, departures; iq-nosplit: whole packets out)."""

@@ -146,9 +146,8 @@ def allowed(T, dm, s, dest):
 
 @njit(cache=True, inline="always")
 def least_loaded(mask, base, S, row, k, width, second):
-    """:func:`.rules.least_loaded` over a row of ``S``: the port o of ``mask`` whose queue ``base + o`` holds the
-    fewest flits, ``S[row, (base + o) * width]`` plus the field ``second`` if not 0 (ties: a random one, with the
-    same draws)."""
+    """The port o of ``mask`` whose queue ``base + o`` holds the fewest flits, ``S[row, (base + o) * width]``
+    plus the field ``second`` if not 0 (HIPIQS: a pair queue's FIFO unit and shared queue); ties: a random one."""
     best = -1
     best_flits = 1 << 62
     ties = 0

@@ -1,8 +1,9 @@
-"""The scalar rules both flit kernels apply, each inlined where it is used (paper 000 §3, paper 004 §III-D).
+"""The scalar rules of paper 004's VC router, each inlined where it is used (§III-D).
 
-Where a flit may be stored (:func:`fits`), which queue an adaptive route takes (:func:`least_loaded`), a
-uniformly drawn free VC (:func:`draw_bit`), and the scheduling stamps of paper 004's NICs and VC buffers
-(:func:`nic_stamp`, :func:`stamp`, :func:`precedes`); message starts are ``kernel.start_gap``. They take
+A uniformly drawn free VC (:func:`draw_bit`), and the scheduling stamps of the NICs and VC buffers
+(:func:`nic_stamp`, :func:`stamp`, :func:`precedes`); message starts are ``kernel.start_gap``. Where a flit
+of paper 000's cut-through switches may be stored is its organisation's (:mod:`.cut_through_orgs`), and which
+queue an adaptive route takes :func:`.cut_through_state.least_loaded`. They take
 scalars (or one array read at a few places) and are ``inline="always"``: a call that passes arrays costs Numba
 an atomic reference-count increment and decrement per array, which in the cycle loop dominated the run time.
 
@@ -20,41 +21,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .records import FIFO_TICK, HIPIQS, SAFC, SCHED_FGFQ, SCHED_FIFO
-
-@njit(cache=True, inline="always")
-def fits(org, q_flits, part_cap, q_shared, q_fifo, xp_cap, q_wpos, b_chunks, n_chunks, b_used, cap):
-    """Whether a queue can take one more flit, from its state as scalars (paper 000 §3).
-
-    SAFC: room in the queue's partition. HIPIQS: the FIFO unit while the shared queue is empty, else the
-    queue's partly filled last chunk, else a free chunk. Others: room in the input buffer."""
-    if org == SAFC:
-        return q_flits < part_cap
-    if org == HIPIQS:
-        return (q_shared == 0 and q_fifo < xp_cap) or q_wpos != 0 or b_chunks < n_chunks
-    return b_used < cap
-
-
-@njit(cache=True, inline="always")
-def least_loaded(mask, base, counts, k, width, second):
-    """The port o of ``mask`` whose queue ``base + o`` holds the fewest flits (ties: a random one): the count is
-    ``counts[(base + o) * width]``, plus the field ``second`` of that row if it is not 0 (HIPIQS: a pair queue's
-    FIFO unit and shared queue, the rows of ``qst``)."""
-    best = -1
-    best_flits = 1 << 62
-    ties = 0
-    for o in range(k):
-        if (mask >> o) & 1:
-            f = counts[(base + o) * width]
-            if second:
-                f += counts[(base + o) * width + second]
-            if f < best_flits:
-                best, best_flits, ties = o, f, 1
-            elif f == best_flits:
-                ties += 1
-                if np.random.random() * ties < 1.0:
-                    best = o
-    return best
+from .records import FIFO_TICK, SCHED_FGFQ, SCHED_FIFO
 
 
 @njit(cache=True, inline="always")

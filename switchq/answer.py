@@ -10,7 +10,6 @@ Part of :mod:`switchq.declaration`, which re-exports both.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import typing
 from dataclasses import dataclass, field
 from typing import Callable
@@ -176,7 +175,7 @@ class Answer:
     def evaluate(self, params: dict) -> tuple:
         """``(inputs, results)`` at ``params`` (every parameter by name, canonical values)."""
         if isinstance(self.solve, Solver):
-            takes = inspect.signature(self.solve.function).parameters
+            takes = self.solve.takes
             out = self.solve(**{p.target: params[p.name] for p in self.params
                                 if p.target in takes and "analytic" in p.modes})
         else:

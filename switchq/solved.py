@@ -17,7 +17,9 @@ asked for.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 from dataclasses import dataclass
 from typing import Callable
 
@@ -41,10 +43,15 @@ class Solver:
         """The solver's module, ``switchq.solvers.oq``."""
         return "switchq.solvers." + self.path.rpartition(".")[0]
 
-    @property
+    @functools.cached_property
     def function(self):
-        """The solver function itself (imports its module)."""
+        """The solver function itself (imports its module, once)."""
         return getattr(importlib.import_module(self.module), self.path.rpartition(".")[2])
+
+    @functools.cached_property
+    def takes(self) -> frozenset:
+        """The names of the function's parameters (read once: an answer's sweep calls it at every point)."""
+        return frozenset(inspect.signature(self.function).parameters)
 
     def __call__(self, *args, **kwargs):
         return self.function(*args, **kwargs)

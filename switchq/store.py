@@ -143,9 +143,10 @@ def simulator_version() -> str:
     12
     """
     from .validate import simulator_version as simulator
-    from .validate.sources import digest, module_files, package_modules
+    from .validate.sources import digest, memo_file, module_files, package_modules
 
-    declarations = module_files(package_modules("switchq.architectures"), layers=("switchq",))
+    declarations = module_files(package_modules("switchq.architectures"), layers=("switchq",),
+                                memo=memo_file("declarations", Path(__file__)))
     return hashlib.sha256(f"{simulator()} {digest(declarations)}".encode()).hexdigest()[:12]
 
 

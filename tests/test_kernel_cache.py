@@ -8,11 +8,13 @@ Numba cache, so nothing here touches the real sources or the real cache.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import switchq.validate
@@ -118,8 +120,6 @@ def test_the_simulator_version_changes_with_a_helper_the_kernels_import_and_not_
 
 
 def test_every_kernel_of_the_package_is_cached_by_its_sources():
-    import importlib
-
     from numba.core.registry import CPUDispatcher
 
     from switchq.validate.cache import SourceLocator
@@ -164,6 +164,46 @@ def test_imports_are_read_inside_functions_relative_and_through_a_package_that_f
     # ``late`` finds its names at run time, so all of its modules count.
     assert set(files) == {"probe_pkg.kernel", "probe_pkg.toolkit", "probe_pkg.sub.deep", "probe_pkg.constants",
                           "probe_pkg.late", "probe_pkg.late.traffic", "probe_pkg.late.other"}
+
+
+def test_the_import_graph_kept_on_disk_is_used_only_while_its_files_and_folders_are_unchanged(tmp_path,
+                                                                                               monkeypatch):
+    from switchq.validate import sources
+
+    _write(tmp_path, {
+        "probe_pkg/__init__.py": "",
+        "probe_pkg/kernel.py": "from . import toolkit\n",
+        "probe_pkg/toolkit.py": "from .late import Traffic\n",
+        "probe_pkg/late/__init__.py": "def __getattr__(name):\n    raise AttributeError(name)\n",
+        "probe_pkg/late/traffic.py": "",
+        "probe_pkg/extra.py": "",
+    })
+    monkeypatch.syspath_prepend(str(tmp_path))
+    memo = tmp_path / "memo" / "kernel.files.json"
+
+    def files():
+        """The answer a new process would give: nothing read by an earlier call is kept in memory."""
+        sources._read.cache_clear()
+        importlib.invalidate_caches()
+        return set(module_files(["probe_pkg.kernel"], layers=("probe_pkg",), memo=memo))
+
+    first = files()
+    assert first == set(module_files(["probe_pkg.kernel"], layers=("probe_pkg",))) and memo.exists()
+    # A later process with nothing changed answers from the memo: no source is parsed.
+    monkeypatch.setattr(sources.ast, "parse", lambda *a: (_ for _ in ()).throw(AssertionError("parsed")))
+    assert files() == first
+    monkeypatch.undo()
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    # Stamps tick in steps of up to a few ms: let time move on as it does between two edits.
+    time.sleep(0.05)
+    (tmp_path / "probe_pkg/late/more.py").write_text("")      # a module beside the lazy package's: its folder
+    assert files() == first | {"probe_pkg.late.more"}
+    time.sleep(0.05)
+    (tmp_path / "probe_pkg/toolkit.py").write_text("from .late import Traffic\nfrom . import extra\n")
+    assert files() == first | {"probe_pkg.late.more", "probe_pkg.extra"}
+    memo.write_text("{not json")                                # a torn or foreign memo: read the sources
+    assert files() == first | {"probe_pkg.late.more", "probe_pkg.extra"}
 
 
 _EDITED_UNDER = """

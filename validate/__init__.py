@@ -52,6 +52,7 @@ def simulator_version() -> str:
     >>> len(simulator_version())
     12
     """
-    from .sources import digest, module_files, package_modules
+    from .sources import digest, memo_file, module_files, package_modules
 
-    return digest(module_files([f"{__name__}.harness", *package_modules(f"{__name__}.arch")]))[:12]
+    names = [f"{__name__}.harness", *package_modules(f"{__name__}.arch")]
+    return digest(module_files(names, memo=memo_file("simulator", Path(__file__))))[:12]

@@ -7,7 +7,9 @@ code. A function of the simulator's layers (:data:`.sources.LAYERS`) is cached i
     $NUMBA_CACHE_DIR/<source folder>_<hash of its path>/<module>-<digest>/
 
 ``<digest>`` (16 hex digits) is :func:`.sources.digest` of the module's source and of every module it imports
-from those layers, at any depth (:func:`.sources.module_files`). An edit to any of them names a new folder, so
+from those layers, at any depth (:func:`.sources.module_files`, whose reading of the imports is kept beside the
+folder, in ``<module>.files.json``, while no file in it changed: a process that loads a kernel parses no
+source). An edit to any of them names a new folder, so
 the kernel compiles again; an edit back finds the old folder only if it is still there. ``<module>`` is the full
 name the module was imported by: Numba's index pickles it, so a kernel compiled as top-level ``validate``
 (``pytest --doctest-modules validate/``) could not be read back by ``switchq.validate``. The first part is
@@ -70,7 +72,7 @@ class SourceLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator
 def _folder(module: str, py_file: str) -> str:
     """The cache folder of ``module``'s kernels; its outdated siblings are removed (once per process)."""
     parent = Path(config.CACHE_DIR) / SourceLocator.get_suitable_cache_subpath(py_file)
-    name = f"{module}-{digest(module_files([module]))[:16]}"
+    name = f"{module}-{digest(module_files([module], memo=parent / f'{module}.files.json'))[:16]}"
     outdated = re.compile(re.escape(module) + "-[0-9a-f]{16}")
     if parent.is_dir():
         for old in parent.iterdir():

@@ -29,12 +29,13 @@ import ast
 import functools
 import hashlib
 import importlib.util
+import json
 import os
 import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
 
-__all__ = ["LAYERS", "within", "module_files", "package_modules", "digest"]
+__all__ = ["LAYERS", "within", "module_files", "memo_file", "package_modules", "digest"]
 
 # The simulator's layers: this package (``switchq.validate``, or ``validate`` when a tool imports the folder as
 # it is) and the two below it; the front door above them keys its own part.
@@ -120,12 +121,22 @@ def package_modules(name: str) -> list[str]:
     return found
 
 
-def module_files(names, layers=LAYERS) -> dict[str, Path]:
+def module_files(names, layers=LAYERS, memo: Path | None = None) -> dict[str, Path]:
     """Module name -> source file of modules ``names`` and of every module they import within ``layers``, at
     any depth (see the module docstring). A name that is no module, or is outside ``layers``, is left out.
 
-    Cost: one parse of each file reached, kept for the process.
+    Cost: one parse of each file reached, kept for the process. With ``memo`` (a file the caller names, one per
+    question and work tree), the answer is kept on disk between processes too, with the stamps (modification
+    time and size) of every file in it and of their folders: it is used while none has changed, so an edited
+    file, or a module added or removed beside one, reads the sources again. It names files only; their
+    contents are hashed by :func:`digest` every time.
     """
+    if memo is not None:
+        kept = _recall(memo)
+        if kept is None:
+            kept = module_files(names, layers)
+            _keep(memo, kept)
+        return kept
     files: dict[str, Path] = {}
     todo = list(names)
     while todo:
@@ -154,6 +165,46 @@ def module_files(names, layers=LAYERS) -> dict[str, Path]:
                 if base_spec.has_location and _read(base_spec.origin, base, True)[1]:
                     todo += package_modules(base)   # a name found at run time may come from any of its modules
     return files
+
+
+def memo_file(question: str, anchor: Path) -> Path:
+    """Where :func:`module_files` keeps its answer to ``question`` for the work tree of file ``anchor``: beside
+    the kernels' cache, under ``$NUMBA_CACHE_DIR`` (which :mod:`switchq.validate` sets on import).
+
+    >>> memo_file("simulator", Path(__file__)).name.startswith("simulator-")
+    True
+    """
+    tree = hashlib.sha256(str(Path(anchor).resolve()).encode()).hexdigest()[:16]
+    return Path(os.environ["NUMBA_CACHE_DIR"]) / "sources" / f"{question}-{tree}.files.json"
+
+
+def _stamps(files: dict[str, Path]) -> dict[str, list[int]]:
+    """(modification time in ns, size) of each file and of each folder holding one: a module added to or
+    removed from a folder changes the folder's stamp."""
+    paths = {*map(str, files.values()), *(str(p.parent) for p in files.values())}
+    return {path: [(st := os.stat(path)).st_mtime_ns, st.st_size] for path in sorted(paths)}
+
+
+def _recall(memo: Path) -> dict[str, Path] | None:
+    """The files kept in ``memo``, if none of them nor their folders changed since (else None)."""
+    try:
+        kept = json.loads(memo.read_text())
+        files = {name: Path(path) for name, path in kept["files"].items()}
+        return files if _stamps(files) == kept["stamps"] else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None         # no memo yet, a file gone, or a memo from another version: read the sources
+
+
+def _keep(memo: Path, files: dict[str, Path]) -> None:
+    """Write ``files`` with their stamps to ``memo``, whole or not at all (processes may write it at once)."""
+    text = json.dumps({"files": {n: str(p) for n, p in files.items()}, "stamps": _stamps(files)})
+    part = memo.with_name(f"{memo.name}.{os.getpid()}")
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        part.write_text(text)
+        os.replace(part, memo)
+    except OSError:
+        pass                # a read-only cache: the next process reads the sources again
 
 
 @functools.lru_cache(maxsize=None)

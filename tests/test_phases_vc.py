@@ -7,7 +7,6 @@ queue 8 + g * 4 + c, node v's NIC queue for VC c is 16 + v * 4 + c.
 """
 
 import numpy as np
-from numba import njit
 
 from switchq.validate import kernel as K
 from switchq.validate.arch.flit import vc as V
@@ -15,7 +14,6 @@ from switchq.validate.arch.flit import vc_crossbar as X
 from switchq.validate.arch.flit import vc_inject as I
 from switchq.validate.arch.flit import vc_links as L
 from switchq.validate.arch.flit import vc_state as S
-from switchq.validate.arch.phase_pipeline import PhasePipeline
 from switchq.validate.arch.flit.records import (FLITS_RECEIVED, H_BE, H_GEN, H_LEN, H_PKT, H_SENT, LAYOUT, P_DEST,
                                                 P_DVC, P_GEN, P_LEN, P_MSG, P_NEXT, P_VT, SCHED_FGVC, SCHED_FIFO,
                                                 TO_NODE, Va, Vc)
@@ -269,29 +267,3 @@ def test_release_vc_output_tail_wakes_parked_headers_and_nic_tail_promotes_next_
     assert St[S.Q_HEAD, q] == 5 and St[S.NIC_COUNT, 1] == 1 and St[S.NIC_MASK, 1] == 0b100
     assert hd[q, H_PKT] == 5 and hd[q, H_BE] == 1 and hd[q, H_GEN] == 77 and F[S.H_VT, q] == 1.5
     assert F[S.Q_ST, q] == nic_stamp(77, 0, 1.5, True, True, vc.be_flat, vc.be_vtick)   # FIFO: by creation
-
-
-@njit(inline="always")
-def _phase(i, a, b):
-    if a[i] > 0:
-        b[i] = np.random.random()          # a call that may raise: the copies' counts are not pruned across it
-
-
-def _increfs(pipeline):
-    @njit(pipeline_class=pipeline) if pipeline else njit
-    def kernel(n):
-        a = np.ones(4)
-        b = np.zeros(4)
-        for t in range(n):
-            _phase(t & 3, a, b)
-        return b.sum()
-
-    kernel(8)
-    return kernel.inspect_llvm(kernel.signatures[0]).count("call void @NRT_incref")
-
-
-def test_phase_pipeline_forwards_a_phases_array_copies_so_no_reference_counts_are_taken():
-    # the default pipeline counts a copy in the loop each call; the phase pipeline none
-    assert _increfs(None) >= 1
-    assert _increfs(PhasePipeline) == 0
-    assert V.simulate._compiler.pipeline_class is PhasePipeline     # and the kernel is compiled with it

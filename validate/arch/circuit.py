@@ -51,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from .. import kernel as K
+from .phase_pipeline import PhasePipeline
 
 __all__ = ["replicate", "run_once", "LAYOUT", "Trace"]
 
@@ -94,10 +95,9 @@ def _transfer(size, sw):
 
 
 @njit(cache=True, inline="always")
-def _refill(i, k, group, t, mix, train, pk, stats):
-    """Put a new packet in slot k of input i (``group`` >= 0: its channel; -1: draw a class)."""
-    sd, ss, se = pk
-    tr_left, tr_dest, tr_size = train
+def _refill(i, k, group, t, mix, tr_left, tr_dest, tr_size, sd, ss, se, stats):
+    """Put a new packet in slot k of input i (``group`` >= 0: its channel; -1: draw a class). Arrays are given
+    one by one, not in tuples: a tuple unpacked in the event loop costs a reference count per event."""
     col = group if group >= 0 else 0
     se[i, k] = t
     if tr_left[i, col] > 0:
@@ -187,12 +187,9 @@ def _record(trace, i, j, held_from, until, size):
 
 
 @njit(cache=True, inline="always")
-def _hold(sw, i, j, k, t, start, pk, ports, trace):
+def _hold(sw, i, j, k, t, start, ss, out_busy, out_of, cur, tr_start, out_until, trace):
     """Input i holds output j from t for slot k's packet, whose transfer starts at ``start``; returns when the
-    transfer ends (the adapter's end event). Central control and the ideal switch; distributed control does
-    the same written out in :func:`_run`."""
-    sd, ss, se = pk
-    out_busy, out_of, cur, tr_start, out_until = ports
+    transfer ends (the adapter's end event)."""
     out_busy[j] = True
     out_of[i] = j
     cur[i] = k
@@ -249,7 +246,8 @@ def _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, stamp):
         y = K.draw_free(cand_input, cand_slot, bucket_start, j, taken, stamp)
         if y >= 0:
             i = cand_input[y]
-            end = _hold(sw, i, j, cand_slot[y], t, t + sw.charge_ns, pk, ports, trace)
+            end = _hold(sw, i, j, cand_slot[y], t, t + sw.charge_ns, ss, out_busy, out_of, cur, tr_start,
+                        out_until, trace)
             K.heap_push(heap_t, heap_c, size, _key(end, sw.order_bits), i * 2 + EV_END)   # matched modes pop
             if t >= sw.warm_ns:
                 stats[_ATTEMPTS] += 1   # a central set-up is never rejected: one per packet
@@ -259,13 +257,14 @@ def _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, stamp):
 def _start(sw, mix, train, pk, ptr, heap, stats):
     """Time 0: every adapter's slots filled, its round robin at a random place (adapters in step would all try
     the same output at once) and, under distributed control, its first set-up attempt due at ``check_ns``."""
-    sd = pk[0]
+    sd, ss, se = pk
+    tr_left, tr_dest, tr_size = train
     heap_t, heap_c, size = heap
     slots = sw.slots
     lanes = max(sw.pooled, slots)
     for i in range(sw.n):
         for k in range(slots):
-            _refill(i, k, k if sw.channel_mode else -1, 0, mix, train, pk, stats)
+            _refill(i, k, k if sw.channel_mode else -1, 0, mix, tr_left, tr_dest, tr_size, sd, ss, se, stats)
         ptr[i] = int(np.random.random() * lanes)
         if sw.channel_mode and sd[i, ptr[i]] < 0:
             ptr[i] = _next_slot(sd, i, ptr[i], slots)
@@ -289,17 +288,81 @@ def _finish(sw, pk, ports, stats):
     stats[K.STAT_QUEUED] = queued
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _attempt(sw, t, i, sd, ss, ptr, channel, out_busy, out_of, cur, tr_start, out_until, stats, trace):
+    """Distributed control: input i's set-up attempt at t, for the packet its round robin points at. Held: the
+    circuit from t, its transfer after the set-up; rejected: the round robin moves on, the next attempt a
+    select-and-set-up later. Returns the adapter's next event (time, code)."""
+    slots = sw.slots
+    k = _pool_pick(sd, channel, i, ptr[i], slots, sw.pooled) if sw.pooled else ptr[i]
+    j = sd[i, k]
+    if t >= sw.warm_ns:
+        stats[_ATTEMPTS] += 1
+    if not out_busy[j]:
+        end = _hold(sw, i, j, k, t, t + sw.after_ns, ss, out_busy, out_of, cur, tr_start, out_until, trace)
+        return end, i * 2 + EV_END
+    period = sw.after_ns + sw.check_ns
+    nxt = t + period
+    if sw.pooled:
+        ptr[i] = (channel[i, j] + 1) % sw.pooled
+    elif slots > 1:
+        ptr[i] = _next_slot(sd, i, k, slots)
+    elif nxt < out_until[j]:
+        # FIFO retries the same packet, and its output cannot free before out_until: those attempts all
+        # fail, so skip to the first that can succeed and count the ones between.
+        skip = (out_until[j] - t + period - 1) // period
+        lo = max(np.int64(1), (sw.warm_ns - t + period - 1) // period)
+        hi = min(skip - 1, (sw.end_ns - 1 - t) // period)
+        if hi >= lo:
+            stats[_ATTEMPTS] += hi - lo + 1
+        nxt = t + skip * period
+    return nxt, i * 2 + EV_CHECK
+
+
+@njit(cache=True, inline="always")
+def _release(sw, t, i, mix, tr_left, tr_dest, tr_size, sd, ss, se, ptr, channel, out_busy, out_of, cur, tr_start,
+             stats):
+    """The circuit of input i ends at t: both ports free, the packet delivered, a new one takes its place (a
+    window's packets move up; a channel's slot is refilled) and the round robin moves on or back to the head."""
+    slots = sw.slots
+    j = out_of[i]
+    k = cur[i]
+    out_busy[j] = False
+    out_of[i] = -1
+    _account(sw, stats, i, j, tr_start[i], t)
+    stats[K.STAT_DELIVERED] += 1
+    stats[_B_DEL] += ss[i, k]
+    if t >= sw.warm_ns:
+        stats[K.STAT_M_DELIVERED] += 1
+        stats[_DELAY] += t - se[i, k]
+    if sw.channel_mode:
+        _refill(i, k, k, t, mix, tr_left, tr_dest, tr_size, sd, ss, se, stats)
+        ptr[i] = _next_slot(sd, i, -1 if sw.pointer_head else k, slots)
+        return
+    for x in range(k, slots - 1):
+        sd[i, x] = sd[i, x + 1]
+        ss[i, x] = ss[i, x + 1]
+        se[i, x] = se[i, x + 1]
+    _refill(i, slots - 1, -1, t, mix, tr_left, tr_dest, tr_size, sd, ss, se, stats)
+    if sw.pooled:
+        ptr[i] = 0 if sw.pointer_head else (channel[i, j] + 1) % sw.pooled
+    else:
+        ptr[i] = 0 if sw.pointer_head else k
+
+
+@njit(cache=True, pipeline_class=PhasePipeline)
 def _run(sw, mix, trace, stats):
-    """One replication: ``_start``, then event by event a set-up attempt or a circuit's end, then ``_finish``
-    (module docstring). The per-event steps are written out: as phases they made runs 1.3-1.8x slower; and
-    ``_start`` and ``_finish`` are inlined: as calls that take the state's arrays they cost the loop ~5 %."""
+    """One replication: ``_start``, then event by event a set-up attempt (``_attempt``) or a circuit's end
+    (``_release``, then under central control a matching), then ``_finish`` (module docstring). Compiled with
+    :class:`.phase_pipeline.PhasePipeline`: the phases' arrays are the loop's own, with no reference count per
+    event (which made these phases 1.2-1.8x slower under Numba's own pipeline)."""
     K.seed_rng(sw.seed)
     n, slots = sw.n, sw.slots
     pk = (np.full((n, slots), -1, np.int64), np.zeros((n, slots), np.int64), np.zeros((n, slots), np.int64))
     sd, ss, se = pk
     groups = mix.group_cdf.shape[1]
     train = (np.zeros((n, groups), np.int64), np.zeros((n, groups), np.int64), np.zeros((n, groups), np.int64))
+    tr_left, tr_dest, tr_size = train
     ports = (np.zeros(n, np.bool_), np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
              np.zeros(n, np.int64))
     out_busy, out_of, cur, tr_start, out_until = ports
@@ -309,9 +372,7 @@ def _run(sw, mix, trace, stats):
                np.zeros(n * slots, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
                np.zeros((n, slots), np.bool_), np.zeros(n, np.int64))
     ptr = np.zeros(n, np.int64)
-    tr_left, tr_dest, tr_size = train
-    group_cdf, group_ndest, group_dest, group_size, sizes, channel = (mix.group_cdf, mix.group_ndest, mix.group_dest,
-                                                                      mix.group_size, mix.sizes, mix.channel)
+    channel = mix.channel
     matchings = 0
     _start(sw, mix, train, pk, ptr, heap, stats)
     if sw.matched:
@@ -322,123 +383,24 @@ def _run(sw, mix, trace, stats):
     while size[0] > 0 and (heap_t[0] >> bits) < sw.end_ns:
         t = heap_t[0] >> bits
         code = heap_c[0]
-        if sw.matched:
-            K.heap_pop(heap_t, heap_c, size)
         i = code >> 1
-        new_t = np.int64(-1)
-        new_code = np.int64(0)
         if code & 1 == EV_CHECK:
-            k = _pool_pick(sd, channel, i, ptr[i], slots, sw.pooled) if sw.pooled else ptr[i]
-            j = sd[i, k]
-            if t >= sw.warm_ns:
-                stats[_ATTEMPTS] += 1
-            if out_busy[j]:
-                period = sw.after_ns + sw.check_ns
-                nxt = t + period
-                if sw.pooled:
-                    ptr[i] = (channel[i, j] + 1) % sw.pooled
-                elif slots > 1:
-                    ptr[i] = _next_slot(sd, i, k, slots)
-                elif nxt < out_until[j]:
-                    # FIFO retries the same packet, and its output cannot free before out_until: those
-                    # attempts all fail, so skip to the first that can succeed and count the ones between.
-                    skip = (out_until[j] - t + period - 1) // period
-                    lo = max(np.int64(1), (sw.warm_ns - t + period - 1) // period)
-                    hi = min(skip - 1, (sw.end_ns - 1 - t) // period)
-                    if hi >= lo:
-                        stats[_ATTEMPTS] += hi - lo + 1
-                    nxt = t + skip * period
-                new_t = nxt
-                new_code = i * 2 + EV_CHECK
-            else:
-                # Input i holds output j from t for slot k's packet: _hold written out, because calling it here
-                # (inlined) made distributed runs 1.4-1.6x slower (16 ports, 0.2 s: FIFO 11.9 -> 17.2 ms, window
-                # 8 with trains 27.9 -> 44.6 ms).
-                start = t + sw.after_ns
-                out_busy[j] = True
-                out_of[i] = j
-                cur[i] = k
-                tr_start[i] = start
-                end = start + _transfer(ss[i, k], sw)
-                out_until[j] = end
-                new_t = end           # the adapter's check event, at the top, becomes its end event
-                new_code = i * 2 + EV_END
-                _record(trace, i, j, t, end, ss[i, k])
+            new_t, new_code = _attempt(sw, t, i, sd, ss, ptr, channel, out_busy, out_of, cur, tr_start, out_until,
+                                       stats, trace)
+        elif sw.matched:
+            K.heap_pop(heap_t, heap_c, size)
+            _release(sw, t, i, mix, tr_left, tr_dest, tr_size, sd, ss, se, ptr, channel, out_busy, out_of, cur,
+                     tr_start, stats)
+            # ns: all of this instant's ends first, then one matching; 1 us: each end matched on its own
+            if not sw.batch or size[0] == 0 or (heap_t[0] >> bits) > t:
+                _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, matchings)
+                matchings += 1
+            continue
         else:
-            # EV_END: the circuit i -> out_of[i] is broken.
-            j = out_of[i]
-            k = cur[i]
-            out_busy[j] = False
-            out_of[i] = -1
-            _account(sw, stats, i, j, tr_start[i], t)
-            stats[K.STAT_DELIVERED] += 1
-            stats[_B_DEL] += ss[i, k]
-            if t >= sw.warm_ns:
-                stats[K.STAT_M_DELIVERED] += 1
-                stats[_DELAY] += t - se[i, k]
-            if sw.channel_mode:
-                rk = k
-                group = k
-            else:
-                for x in range(k, slots - 1):
-                    sd[i, x] = sd[i, x + 1]
-                    ss[i, x] = ss[i, x + 1]
-                    se[i, x] = se[i, x + 1]
-                rk = slots - 1
-                group = -1
-            # A new packet in slot rk of input i: _refill written out, because calling it here (inlined, with
-            # its arrays passed in tuples or one by one) made whole runs 1.7-2.3x slower (0.2 s of a 16-port
-            # switch: fifo 75 -> 149 ms, 4 channels 129 -> 302 ms, window 8 with trains 163 -> 308 ms).
-            col = group if group >= 0 else 0
-            se[i, rk] = t
-            if tr_left[i, col] > 0:
-                tr_left[i, col] -= 1
-                sd[i, rk] = tr_dest[i, col]
-                ss[i, rk] = tr_size[i, col]
-                stats[K.STAT_ARRIVED] += 1
-                stats[_B_ARR] += ss[i, rk]
-            else:
-                g = group
-                if g < 0:
-                    u = np.random.random()
-                    g = 0
-                    while g < groups - 1 and group_cdf[i, g] <= u:
-                        g += 1
-                nd = group_ndest[i, g]
-                if nd == 0:   # a channel with no destination for this input
-                    sd[i, rk] = -1
-                    ss[i, rk] = 0
-                else:
-                    d = group_dest[i, g, int(np.random.random() * nd)]
-                    law = group_size[i, g]
-                    kind = int(sizes[law, 0])
-                    k_train = np.int64(sizes[law, 4])
-                    size_b, long = K.packet_size(kind, np.int64(sizes[law, 1]), np.int64(sizes[law, 2]),
-                                                 sizes[law, 3], k_train)
-                    if long and kind == K.SIZE_TRAIN and k_train > 1:
-                        tr_left[i, col] = k_train - 1
-                        tr_dest[i, col] = d
-                        tr_size[i, col] = size_b
-                    sd[i, rk] = d
-                    ss[i, rk] = size_b
-                    stats[K.STAT_ARRIVED] += 1
-                    stats[_B_ARR] += size_b
-            if sw.channel_mode:
-                ptr[i] = _next_slot(sd, i, -1 if sw.pointer_head else k, slots)
-            elif sw.pooled:
-                ptr[i] = 0 if sw.pointer_head else (channel[i, j] + 1) % sw.pooled
-            else:
-                ptr[i] = 0 if sw.pointer_head else k
-            if sw.matched:
-                # ns: all of this instant's ends first, then one matching; 1 us: each end matched on its own
-                if not sw.batch or size[0] == 0 or (heap_t[0] >> bits) > t:
-                    _match(sw, t, pk, ports, heap, trace, scratch, stats, channel, matchings)
-                    matchings += 1
-            else:
-                new_t = t + sw.check_ns
-                new_code = i * 2 + EV_CHECK
-        if new_t >= 0:
-            K.heap_replace_top(heap_t, heap_c, size[0], _key(new_t, bits), new_code)
+            _release(sw, t, i, mix, tr_left, tr_dest, tr_size, sd, ss, se, ptr, channel, out_busy, out_of, cur,
+                     tr_start, stats)
+            new_t, new_code = t + sw.check_ns, i * 2 + EV_CHECK
+        K.heap_replace_top(heap_t, heap_c, size[0], _key(new_t, bits), new_code)
     _finish(sw, pk, ports, stats)
 
 

@@ -233,6 +233,12 @@ class FlitNetwork:
     single-switch HOL checks). A hop costs ``link_delay`` cycles on the wire
     on top of the switch's pipeline.
 
+    Two readings of what the paper leaves unsaid (§3-§5 give no flow control and no source for the adaptive
+    choice's information), both 0 by default, the most literal reading (nothing delays what is not said to):
+    ``credit_delay`` cycles before a place freed in a buffer can be used by the link feeding it (a credit's
+    return trip; 0: the sender knows at once), and ``routing_age``, how many cycles old the queue lengths are
+    that the sender's adaptive choice of the next switch's queue reads (0: as they are in the same cycle).
+
     Examples
     --------
     >>> n = FlitNetwork.bmin(16)
@@ -250,13 +256,21 @@ class FlitNetwork:
     tree: FatTree | None = None
     link_delay: int = 1
     boards: int | None = None
+    credit_delay: int = 0
+    routing_age: int = 0
 
     def __post_init__(self):
         if not isinstance(self.switch, FlitSwitch):
             raise _check.InputError("switch", self.switch, "a FlitSwitch")
         if self.tree is not None and self.tree.switch_ports != self.switch.ports:
             raise _check.InputError("ports", self.switch.ports, f"{self.tree.switch_ports} for {self.tree}")
-        _check.assign(self, link_delay=_check.integer("link_delay", self.link_delay, 1, 1024))
+        _check.assign(self, link_delay=_check.integer("link_delay", self.link_delay, 1, 1024),
+                      credit_delay=_check.integer("credit_delay", self.credit_delay, 0, 1024),
+                      routing_age=_check.integer("routing_age", self.routing_age, 0, 1024))
+        if self.routing_age and (self.switch.buffer_org not in ("safc", "damq", "hipiqs") or
+                                 (self.tree is None and self.boards is None)):
+            raise _check.InputError("routing_age", self.routing_age, "0 unless a route may choose its queue at "
+                                    "the next switch (safc, damq or hipiqs on a bmin or boards)")
         if self.tree is None and self.boards is None:     # one crossbar: a single route to each node
             for name, default in (("up_select", "input"), ("fifo_routing", "head")):
                 _check.only_with(name, getattr(self.switch, name), default, False, "topology is bmin or boards")
@@ -268,13 +282,15 @@ class FlitNetwork:
                                         "destination's digit names an up port on a BMIN only)")
 
     @classmethod
-    def bmin(cls, nodes: int = 16, switch: FlitSwitch | None = None, link_delay: int = 1) -> "FlitNetwork":
+    def bmin(cls, nodes: int = 16, switch: FlitSwitch | None = None, link_delay: int = 1, credit_delay: int = 0,
+             routing_age: int = 0) -> "FlitNetwork":
         """The BMIN of ``nodes`` nodes built from ``switch`` (default an 8-port HIPIQS, 640 flits)."""
         switch = FlitSwitch() if switch is None else switch
-        return cls(switch, FatTree.for_nodes(nodes, switch.ports), link_delay)
+        return cls(switch, FatTree.for_nodes(nodes, switch.ports), link_delay, None, credit_delay, routing_age)
 
     @classmethod
-    def sp2(cls, nodes: int = 64, switch: FlitSwitch | None = None, link_delay: int = 1) -> "FlitNetwork":
+    def sp2(cls, nodes: int = 64, switch: FlitSwitch | None = None, link_delay: int = 1, credit_delay: int = 0,
+            routing_age: int = 0) -> "FlitNetwork":
         """``nodes / (k/2)^2`` SP2-style boards of 2-stage trees joined directly (2 to 5 boards of 16 nodes for
         8-port switches)."""
         from .topology import board_counts     # here: describing a network imports no NumPy
@@ -285,14 +301,14 @@ class FlitNetwork:
         if switch.ports % 2 or nodes % per_board or nodes // per_board not in fits:
             raise _check.InputError("nodes", nodes, f"one of {', '.join(str(b * per_board) for b in fits[:8])} on "
                                     f"boards of {per_board} nodes ({switch.ports}-port switches)")
-        return cls(switch, None, link_delay, nodes // per_board)
+        return cls(switch, None, link_delay, nodes // per_board, credit_delay, routing_age)
 
     @classmethod
-    def single(cls, n_ports: int, switch: FlitSwitch, link_delay: int = 1) -> "FlitNetwork":
+    def single(cls, n_ports: int, switch: FlitSwitch, link_delay: int = 1, credit_delay: int = 0) -> "FlitNetwork":
         """One ``n_ports``-port switch, node v on port v."""
         if switch.ports != n_ports:
             raise _check.InputError("ports", n_ports, f"{switch.ports}, the switch's ports")
-        return cls(switch, None, link_delay)
+        return cls(switch, None, link_delay, None, credit_delay)
 
     @property
     def topology(self) -> str:
@@ -325,6 +341,7 @@ class FlitNetwork:
         shape = (f"BMIN ({self.tree.name})" if self.tree is not None else self.tables().name if self.boards
                  else self.topology)
         out = {"topology": shape, "nodes": self.nodes, "switches": self.switches, "link_delay": self.link_delay}
+        out.update({name: getattr(self, name) for name in ("credit_delay", "routing_age") if getattr(self, name)})
         out.update(self.switch.describe())
         return out
 

@@ -28,15 +28,16 @@ def _capacity(sw: FlitSwitch) -> int:
 @given(org=st.sampled_from(BUFFER_ORGS), message=st.integers(1, 24), chunks=st.integers(2, 12),
        load=st.floats(0.05, 1.0), pattern=st.sampled_from(("uniform", "bitrev", "transpose")),
        packet=st.one_of(st.none(), st.integers(1, 8)), seed=st.integers(1, 10_000),
-       storage=st.sampled_from(CROSSPOINT_STORAGES))
+       storage=st.sampled_from(CROSSPOINT_STORAGES), credit=st.integers(0, 6), age=st.integers(0, 6))
 def test_flits_arrive_whole_in_order_uninterleaved_and_within_the_buffers(org, message, chunks, load, pattern,
-                                                                           packet, seed, storage):
+                                                                           packet, seed, storage, credit, age):
     # HIPIQS's FIFO units come out of the buffer (within) or on top of it (extra): the shared part has
-    # `chunks` chunks either way. Only HIPIQS has FIFO units, so only it takes the option.
+    # `chunks` chunks either way. Only HIPIQS has FIFO units, so only it takes the option. A credit's return
+    # trip and aged queue lengths change only when a flit may move, never what arrives.
     extra = 16 if org == "central" else 8 * 16 if org == "hipiqs" and storage == "within" else 0
     own = {"crosspoint_storage": storage} if org == "hipiqs" else {}
     sw = FlitSwitch(8, org, 8 * chunks + extra, **own)
-    net = FlitNetwork.bmin(16, sw)
+    net = FlitNetwork.bmin(16, sw, credit_delay=credit, routing_age=age if org in ("safc", "damq", "hipiqs") else 0)
     traffic = MessageTraffic(load, message, packet, pattern=pattern)
     stats, trace = F.trace_run(net, traffic, K.Run(slots=400, warmup=0, drain=60_000, seed=seed))
     c = F.LAYOUT.named(stats)

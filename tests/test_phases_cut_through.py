@@ -36,7 +36,7 @@ def _net(org, traffic=None, **switch):
     pk, _ = packets(dm.pool)
     stk = C.stacks(dm.pool)
     stk[C.E_FREE] = np.arange(dm.pool)      # the phases take the highest entries, never the hand-built ones
-    return SimpleNamespace(org=ORG[org], sw=sw, tr=tr, dm=dm, S=C.new_state(dm), T=C.tables(tab, tr, dm),
+    return SimpleNamespace(org=ORG[org], sw=sw, tr=tr, dm=dm, S=C.new_state(dm, sw), T=C.tables(tab, tr, dm),
                            stk=stk, ent=ent, pk=pk, stats=LAYOUT.zeros(RUN))
 
 

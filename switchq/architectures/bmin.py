@@ -45,6 +45,13 @@ BUFFERED = Param("buffered_cycles", "buffered_cycles", "int", 6, low=1, high=64,
                  help="Header through a switch when stored behind another packet (Fig. 5, Pipe 3).")
 LINK_DELAY = Param("link_delay", "link_delay", "int", 1, low=1, high=1024, unit="cycles",
                    help="Cycles a flit spends on a link.")
+CREDIT_DELAY = Param("credit_delay", "credit_delay", "int", 0, low=0, high=1024, unit="cycles",
+                     help="Cycles before a place freed in a buffer can be used by the link feeding it (a credit's "
+                          "return trip); 0: known at once (paper 000 is silent).")
+ROUTING_AGE = Param("routing_age", "routing_age", "int", 0, low=0, high=1024, unit="cycles",
+                    help="Age of the queue lengths the adaptive choice of the next switch's queue reads; 0: as they "
+                         "are in the same cycle (paper 000 is silent).",
+                    applies=(("buffer_org", ("safc", "damq", "hipiqs")), ("topology", ("bmin", "boards"))))
 UP_SHARE = Param("up_share", "up_share", "float", 0.5, low=0, high=1, low_open=True, high_open=True, unit="1",
                  help="central: share of the central buffer messages going up may hold (deadlock avoidance).",
                  applies=("buffer_org", ("central",)))
@@ -65,8 +72,9 @@ ARBITRATION = Param("arbitration", "arbitration", "choice", "rr", choices=ARBITR
                     help="How an output picks among inputs: round-robin pointer, or a random input.")
 FLIT_BYTES = Param("flit_bytes", "flit_bytes", "int", 2, low=1, high=1024, unit="B",
                    help="Flit (link) width (2 bytes in paper 000); crossbar cost in bits.")
-SWITCH_PARAMS = (TOPOLOGY, NODES, PORTS, ORG, BUFFER, XP, XP_STORAGE, CENTRAL_IN, BYPASS, BUFFERED, LINK_DELAY, UP_SHARE,
-                 ADMISSION, UP_SELECT, FIFO_ROUTING, ARBITRATION, FLIT_BYTES)
+SWITCH_PARAMS = (TOPOLOGY, NODES, PORTS, ORG, BUFFER, XP, XP_STORAGE, CENTRAL_IN, BYPASS, BUFFERED, LINK_DELAY,
+                 *sim_only(CREDIT_DELAY, ROUTING_AGE), UP_SHARE, ADMISSION, UP_SELECT, FIFO_ROUTING, ARBITRATION,
+                 FLIT_BYTES)
 
 LOAD = Param("load", "load", "float", REQUIRED, low=0, high=1, unit="flits/cycle/node", aliases=("-p",),
              help="Applied load: flits injected per node per cycle, a share of the injection link, in [0, 1].")
@@ -92,10 +100,10 @@ def _network(p) -> FlitNetwork:
                         p["arbitration"], p["central_admission"], p["up_select"],
                         p["fifo_routing"], p["crosspoint_storage"])
     if p["topology"] == "crossbar":
-        return FlitNetwork.single(p["nodes"], switch, p["link_delay"])
+        return FlitNetwork.single(p["nodes"], switch, p["link_delay"], p["credit_delay"])
     if p["topology"] == "boards":
-        return FlitNetwork.sp2(p["nodes"], switch, p["link_delay"])
-    return FlitNetwork.bmin(p["nodes"], switch, p["link_delay"])
+        return FlitNetwork.sp2(p["nodes"], switch, p["link_delay"], p["credit_delay"], p["routing_age"])
+    return FlitNetwork.bmin(p["nodes"], switch, p["link_delay"], p["credit_delay"], p["routing_age"])
 
 
 def _traffic(p) -> MessageTraffic:
@@ -246,7 +254,7 @@ DECLARATION = Architecture(
                        Param("load", "load", "float", None, low=0, high=1, unit="flits/cycle/node",
                              help="Applied load (for the simulated twin of a sweep; not used analytically)."),
                        *sim_only(BUFFER, XP, XP_STORAGE, CENTRAL_IN, BUFFERED, UP_SHARE, ADMISSION, UP_SELECT, FIFO_ROUTING,
-                                 ARBITRATION, ARRIVALS)),
+                                 ARBITRATION, ARRIVALS, CREDIT_DELAY, ROUTING_AGE)),
                solve=_bmin, twin=lambda p: {**p, "load": 0.5 if p["load"] is None else p["load"]},
                compares=(_ZERO_LOAD,),
                results=("zero_load_latency", "saturation_bound", "crossbar_cost_bits", "method", "source"),

@@ -41,7 +41,8 @@ def switch(net) -> Sw:
               c_chunks=c_chunks, c_up_chunks=max(1, int(s.up_share * c_chunks)),
               c_whole=1 if s.central_admission == "packet" else 0, bypass=s.bypass_cycles,
               buffered=s.buffered_cycles, link_delay=net.link_delay, rnd=1 if s.arbitration == "random" else 0,
-              up_output=1 if s.up_select == "output" else 0, fifo_arrival=1 if s.fifo_routing == "arrival" else 0)
+              up_output=1 if s.up_select == "output" else 0, fifo_arrival=1 if s.fifo_routing == "arrival" else 0,
+              credit_delay=net.credit_delay, routing_age=net.routing_age)
 
 
 def traffic(net, tr) -> Tr:

@@ -28,12 +28,14 @@ increment/decrement pairs (that function: 21) and runs as fast:
    round-robin or random) and every output with a packet sends its next flit if it is there and fits.
 
 A link carries one packet from header to tail (no virtual channels). Flow control is flit by flit with the
-downstream buffer's state known at once (credits with no return delay; the paper is silent): a blocked packet
-is spread over the buffers behind it (buffered wormhole / cut-through). Routing is one hop ahead: the sender
+downstream buffer's state known at once (credits with no return delay; the paper is silent), or with a
+credit's return trip of ``credit_delay`` cycles (:mod:`.cut_through_view`, returned at the start of each cycle):
+a blocked packet is spread over the buffers behind it (buffered wormhole / cut-through). Routing is one hop ahead: the sender
 picks the packet's queue at the next switch when it sends the header, adaptively where the route offers a
 choice (going up a BMIN): the candidate queue in that input's buffer holding the fewest flits, or the output
-with the fewest flits queued at the switch (``up_select``). FIFO switches route at the head of the queue (any
-free up port) or on arrival (``fifo_routing``).
+with the fewest flits queued at the switch (``up_select``), read as they are or ``routing_age`` cycles old
+(:mod:`.cut_through_view`). FIFO switches route at the head of the queue (any free up port) or on arrival
+(``fifo_routing``).
 
 Storage per organisation (``held`` counts flits actually stored, independently, for the tests):
 
@@ -71,6 +73,7 @@ from .cut_through_central import admit_central
 from .cut_through_inject import first_start, inject
 from .cut_through_outputs import outputs
 from .cut_through_state import ACTIVE, PART_GROW, PART_OFF, dims, new_state, stacks, tables
+from .cut_through_view import remember_loads, return_credits
 from .records import CENTRAL, FLITS_RECEIVED, M_FLITS_RECEIVED, STALL_CYCLES
 from .state import close_run, deadlock, entries, packets, window
 
@@ -83,7 +86,7 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
     org = len(spec) - 1
     K.seed_rng(run.seed)
     dm = dims(tab, sw)
-    S = new_state(dm)
+    S = new_state(dm, sw)
     T = tables(tab, tr, dm)
     stk = stacks(dm.pool)
     ent, _ = entries(dm.pool)
@@ -119,6 +122,10 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                     mark_next = -1
         measuring = t >= run.warmup and t < end_measure
         moved = lazy_next
+        if sw.credit_delay:
+            return_credits(t, org, sw, dm, S)
+        if sw.routing_age:
+            remember_loads(t, org, sw, dm, S)
         if next_first < t + 1 and t < end_measure:
             m_top, p_top, e_top, offered, next_first = inject(
                 t, tr, run, dm, stats, measuring, next_at, S, T, stk, ent, pk, m_top, p_top, e_top, offered)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from numba import njit
 
-from .records import (E_ARR, E_DEST, E_DOWN, E_LEN, E_LT, E_NEXT, E_OI, E_PKT, E_Q, E_READY, E_RES, E_SENT, E_WPOS,
-                      I_HELD, I_USED, IW, P_DEST, P_LEN)
+from .records import (CENTRAL, E_ARR, E_DEST, E_DOWN, E_LEN, E_LT, E_NEXT, E_OI, E_PKT, E_Q, E_READY, E_RES, E_SENT,
+                      E_WPOS, I_HELD, IW, P_DEST, P_LEN)
 from .cut_through_state import (ACT, C_UP, C_USED, CAND, E_FREE, G_SW, INB, QFLITS, QHEAD, QTAIL, UP, allowed,
                                 least_loaded)
+from .cut_through_view import free_later
 from .state import new_entry
 
 
@@ -75,9 +76,8 @@ def admit_central(t, sw, dm, S, T, stk, ent, pk, e_top, moved):
             ent[d, E_WPOS] = 0
         ent[d, E_ARR] += 1
         S[QFLITS, cq] += 1
-        S[QFLITS, q] -= 1          # out of the input FIFO
+        free_later(t, CENTRAL, sw, dm, S, q, gi, dm.n_links + gi)     # out of the input FIFO
         S[INB, gi * IW + I_HELD] -= 1
-        S[INB, gi * IW + I_USED] -= 1
         ent[e, E_SENT] += 1
         moved += 1
         if ent[e, E_SENT] == ent[e, E_LEN]:

@@ -12,8 +12,8 @@ with the fewest flits queued at the switch (``up_select``). FIFO switches route 
 free up port) or on arrival (``fifo_routing``).
 
 :func:`send_flit` moves one flit: flow control is flit by flit with the downstream buffer's state known at once
-(credits with no return delay), the flit committed there (:func:`.cut_through_orgs.commit`) and released
-upstream; with 1-cycle links a body flit is counted in its next buffer as it is sent (``E_LT``). A packet's tail
+(credits with no return delay) or a credit's return trip later (:mod:`.cut_through_view`), the flit committed
+there (:func:`.cut_through_orgs.commit`) and released upstream; with 1-cycle links a body flit is counted in its next buffer as it is sent (``E_LT``). A packet's tail
 frees the output and leaves its queue.
 
 An output's arbitration and its send stay in one pass over the outputs: an input's read port (``I_LAST``) and
@@ -30,25 +30,30 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from . import org_damq
-from .cut_through_orgs import commit, fits, release
-from .cut_through_state import (ACT, ARR, C_UP, C_USED, CAND, E_FREE, G_SW, INB, LK, NIC, OUT_INPUT, OUT_LOAD,
+from .cut_through_orgs import commit, fits
+from .cut_through_state import (ACT, ARR, C_UP, C_USED, CAND, E_FREE, G_SW, INB, LK, LOADS, NIC, OUT_INPUT, OUT_LOAD,
                                 OUT_SWITCH, QFLITS, QHEAD, QST, QTAIL, RD_BUSY, RING, RR, UP, WAITING, WAKE, allowed,
                                 least_loaded)
 from .records import (CENTRAL, DAMQ, E_ARR, E_CLAIM, E_DEST, E_DOWN, E_GI, E_LEN, E_LT, E_NEXT, E_OI, E_PKT, E_PORT,
                       E_Q, E_READY, FIFO, HIPIQS, I_HELD, I_LAST, IW, LK_D, LK_E, LK_GI, LK_GI2, LK_LEN, LK_OID, LK_OIE,
                       LK_PKT, LK_Q, LK_Q2, LK_RPOS, LK_SENT, LKW, Q_SH, QW, SAFC, UNWIRED)
+from .cut_through_view import aged_base, free_later
 from .state import new_entry
 
 
 @njit(cache=True, inline="always")
-def next_queue(org, sw, dm, S, T, target, gi2, dest):
+def next_queue(t, org, sw, dm, S, T, target, gi2, dest):
     """The queue at input ``gi2`` of switch ``target`` a packet to ``dest`` takes (routing one hop ahead): FIFO
     and central, the input's one queue; others, the pair queue for the route's output holding the fewest flits
-    (``up_select="output"``: the output with the fewest flits queued at the switch)."""
+    (``up_select="output"``: the output with the fewest flits queued at the switch), as the lengths were
+    ``routing_age`` cycles ago (:mod:`.cut_through_view`)."""
     k = dm.k
     if org == FIFO or org == CENTRAL:
         return gi2 * k
     mask = allowed(T, dm, target, dest)
+    if sw.routing_age:
+        base = aged_base(t, sw, dm) + (target * k if sw.up_output else gi2 * k)
+        return gi2 * k + least_loaded(mask, base, S, LOADS, k, 1, 0)
     if sw.up_output:
         return gi2 * k + least_loaded(mask, target * k, S, OUT_LOAD, k, 1, 0)
     if org == HIPIQS:
@@ -192,7 +197,7 @@ def arbitrate(t, org, sw, dm, S, T, stk, ent, g, w, target, e_top):
         c_q2 = -1
         if target >= 0:
             gi2 = target * k + T[OUT_INPUT, g]
-            c_q2 = next_queue(org, sw, dm, S, T, target, gi2, ent[c, E_DEST])
+            c_q2 = next_queue(t, org, sw, dm, S, T, target, gi2, ent[c, E_DEST])
             if not fits(org, sw, S, c_q2, gi2):
                 continue
         eligible += 1
@@ -251,8 +256,8 @@ def send_flit(t, org, sw, dm, S, T, stk, ent, g, e, out_base, e_top, max_held):
     sent += 1
     S[LK, gb + LK_SENT] = sent
     if in_buffer:
-        # released upstream
-        release(org, sw, S, q, gi)
+        # released upstream (its sender told now, or a credit's return trip later)
+        free_later(t, org, sw, dm, S, q, gi, g)
         S[INB, gi * IW + I_HELD] -= 1
         S[INB, gi * IW + I_LAST] = t
         if sw.up_output:

@@ -40,10 +40,13 @@ from .records import I_LAST, IW, LK_E, LKW, NIC_PACKETS, QW
 # round-robin pointer, the cycle an idle output next arbitrates. Per node: packets at its injection queue.
 # Ring: per slot and link the flit arriving (the entry; to a node the packet, its tail ~packet); ARR the links
 # with one, 64 a word; ACT the links step 4 visits; an output's record LK. Parts: flits offered and backlog
-# growth per destination while measuring (as many parts as the VC kernel's; the rest stay 0).
+# growth per destination while measuring (as many parts as the VC kernel's; the rest stay 0). Credits (with
+# credit_delay): per slot (cycle mod credit_delay) and sender (an output link; a central switch's input FIFO at
+# n_links + gi), the queue + 1 whose flit's place frees when the slot comes round. Loads (with routing_age): per
+# slot (cycle mod routing_age + 1) the queue lengths the adaptive choice reads, as at that cycle's start.
 (QHEAD, QTAIL, QFLITS, QST, INB, RD_BUSY, RD_WAIT, C_USED, C_UP, WAITING, CAND, OUT_LOAD, RR, WAKE, NIC, RING,
- ARR, ACT, LK, PART_OFF, PART_GROW) = range(21)
-N_S = 21
+ ARR, ACT, LK, PART_OFF, PART_GROW, CREDIT, LOADS) = range(23)
+N_S = 23
 # stk rows, per pool index: free entries, free packets, free messages (stacks, top kept by the kernel), a
 # message's creation cycle and its packets not yet delivered.
 E_FREE, P_FREE, M_FREE, M_GEN, M_LEFT = range(5)
@@ -69,6 +72,7 @@ class Dims(NamedTuple):
     n_groups: int               # route groups per switch
     pool: int                   # entries, packets and messages each
     pairs: int                  # 1: pair queues (SAFC, DAMQ, HIPIQS), an idle output may sleep (wake)
+    senders: int                # credit senders a slot: output links, then central input FIFOs
 
 
 @njit(cache=True, inline="always")
@@ -84,15 +88,15 @@ def dims(tab, sw):
     return Dims(k=k, n_sw=n_sw, nodes=nodes, n_in=n_in, n_links=n_links, qp=qp, qc=qp + n_in,
                 n_w=(n_links + 63) >> 6, ring_mask=K.pow2_at_least(sw.link_delay + 1) - 1,
                 n_groups=tab.groups.shape[1], pool=nodes * NIC_PACKETS + net_flits + 4 * n_links + 64,
-                pairs=1 if sw.org != 0 and sw.org != 4 else 0)
+                pairs=1 if sw.org != 0 and sw.org != 4 else 0, senders=n_links + n_in)
 
 
 @njit(cache=True, inline="always")
-def new_state(dm):
-    """``S`` at the start of a run: queues empty, inputs never read, outputs idle, the ring empty."""
+def new_state(dm, sw):
+    """``S`` at the start of a run: queues empty, inputs never read, outputs idle, the rings empty."""
     ring_len = dm.ring_mask + 1
     width = max(dm.qc + dm.nodes, dm.qp * QW, dm.n_links * LKW, ring_len * dm.n_links, ring_len * dm.n_w,
-                2 * dm.nodes)
+                2 * dm.nodes, sw.credit_delay * dm.senders, (sw.routing_age + 1) * dm.qp if sw.routing_age else 0)
     S = np.zeros((N_S, width), dtype=np.int64)
     for q in range(dm.qc + dm.nodes):
         S[QHEAD, q] = -1

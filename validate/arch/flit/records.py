@@ -103,6 +103,8 @@ class Sw(NamedTuple):
     rnd: int                    # arbitration: 1 random, 0 round robin
     up_output: int              # adaptive routing by the output's load (1) or the input queue's (0)
     fifo_arrival: int           # FIFO routed on arrival (1) or at the head (0)
+    credit_delay: int           # cycles before a freed place can be used upstream (0: at once)
+    routing_age: int            # cycles old the queue lengths the adaptive choice reads are (0: current)
 
 
 class Tr(NamedTuple):

@@ -60,7 +60,7 @@ def test_the_adaptive_choice_reads_queue_lengths_as_they_were_routing_age_cycles
     S[C.QFLITS, gi2 * dm.k + a] = 9
     for t in range(101, 105):
         remember_loads(t, org, sw, dm, S)
-    assert aged_base(104, sw, dm) == (100 % 5) * dm.qp
+    assert aged_base(104, sw, dm) == (100 % 8) * dm.qp            # a ring of 8 snapshots (above 4)
     K.seed_rng(1)
     assert next_queue(104, org, sw, dm, S, T, target, gi2, dest) == gi2 * dm.k + a      # what it knew at 100
     remember_loads(105, org, sw, dm, S)

@@ -31,10 +31,12 @@ __all__ = ["replicate", "trace_run", "lone_latency", "LAYOUT", "NIC_PACKETS", "O
 
 
 def spec(sw: Sw) -> tuple:
-    """The cut-through kernel's specialisation: a tuple whose length is the buffer organisation + 1. Numba
-    types a tuple by its length, so each organisation gets a kernel of its own in which ``org`` is a constant
-    and the branches of the others are compiled away."""
-    return (0,) * (sw.org + 1)
+    """The cut-through kernel's specialisation: two tuples, the first's length the buffer organisation + 1,
+    the second's 1 when a sender's view of the next switch is delayed (``credit_delay`` or ``routing_age``,
+    :mod:`.cut_through_view`), else 0. Numba types a tuple by its length, so each organisation, with or without
+    those readings, gets a kernel of its own in which both are constants and the branches not taken are
+    compiled away."""
+    return (0,) * (sw.org + 1), (0,) * (1 if sw.credit_delay or sw.routing_age else 0)
 
 
 def _is_vc(net) -> bool:

@@ -82,8 +82,10 @@ from .state import close_run, deadlock, entries, packets, window
 def simulate(tab, sw, tr, run, stats, trace, spec):
     """One replication of a paper-000 network (steps 1-4 of the module docstring); returns the rows of
     ``trace`` written (a row per flit reaching a node while it has room; a 1-row ``trace`` logs nothing).
-    ``stats`` (``LAYOUT``) and ``trace`` are modified in place; ``spec``'s length is the organisation + 1."""
-    org = len(spec) - 1
+    ``stats`` (``LAYOUT``) and ``trace`` are modified in place; ``spec`` (:func:`.spec`) makes the organisation
+    and whether the view of the next switch is delayed constants of the compiled kernel."""
+    org = len(spec[0]) - 1
+    view = len(spec[1]) > 0        # the per-cycle phases of a delayed view (cut_through_view) compiled in
     K.seed_rng(run.seed)
     dm = dims(tab, sw)
     S = new_state(dm, sw)
@@ -122,10 +124,11 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                     mark_next = -1
         measuring = t >= run.warmup and t < end_measure
         moved = lazy_next
-        if sw.credit_delay:
-            return_credits(t, org, sw, dm, S)
-        if sw.routing_age:
-            remember_loads(t, org, sw, dm, S)
+        if view:
+            if sw.credit_delay:
+                return_credits(t, org, sw, dm, S)
+            if sw.routing_age:
+                remember_loads(t, org, sw, dm, S)
         if next_first < t + 1 and t < end_measure:
             m_top, p_top, e_top, offered, next_first = inject(
                 t, tr, run, dm, stats, measuring, next_at, S, T, stk, ent, pk, m_top, p_top, e_top, offered)

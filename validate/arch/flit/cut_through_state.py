@@ -41,9 +41,10 @@ from .records import I_LAST, IW, LK_E, LKW, NIC_PACKETS, QW
 # Ring: per slot and link the flit arriving (the entry; to a node the packet, its tail ~packet); ARR the links
 # with one, 64 a word; ACT the links step 4 visits; an output's record LK. Parts: flits offered and backlog
 # growth per destination while measuring (as many parts as the VC kernel's; the rest stay 0). Credits (with
-# credit_delay): per slot (cycle mod credit_delay) and sender (an output link; a central switch's input FIFO at
-# n_links + gi), the queue + 1 whose flit's place frees when the slot comes round. Loads (with routing_age): per
-# slot (cycle mod routing_age + 1) the queue lengths the adaptive choice reads, as at that cycle's start.
+# credit_delay): per slot (the cycle a credit arrives, & credit_mask) and sender (an output link; a central
+# switch's input FIFO at n_links + gi), the queue + 1 whose flit's place it frees. Loads (with routing_age): per
+# slot (cycle & loads_mask) the queue lengths the adaptive choice reads, as at that cycle's start. Rings of a
+# power of two: a slot by a mask, not a division (a division by a run's value costs its zero check in the loop).
 (QHEAD, QTAIL, QFLITS, QST, INB, RD_BUSY, RD_WAIT, C_USED, C_UP, WAITING, CAND, OUT_LOAD, RR, WAKE, NIC, RING,
  ARR, ACT, LK, PART_OFF, PART_GROW, CREDIT, LOADS) = range(23)
 N_S = 23
@@ -73,6 +74,8 @@ class Dims(NamedTuple):
     pool: int                   # entries, packets and messages each
     pairs: int                  # 1: pair queues (SAFC, DAMQ, HIPIQS), an idle output may sleep (wake)
     senders: int                # credit senders a slot: output links, then central input FIFOs
+    credit_mask: int            # credit ring slots - 1 (a power of two above credit_delay; 0: no delay)
+    loads_mask: int             # load snapshots - 1 (a power of two above routing_age; 0: read as they are)
 
 
 @njit(cache=True, inline="always")
@@ -88,7 +91,9 @@ def dims(tab, sw):
     return Dims(k=k, n_sw=n_sw, nodes=nodes, n_in=n_in, n_links=n_links, qp=qp, qc=qp + n_in,
                 n_w=(n_links + 63) >> 6, ring_mask=K.pow2_at_least(sw.link_delay + 1) - 1,
                 n_groups=tab.groups.shape[1], pool=nodes * NIC_PACKETS + net_flits + 4 * n_links + 64,
-                pairs=1 if sw.org != 0 and sw.org != 4 else 0, senders=n_links + n_in)
+                pairs=1 if sw.org != 0 and sw.org != 4 else 0, senders=n_links + n_in,
+                credit_mask=K.pow2_at_least(sw.credit_delay + 1) - 1 if sw.credit_delay else 0,
+                loads_mask=K.pow2_at_least(sw.routing_age + 1) - 1 if sw.routing_age else 0)
 
 
 @njit(cache=True, inline="always")
@@ -96,7 +101,8 @@ def new_state(dm, sw):
     """``S`` at the start of a run: queues empty, inputs never read, outputs idle, the rings empty."""
     ring_len = dm.ring_mask + 1
     width = max(dm.qc + dm.nodes, dm.qp * QW, dm.n_links * LKW, ring_len * dm.n_links, ring_len * dm.n_w,
-                2 * dm.nodes, sw.credit_delay * dm.senders, (sw.routing_age + 1) * dm.qp if sw.routing_age else 0)
+                2 * dm.nodes, (dm.credit_mask + 1) * dm.senders if sw.credit_delay else 0,
+                (dm.loads_mask + 1) * dm.qp if sw.routing_age else 0)
     S = np.zeros((N_S, width), dtype=np.int64)
     for q in range(dm.qc + dm.nodes):
         S[QHEAD, q] = -1

@@ -10,7 +10,9 @@ unsaid, both off by default (the most literal reading: the state is known at onc
   reads the queue lengths (or, ``up_select="output"``, the outputs' loads) as they were at the start of cycle
   t - ``routing_age``, kept in a ring of snapshots (before time 0 the network is empty).
 
-With both at 0 the kernel runs as before: each phase is one branch on a constant of the run.
+With both at 0 the kernel runs as before: the per-cycle phases are compiled only into a kernel specialised
+for the readings (:func:`switchq.validate.arch.flit.spec`; compiled in and skipped they cost the 64-node
+central-buffer network 8-13 %), and a flit's release is one branch on a value of the run.
 """
 
 from __future__ import annotations
@@ -29,13 +31,13 @@ def free_later(t, org, sw, dm, S, q, gi, sender):
     if sw.credit_delay == 0:
         release(org, sw, S, q, gi)
     else:
-        S[CREDIT, (t % sw.credit_delay) * dm.senders + sender] = q + 1
+        S[CREDIT, ((t + sw.credit_delay) & dm.credit_mask) * dm.senders + sender] = q + 1
 
 
 @njit(cache=True, inline="always")
 def return_credits(t, org, sw, dm, S):
     """At the start of cycle ``t``: the credits sent at ``t - credit_delay`` arrive, their places are free."""
-    base = (t % sw.credit_delay) * dm.senders
+    base = (t & dm.credit_mask) * dm.senders
     for j in range(dm.senders):
         q1 = S[CREDIT, base + j]
         if q1 != 0:
@@ -46,8 +48,8 @@ def return_credits(t, org, sw, dm, S):
 @njit(cache=True, inline="always")
 def remember_loads(t, org, sw, dm, S):
     """At the start of cycle ``t``: the loads the adaptive choice reads, as they are now, into slot
-    ``t mod (routing_age + 1)``."""
-    base = (t % (sw.routing_age + 1)) * dm.qp
+    ``t & loads_mask`` (a ring longer than ``routing_age``)."""
+    base = (t & dm.loads_mask) * dm.qp
     if sw.up_output:
         for oi in range(dm.n_in):
             S[LOADS, base + oi] = S[OUT_LOAD, oi]
@@ -61,6 +63,6 @@ def remember_loads(t, org, sw, dm, S):
 
 @njit(cache=True, inline="always")
 def aged_base(t, sw, dm):
-    """Where in ``LOADS`` the snapshot of the start of cycle ``t - routing_age`` begins (t - age and t + 1 are
-    the same slot modulo age + 1)."""
-    return ((t + 1) % (sw.routing_age + 1)) * dm.qp
+    """Where in ``LOADS`` the snapshot of the start of cycle ``t - routing_age`` begins (before time 0: a slot
+    not yet written, the empty network's zeros, as the ring is longer than ``routing_age``)."""
+    return ((t - sw.routing_age) & dm.loads_mask) * dm.qp

@@ -99,9 +99,10 @@ class FlitSwitch:
         the fewest messages waiting for it), or goes up the one port its destination's digit names
         (``destination``: d-mod-k, as a non-adaptive BMIN routes).
     crosspoint_storage : str
-        HIPIQS: the FIFO units come out of ``buffer_flits`` (``within``, the default: the shared buffer
-        keeps ``buffer_flits - ports * crosspoint_flits``, as §5.1 compares organisations at equal storage and
-        counts the central buffer's small input FIFOs in its total) or on top of it (``extra``).
+        HIPIQS: the FIFO units come on top of ``buffer_flits`` (``extra``, the default: §3.2 lists "an input
+        buffer, ... and k small FIFO units" as the input module's components, and §5.1 equalises "all the
+        input buffers" with the central buffer and its small input buffers) or out of it (``within``: the
+        shared buffer keeps ``buffer_flits - ports * crosspoint_flits``, every flit of storage counted).
     central_admission : str
         ``central``: a packet leaves its input FIFO for the shared buffer only when the chunks it needs are
         free (``packet``, virtual cut-through into the buffer, the default: those chunks are then reserved for
@@ -135,7 +136,7 @@ class FlitSwitch:
     central_admission: str = "packet"
     up_select: str = "input"
     fifo_routing: str = "head"
-    crosspoint_storage: str = "within"
+    crosspoint_storage: str = "extra"
 
     def __post_init__(self):
         k = _check.integer("ports", self.ports, 2, 64)
@@ -148,7 +149,7 @@ class FlitSwitch:
                              "buffer_org is central")
         for name, default in (("up_share", 0.5), ("central_admission", "packet")):
             _check.only_with(name, getattr(self, name), default, org == "central", "buffer_org is central")
-        _check.only_with("crosspoint_storage", self.crosspoint_storage, "within", org == "hipiqs",
+        _check.only_with("crosspoint_storage", self.crosspoint_storage, "extra", org == "hipiqs",
                          "buffer_org is hipiqs")
         _check.only_with("fifo_routing", self.fifo_routing, "head", org == "fifo", "buffer_org is fifo")
         _check.only_with("up_select", self.up_select, "input", org in ("safc", "damq", "hipiqs"),

@@ -213,7 +213,7 @@ def _models():
         (lambda: CircuitTraffic("fixed", file_servers=2, server_long_bytes=0.5), "server_long_bytes"),
         (lambda: CircuitTraffic("bimodal", server_long_bytes=0.5), "server_long_bytes"),
         # bmin: only HIPIQS has FIFO units to place within or on top of the buffer.
-        (lambda: FlitSwitch(8, "damq", 640, crosspoint_storage="extra"), "crosspoint_storage"),
+        (lambda: FlitSwitch(8, "damq", 640, crosspoint_storage="within"), "crosspoint_storage"),
         # wormhole: the FIFO router keeps no auxVC and stamps best effort by arrival; a full crossbar has no
         # allocator at its outputs.
         (lambda: WormholeRouter(scheduler="fifo", vclock_state="vc"), "vclock_state"),

@@ -49,7 +49,10 @@ def _digest(stats, trace) -> str:
     ("central", 2, 16, 0.6, "aece434c9c0eb3bd"),
 ])
 def test_paper_000_runs_unchanged(org, link_delay, packet_flits, load, expected):
-    net = FlitNetwork.bmin(16, FlitSwitch(8, org, 640), link_delay=link_delay)
+    # HIPIQS's FIFO units out of the buffer, as the default was when the digests were made (issue 36 moved it
+    # on top, as the text says): the digests pin the kernel, not the default.
+    own = {"crosspoint_storage": "within"} if org == "hipiqs" else {}
+    net = FlitNetwork.bmin(16, FlitSwitch(8, org, 640, **own), link_delay=link_delay)
     stats, trace = flit.trace_run(net, MessageTraffic(load, 64, packet_flits), K.Run(slots=3000, warmup=500, drain=1500,
                                                                                      seed=7))
     assert _digest(stats, trace) == expected

@@ -32,9 +32,9 @@ BUFFER = Param("buffer_flits", "buffer_flits", "int", 640, low=2, high=1 << 20, 
 XP = Param("crosspoint_flits", "crosspoint_flits", "int", None, low=1, high=1 << 16, unit="flits",
            default_text="2 x ports", help="hipiqs: FIFO unit per input/output pair.",
            applies=("buffer_org", ("hipiqs",)))
-XP_STORAGE = Param("crosspoint_storage", "crosspoint_storage", "choice", "within", choices=CROSSPOINT_STORAGES,
-                   help="hipiqs: FIFO units out of --buffer-flits (within: equal storage, paper 000 §5.1) or on "
-                        "top of it (extra).",
+XP_STORAGE = Param("crosspoint_storage", "crosspoint_storage", "choice", "extra", choices=CROSSPOINT_STORAGES,
+                   help="hipiqs: FIFO units on top of --buffer-flits (extra: beside the input buffer, paper 000 "
+                        "§3.2; §5.1 equalises the input buffers) or out of it (within).",
                    applies=("buffer_org", ("hipiqs",)))
 CENTRAL_IN = Param("central_input_flits", "central_input_flits", "int", None, low=1, high=1 << 20, unit="flits",
                    default_text="2 x ports", help="central: each input's small FIFO (the rest is the central buffer).",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import est
 from .claims import AGREE, Quote, fmt, listed
 
-__all__ = ["Claims", "OPEN", "deadlocked", "sat", "peak", "drawn", "at", "level", "diff", "judged",
+__all__ = ["Claims", "OPEN", "READINGS", "deadlocked", "sat", "peak", "drawn", "at", "level", "diff", "judged",
            "ran_sentence"]
 
 # ---- the paper's claims, in its words
@@ -64,18 +64,48 @@ BEYOND_SATURATION = {
 # Routing is adaptive, the selection rule (and when it is made) not given: FIFO's destination digit is not
 # adaptive, so nothing allows it.
 ADAPTIVE = Quote("§5.1", "adaptively towards their least common ancestor switch before turning back.")
-# The input buffers are equalised; whether HIPIQS's FIFO units count among them is not said.
+# The input buffers are equalised, and HIPIQS's FIFO units are a component beside its input buffer: the text
+# decides that they are on top of the equalised storage, so the other storage reading is run but allowed by no
+# sentence (a disagreement it would mend is no ambiguity).
 EQUALISED = Quote("§5.1", "In each of our experiments we equalized the total amount of buffer space taken up by all "
                   "the input buffers to the space taken up by the central buffer and the associated (small) input "
                   "buffers.")
+INPUT_MODULE = Quote("§3.2", "The main components of the input module are an input buffer, routing and arbitration "
+                     "logic, a $(k + 1) \\times k$ crossbar, and k small FIFO units.")
+# What an input module knows of its queues (the adaptive choice's information, which §5.1 does not name).
+QUEUE_STATUS = Quote("§3.2", "A number of signals are used to convey the status of the queues within the input "
+                     "buffer and the status of the FIFO units.")
 # A 64-node BMIN, its wiring not given (the SP2, whose boards are the other wiring run, is named a BMIN in §1).
 BMIN_64 = Quote("§5.3", "To ensure that the performance of the system scales with system size, we examine the "
                 "performance of a 64-node (BMIN) system.")
 # Saturation read as an applied load (a latency knee) or as a received load.
 SATURATION = Quote("§5.2.3", "(in terms of the applied load required for saturation, or in terms of the received "
                    "load)")
-OPEN = {"up": ADAPTIVE, "storage": EQUALISED, "wiring": BMIN_64, "saturation": SATURATION,
-        "fifo routing": {"arrival": ADAPTIVE}}
+OPEN = {"up": ADAPTIVE, "wiring": BMIN_64, "saturation": SATURATION, "fifo routing": {"arrival": ADAPTIVE}}
+
+# The report's readings (issue 36, item 1): each choice, the readings run, the default, the sentences that bear
+# on it and why it is the default. The text decides where it can; where it cannot, the most literal reading.
+# No default is chosen by how many claims it agrees with.
+READINGS = (
+    ("HIPIQS's FIFO units", "on top of the equalised input buffer (extra); out of it (within)", "extra",
+     (INPUT_MODULE, EQUALISED), "decided by the text: the FIFO units are a component beside the input buffer, "
+     "and the input buffers are what §5.1 equalises. (Until this build the default was within, chosen because it "
+     "agreed with more claims.)"),
+    ("adaptive up port", "fewest flits queued for it in this input's buffer (input); at the whole switch (output)",
+     "input", (ADAPTIVE, QUEUE_STATUS), "the text says only 'adaptively'; the queue status an input module is "
+     "said to have is that of its own input buffer"),
+    ("FIFO's up port", "at the head of the queue, any free up port (head); on arrival (arrival); by the "
+     "destination's digit (destination)", "head", (ADAPTIVE,), "'adaptively', and a FIFO decides only for its "
+     "head: it takes any up port free then; the destination's digit is not adaptive, run as a contrast"),
+    ("saturation", "the highest received load; the applied load past which latency is 10x its zero-load value",
+     "received load", (SATURATION,), "both allowed; 'saturation throughput' (§5.2.1) is a received load"),
+    ("64-node wiring", "4-ary 3-tree (bmin); the SP2's 16-node boards cabled directly (boards)", "bmin", (BMIN_64,),
+     "'a 64-node (BMIN) system': the 16-node BMIN of §5.1 with one more stage"),
+    ("flow control", "credits known at once; returned 2, 8 or 32 cycles later", "at once", (),
+     "the paper gives none; nothing is delayed that the paper does not delay (the gap section runs the others)"),
+    ("routing information", "as it is; 8 or 32 cycles old", "as it is", (),
+     "the paper does not say what the adaptive choice reads (the gap section runs the others)"),
+)
 
 
 class Claims:

@@ -26,10 +26,11 @@ When a sent SFC cell goes again (``resend``), the paper can be read two ways:
     entry eligible "upon NAK", and R7 lets unacknowledged cells wait for an
     expiry time (no transmission errors are modelled, so none expire).
 
+``eager`` is the default because it is R7's own sentence, the rule that
+governs the protocol (§3.1), read as it is written; §6.2's "upon NAK"
+describes the sender's hardware, and is the other reading.
 ``switchq report sfc`` runs both against Fig. 3 (SFC makes no observable
-difference under uniform Bernoulli traffic): ``eager`` stays within the
-paper's 5 % delay precision of credit flow control at more of its points,
-``nak`` is up to 15 % faster than credits near saturation.
+difference under uniform Bernoulli traffic).
 
 The same description will carry credits between switches in networks.
 """

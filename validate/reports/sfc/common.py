@@ -17,7 +17,8 @@ __all__ = ["Plan", "Section", "RTTS", "READINGS", "DEFAULT_READING", "DELAY_PREC
            "REPLICATIONS", "BUDGET", "RULE", "q_r", "switch", "figure", "judged", "ratio", "save"]
 
 RTTS = (8, 16, 32, 64)
-# The two readings of when a sent SFC cell goes again (models.flow_control); the first is the default.
+# The two readings of when a sent SFC cell goes again (models.flow_control); the first is the default: R7 (§3.1)
+# as written, the rule that governs the protocol, not the reading that agrees with more claims.
 READINGS = RESENDS
 DEFAULT_READING = RESENDS[0]
 # Paper 002 §5: "a precision of 0.4 % on the throughput and 5 % on the delay"; a smaller difference in

@@ -41,7 +41,7 @@ def uniform(p: Plan, out) -> Section:
                   f"(same seeds), printed as judged. `{DEFAULT_READING}` is the default reading because it is R7, "
                   "the rule that governs the protocol (§3.1), as written; §6.2's \"upon NAK, the entry is marked so "
                   "that it becomes eligible for retransmission\" describes the sender's hardware and is the other "
-                  "reading. No default here is chosen by how many claims it agrees with. The default's verdict is "
+                  "reading. No default here is chosen by its count of agreements. The default's verdict is "
                   "given the other reading's and R7's sentence, which the two read differently, so the engine "
                   "classes a miss of it as an ambiguity where the other reading's verdict is `agree`.", "",
                   f"| tau | Q_R | load | credit | {head} |", "|---:|---:|---:|---|" + "---|---|" * len(READINGS)]

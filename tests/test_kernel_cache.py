@@ -204,6 +204,9 @@ def test_the_import_graph_kept_on_disk_is_used_only_while_its_files_and_folders_
     assert files() == first | {"probe_pkg.late.more", "probe_pkg.extra"}
     memo.write_text("{not json")                                # a torn or foreign memo: read the sources
     assert files() == first | {"probe_pkg.late.more", "probe_pkg.extra"}
+    # The same files asked for under another question (a package imported under another name) are not served.
+    assert set(module_files(["probe_pkg.toolkit"], layers=("probe_pkg",), memo=memo)) == {
+        "probe_pkg.toolkit", "probe_pkg.late", "probe_pkg.late.traffic", "probe_pkg.late.more", "probe_pkg.extra"}
 
 
 _EDITED_UNDER = """

@@ -32,6 +32,7 @@ import importlib.util
 import json
 import os
 import sys
+import time
 from importlib.machinery import PathFinder
 from pathlib import Path
 
@@ -132,10 +133,12 @@ def module_files(names, layers=LAYERS, memo: Path | None = None) -> dict[str, Pa
     contents are hashed by :func:`digest` every time.
     """
     if memo is not None:
-        kept = _recall(memo)
+        asked = [sorted(names), list(layers)]     # a package imported under two names shares its files
+        kept = _recall(memo, asked)
         if kept is None:
+            began = time.time_ns()
             kept = module_files(names, layers)
-            _keep(memo, kept)
+            _keep(memo, kept, asked, began)
         return kept
     files: dict[str, Path] = {}
     todo = list(names)
@@ -185,19 +188,24 @@ def _stamps(files: dict[str, Path]) -> dict[str, list[int]]:
     return {path: [(st := os.stat(path)).st_mtime_ns, st.st_size] for path in sorted(paths)}
 
 
-def _recall(memo: Path) -> dict[str, Path] | None:
-    """The files kept in ``memo``, if none of them nor their folders changed since (else None)."""
+def _recall(memo: Path, asked: list) -> dict[str, Path] | None:
+    """The files kept in ``memo`` for the same question (``asked``: the names and layers), if none of them nor
+    their folders changed since (else None)."""
     try:
         kept = json.loads(memo.read_text())
         files = {name: Path(path) for name, path in kept["files"].items()}
-        return files if _stamps(files) == kept["stamps"] else None
+        return files if kept["asked"] == asked and _stamps(files) == kept["stamps"] else None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None         # no memo yet, a file gone, or a memo from another version: read the sources
 
 
-def _keep(memo: Path, files: dict[str, Path]) -> None:
-    """Write ``files`` with their stamps to ``memo``, whole or not at all (processes may write it at once)."""
-    text = json.dumps({"files": {n: str(p) for n, p in files.items()}, "stamps": _stamps(files)})
+def _keep(memo: Path, files: dict[str, Path], asked: list, began: int) -> None:
+    """Write ``files`` with their stamps to ``memo``, whole or not at all (processes may write it at once); not
+    when a file or folder changed after the reading ``began`` (ns): its stamp could name a graph not read."""
+    stamps = _stamps(files)
+    if any(mtime >= began for mtime, _ in stamps.values()):
+        return
+    text = json.dumps({"asked": asked, "files": {n: str(p) for n, p in files.items()}, "stamps": stamps})
     part = memo.with_name(f"{memo.name}.{os.getpid()}")
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)

@@ -268,10 +268,9 @@ class FlitNetwork:
         _check.assign(self, link_delay=_check.integer("link_delay", self.link_delay, 1, 1024),
                       credit_delay=_check.integer("credit_delay", self.credit_delay, 0, 1024),
                       routing_age=_check.integer("routing_age", self.routing_age, 0, 1024))
-        if self.routing_age and (self.switch.buffer_org not in ("safc", "damq", "hipiqs") or
-                                 (self.tree is None and self.boards is None)):
-            raise _check.InputError("routing_age", self.routing_age, "0 unless a route may choose its queue at "
-                                    "the next switch (safc, damq or hipiqs on a bmin or boards)")
+        _check.only_with("routing_age", self.routing_age, 0, self.switch.buffer_org in ("safc", "damq", "hipiqs")
+                         and (self.tree is not None or self.boards is not None),
+                         "a route may choose its queue at the next switch (safc, damq or hipiqs on a bmin or boards)")
         if self.tree is None and self.boards is None:     # one crossbar: a single route to each node
             for name, default in (("up_select", "input"), ("fifo_routing", "head")):
                 _check.only_with(name, getattr(self.switch, name), default, False, "topology is bmin or boards")

@@ -32,12 +32,12 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from . import org_damq
 from .cut_through_orgs import commit, fits
 from .cut_through_state import (ACT, ARR, C_UP, C_USED, CAND, E_FREE, G_SW, INB, LK, LOADS, NIC, OUT_INPUT, OUT_LOAD,
-                                OUT_SWITCH, QFLITS, QHEAD, QST, QTAIL, RD_BUSY, RING, RR, UP, WAITING, WAKE, allowed,
+                                OUT_SWITCH, QFLITS, QHEAD, QTAIL, RD_BUSY, RING, RR, UP, WAITING, WAKE, allowed,
                                 least_loaded)
 from .records import (CENTRAL, DAMQ, E_ARR, E_CLAIM, E_DEST, E_DOWN, E_GI, E_LEN, E_LT, E_NEXT, E_OI, E_PKT, E_PORT,
                       E_Q, E_READY, FIFO, HIPIQS, I_HELD, I_LAST, IW, LK_D, LK_E, LK_GI, LK_GI2, LK_LEN, LK_OID, LK_OIE,
-                      LK_PKT, LK_Q, LK_Q2, LK_RPOS, LK_SENT, LKW, Q_SH, QW, SAFC, UNWIRED)
-from .cut_through_view import aged_base, free_later
+                      LK_PKT, LK_Q, LK_Q2, LK_RPOS, LK_SENT, LKW, SAFC, UNWIRED)
+from .cut_through_view import aged_base, free_later, load_field
 from .state import new_entry
 
 
@@ -51,14 +51,11 @@ def next_queue(t, org, sw, dm, S, T, target, gi2, dest):
     if org == FIFO or org == CENTRAL:
         return gi2 * k
     mask = allowed(T, dm, target, dest)
+    base = target * k if sw.up_output else gi2 * k      # the candidates' loads (cut_through_view.load_field)
     if sw.routing_age:
-        base = aged_base(t, sw, dm) + (target * k if sw.up_output else gi2 * k)
-        return gi2 * k + least_loaded(mask, base, S, LOADS, k, 1, 0)
-    if sw.up_output:
-        return gi2 * k + least_loaded(mask, target * k, S, OUT_LOAD, k, 1, 0)
-    if org == HIPIQS:
-        return gi2 * k + least_loaded(mask, gi2 * k, S, QST, k, QW, Q_SH)
-    return gi2 * k + least_loaded(mask, gi2 * k, S, QFLITS, k, 1, 0)
+        return gi2 * k + least_loaded(mask, aged_base(t, sw, dm) + base, S, LOADS, k, 1, 0)
+    row, width, second = load_field(org, sw)
+    return gi2 * k + least_loaded(mask, base, S, row, k, width, second)
 
 
 @njit(cache=True, inline="always")

@@ -46,19 +46,28 @@ def return_credits(t, org, sw, dm, S):
 
 
 @njit(cache=True, inline="always")
-def remember_loads(t, org, sw, dm, S):
-    """At the start of cycle ``t``: the loads the adaptive choice reads, as they are now, into slot
-    ``t & loads_mask`` (a ring longer than ``routing_age``)."""
-    base = (t & dm.loads_mask) * dm.qp
+def load_field(org, sw):
+    """Where the adaptive choice reads a queue's load in ``S``, as (row, fields a queue, second field or 0):
+    ``up_select="output"`` the flits queued for each output at its switch; HIPIQS a pair queue's FIFO unit plus
+    its shared queue; otherwise the flits a queue holds. The one definition, read live or aged."""
     if sw.up_output:
-        for oi in range(dm.n_in):
-            S[LOADS, base + oi] = S[OUT_LOAD, oi]
-    elif org == HIPIQS:
-        for q in range(dm.qp):
-            S[LOADS, base + q] = S[QST, q * QW] + S[QST, q * QW + Q_SH]
-    else:
-        for q in range(dm.qp):
-            S[LOADS, base + q] = S[QFLITS, q]
+        return OUT_LOAD, 1, 0
+    if org == HIPIQS:
+        return QST, QW, Q_SH
+    return QFLITS, 1, 0
+
+
+@njit(cache=True, inline="always")
+def remember_loads(t, org, sw, dm, S):
+    """At the start of cycle ``t``: the loads the adaptive choice reads (:func:`load_field`), as they are now,
+    into slot ``t & loads_mask`` (a ring longer than ``routing_age``)."""
+    base = (t & dm.loads_mask) * dm.qp
+    row, width, second = load_field(org, sw)
+    for q in range(dm.n_in if sw.up_output else dm.qp):
+        load = S[row, q * width]
+        if second:
+            load += S[row, q * width + second]
+        S[LOADS, base + q] = load
 
 
 @njit(cache=True, inline="always")

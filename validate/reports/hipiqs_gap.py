@@ -56,7 +56,8 @@ def one_signed_gap(s) -> list:
     readings = ([(f"credit return {d} cycles", {"credit_delay": d}) for d in delays]
                 + [(f"routing information {a} cycles old", {"routing_age": a}) for a in ages])
     lines = ["## The one-signed gap: credit return and the age of routing information", "",
-             "The kernel is optimistic in two places where the paper says nothing: a sender knows the next switch's free buffer space at once "
+             "The kernel is optimistic in two places where the paper says nothing: a sender knows the next "
+             "switch's free buffer space at once "
              "(credits with no return trip), and the adaptive up-port choice reads the next switch's queue lengths "
              "in the same cycle. Each is run as a reading at every point the figures judge saturation on (the "
              f"overloaded run at {top:g}: the curves' row there), paired with the default run (same seed and "

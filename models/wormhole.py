@@ -47,12 +47,12 @@ from typing import ClassVar
 
 from . import _check
 from .wormhole_streams import (DESTINATIONS, FRAME_BYTES, FRAME_RATE, FRAME_SD_BYTES, GOP_DEFAULT, HEADERS,
-                               LOAD_BASES, PLACEMENTS, REGULATOR_SPAN, STREAM_KINDS, TABLE_III, VideoStreams,
-                               WormholeTraffic)
+                               LOAD_BASES, PLACEMENTS, REGULATOR_SPAN, REGULATORS, STREAM_KINDS, TABLE_III,
+                               VideoStreams, WormholeTraffic)
 
 __all__ = ["WormholeRouter", "VideoStreams", "WormholeTraffic", "WormholeNetwork", "SCHEDULERS", "CROSSBARS",
-           "SWITCHING", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "PLACEMENTS", "TOPOLOGIES",
-           "VCLOCK_STATES", "CROSSBAR_OUTPUTS", "TABLE_III",
+           "SWITCHING", "STREAM_KINDS", "REGULATORS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "PLACEMENTS",
+           "TOPOLOGIES", "VCLOCK_STATES", "CROSSBAR_OUTPUTS", "PROBE_VCS", "TABLE_III",
            "GOP_DEFAULT", "FRAME_BYTES", "FRAME_SD_BYTES", "FRAME_RATE", "REGULATOR_SPAN", "PCS_VCS"]
 
 SCHEDULERS = ("fgvc", "fgfq", "fifo")
@@ -63,6 +63,7 @@ VCLOCK_STATES = ("message", "vc")
 CROSSBAR_OUTPUTS = ("stamp", "fifo")
 BEST_EFFORT_VCS = ("drawn", "free")
 BEST_EFFORT_STAMPS = ("vclock", "largest")
+PROBE_VCS = ("named", "any")
 
 # Table IV: 24 VCs per physical channel for the PCS router, one stream each.
 PCS_VCS = 24
@@ -126,8 +127,8 @@ class WormholeRouter:
         free best-effort VC of the input link, and at each router output the header takes a uniformly drawn free
         best-effort VC (the usual VC allocator). ``drawn``: "available" as *allotted to the class*: both drawn
         when the message is made, and it waits for exactly those (its NIC queues per input VC; at the router
-        output it waits for its VC while another message holds it, though others may be free). With
-        ``best_effort_stamp`` the default pair reproduces Table V up to load 0.7 (``switchq report mediaworm``).
+        output it waits for its VC while another message holds it, though others may be free). ``switchq report
+        mediaworm`` judges every pair of these and ``best_effort_stamp`` on Table V.
     best_effort_stamp : str
         A best-effort flit's stamp under FGVC / FGFQ. §III-D: "for best-effort traffic, the Vtick is assigned the
         largest possible value". ``largest`` (the default): the stamp itself is the largest value (a saturated
@@ -135,6 +136,11 @@ class WormholeRouter:
         ``vclock``: VirtualClock's rule with that Vtick, auxVC <- max(AT, auxVC) + Vtick, so a message's stamps
         grow flit by flit and among best effort the message that has sent least goes first (processor
         sharing), which holds VCs longer and saturates an 8 x 8 router's best effort near 0.85.
+    probe_vc : str
+        PCS: which output VC a connection's probe asks for, and so when it "cannot progress towards the
+        destination" and is dropped (§III-F; the paper names no rule). ``named`` (the default): a uniformly drawn
+        real-time VC of its destination, as §IV-B.1 draws a stream's destination VC, dropped when a connection
+        holds it; ``any``: any free real-time VC there, dropped only when every one is held.
 
     Examples
     --------
@@ -165,6 +171,7 @@ class WormholeRouter:
     crossbar_output: str = "stamp"
     best_effort_vcs: str = "free"
     best_effort_stamp: str = "largest"
+    probe_vc: str = "named"
     architecture: ClassVar[str] = "wormhole"
 
     def __post_init__(self):
@@ -183,7 +190,7 @@ class WormholeRouter:
             raise _check.InputError("header_stages", h, f"an integer in [{body}, 64] (at least body_stages {body})")
         for name, choices in (("crossbar", CROSSBARS), ("scheduler", SCHEDULERS), ("switching", SWITCHING),
                               ("vclock_state", VCLOCK_STATES), ("best_effort_vcs", BEST_EFFORT_VCS),
-                              ("best_effort_stamp", BEST_EFFORT_STAMPS)):
+                              ("best_effort_stamp", BEST_EFFORT_STAMPS), ("probe_vc", PROBE_VCS)):
             _check.choice(name, getattr(self, name), choices)
         # As switchq.architectures.wormhole declares them (``applies``): the FIFO router stamps every flit by its
         # arrival (no auxVC to keep, no best-effort stamp), and a full crossbar has no allocator at its outputs
@@ -194,6 +201,7 @@ class WormholeRouter:
         for name, default in (("crossbar_iterations", 0), ("crossbar_output", "stamp")):
             _check.only_with(name, getattr(self, name), default, self.crossbar == "multiplexed",
                              "crossbar is multiplexed")
+        _check.only_with("probe_vc", self.probe_vc, "named", self.switching == "pcs", "switching is pcs")
         _check.assign(self, best_effort_vtick=_check.optional(_check.real, "best_effort_vtick",
                                                               self.best_effort_vtick, 1.0, 1e15))
 
@@ -226,6 +234,7 @@ class WormholeRouter:
                 "vclock_state": self.vclock_state, "best_effort_vtick": self.best_effort_vtick,
                 "crossbar_iterations": self.crossbar_iterations, "crossbar_output": self.crossbar_output,
                 "best_effort_vcs": self.best_effort_vcs, "best_effort_stamp": self.best_effort_stamp,
+                **({"probe_vc": self.probe_vc} if self.switching == "pcs" else {}),
                 "cycle_seconds": self.cycle_seconds}
 
 
@@ -293,6 +302,9 @@ class WormholeNetwork:
             raise _check.InputError("workload", type(traffic).__name__, "WormholeTraffic")
         # A PCS probe takes the output VC it finds free: there is no placement to choose.
         _check.only_with("placement", traffic.placement, "uniform", self.router.switching == "wormhole",
+                         "switching is wormhole")
+        # A circuit carries its stream at the rate it reserved (§III-F): the unregulated burst is wormhole's reading.
+        _check.only_with("regulator", traffic.streams.regulator, "spread", self.router.switching == "wormhole",
                          "switching is wormhole")
         m_rt = traffic.realtime_vcs(self.router.vcs)
         if self.router.switching == "pcs" and traffic.realtime_load > 0:

@@ -248,9 +248,10 @@ def pcs_placement(nodes: int, router, traffic, rng: np.random.Generator):
     """PCS connections (§III-F, §IV-B.1): every source asks for its streams of :func:`stream_counts` (the
     nearest whole number in all, inputs differing by one at most), one input VC each, so at most its real-time
     VCs (a stream beyond them is refused at the source, no probe sent); a probe names a uniform
-    destination and a uniform real-time VC there and is dropped when a connection already holds that output VC
-    (no adaptive routing, no retry of the same probe). Sources probe in a random order until each has its
-    streams (or 100 x VCs probes failed). Returns ``(placement, attempted, established, dropped)``.
+    destination and, with ``router.probe_vc`` ``named``, a uniform real-time VC there, and is dropped when a
+    connection already holds that output VC; with ``any`` it takes a uniformly drawn free real-time VC there, and
+    is dropped only when none is free (no adaptive routing, no retry of the same probe). Sources probe in a
+    random order until each has its streams (or 100 x VCs probes failed). Returns ``(placement, attempted, established, dropped)``.
 
     Examples
     --------
@@ -277,7 +278,11 @@ def pcs_placement(nodes: int, router, traffic, rng: np.random.Generator):
         else:
             dest = int(rng.integers(nodes - 1))
             dest += dest >= v
-        dvc = int(rng.integers(m_rt))
+        if router.probe_vc == "named":
+            dvc = int(rng.integers(m_rt))
+        else:
+            free = np.flatnonzero(~held[dest, :m_rt])
+            dvc = int(free[rng.integers(len(free))]) if len(free) else 0
         attempted += 1
         if held[dest, dvc]:
             dropped += 1

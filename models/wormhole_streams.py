@@ -36,6 +36,13 @@ that follows its words most closely:
   spreads a frame's messages over ``regulator_span`` = 33 ms (its example:
   200 messages, 165 us apart); set ``frame_period=0.033`` for frames every
   33 ms.
+- ``regulator``: a frame's messages spread evenly over ``regulator_span``
+  (``spread``, §IV-B.1 "an input regulator injects messages of a frame at
+  a regular interval of (33msec/number of messages)") or all handed to the
+  NIC when the frame starts (``none``: §III-D's Table II comparison comes
+  before "In order to avoid traffic burstiness, we regulate the traffic
+  injection as described in Section IV"). Either way a message's Vtick is
+  the regulator's spacing over its flits: the bandwidth the stream reserves.
 - ``destinations``: uniform over ``all`` nodes, the sender's own included
   (§IV-B.1 "a uniform distribution of all nodes"), or over the ``others``.
 - ``placement``: a stream's destination and destination VC drawn uniformly
@@ -62,10 +69,11 @@ from dataclasses import dataclass, field
 
 from . import _check
 
-__all__ = ["VideoStreams", "WormholeTraffic", "STREAM_KINDS", "HEADERS", "LOAD_BASES", "DESTINATIONS", "PLACEMENTS",
-           "TABLE_III", "GOP_DEFAULT", "FRAME_BYTES", "FRAME_SD_BYTES", "FRAME_RATE", "REGULATOR_SPAN"]
+__all__ = ["VideoStreams", "WormholeTraffic", "STREAM_KINDS", "REGULATORS", "HEADERS", "LOAD_BASES", "DESTINATIONS",
+           "PLACEMENTS", "TABLE_III", "GOP_DEFAULT", "FRAME_BYTES", "FRAME_SD_BYTES", "FRAME_RATE", "REGULATOR_SPAN"]
 
 STREAM_KINDS = ("cbr", "vbr", "mpeg2")
+REGULATORS = ("spread", "none")
 HEADERS = ("overhead", "payload")
 LOAD_BASES = ("nominal", "wire")
 DESTINATIONS = ("all", "others")
@@ -106,7 +114,10 @@ class VideoStreams:
         Seconds between a stream's frames (1/30).
     regulator_span : float
         Seconds over which the regulator spreads a frame's messages, ``regulator_span / messages`` apart
-        (33 ms); at most ``frame_period``.
+        (33 ms); at most ``frame_period``. The spacing is also the rate a message's Vtick reserves.
+    regulator : str
+        ``spread`` (messages ``regulator_span / messages`` apart) or ``none`` (all of a frame's messages join
+        the NIC as the frame starts; a burst, Vtick unchanged).
     gop : str
         ``mpeg2``: the group of pictures, letters I, P, B, starting with I.
     frame_cv : float
@@ -131,12 +142,14 @@ class VideoStreams:
     frame_sd_bytes: int = FRAME_SD_BYTES
     frame_period: float = 1.0 / FRAME_RATE
     regulator_span: float = REGULATOR_SPAN
+    regulator: str = "spread"
     gop: str = GOP_DEFAULT
     frame_cv: float = 0.2
     sequences: tuple = tuple(TABLE_III)
 
     def __post_init__(self):
         _check.choice("kind", self.kind, STREAM_KINDS)
+        _check.choice("regulator", self.regulator, REGULATORS)
         period = _check.real("frame_period", self.frame_period, 0.0, 10.0, low_open=True)
         _check.assign(self, frame_bytes=_check.integer("frame_bytes", self.frame_bytes, 1, 1 << 30),
                       frame_sd_bytes=_check.integer("frame_sd_bytes", self.frame_sd_bytes, 0, 1 << 30),
@@ -168,6 +181,8 @@ class VideoStreams:
     def describe(self) -> dict:
         out = {"traffic": self.kind, "frame_bytes": self.frame_bytes, "frame_period": self.frame_period,
                "regulator_span": self.regulator_span}
+        if self.regulator != "spread":
+            out["regulator"] = self.regulator
         if self.kind == "vbr":
             out["frame_sd_bytes"] = self.frame_sd_bytes
         if self.kind == "mpeg2":

@@ -86,7 +86,7 @@ def fake(monkeypatch):
 
 def _claims(text):
     """(where, says, reading, ours, band, class, why) rows of the claims table."""
-    body = text.split("## Claims against the paper")[1].split("## Readings and ambiguities")[0]
+    body = text.split("## Claims against the paper")[1].split("## Readings")[0]
     rows = [tuple(c.strip() for c in line.strip("|").split(" | ")) for line in body.splitlines()
             if line.startswith("| ") and not line.startswith("| where")]
     return [(*r[:5], *(r[5].split(": ", 1) + [""])[:2]) for r in rows]

@@ -24,7 +24,7 @@ from switchq.validate.arch.flit.state import packets
 def _vc(**kw):
     args = dict(k=2, m=4, cap=4, rmask=3, body_wait=1, header_extra=2, credit=1, link=1, full=0, sched=SCHED_FIFO,
                 per_message=0, be_vtick=1.0, m_rt=2, be_rate=0.0, be_all=1, msg_flits=3, nic_messages=2,
-                iterations=2, b_stamp=1, be_free=0, be_bits=0b1100, be_flat=0)
+                iterations=2, b_stamp=1, be_free=0, be_bits=0b1100, be_flat=0, regulated=1)
     args.update(kw)
     return Vc(**args)
 
@@ -77,6 +77,25 @@ def test_inject_messages_regulator_puts_message_in_its_nic_vc_and_schedules_the_
     # message 1 of the frame is due at start + floor(1 x spacing) = 15, the frame's last (2 flits)
     assert heap_size[0] == 1 and heap_t[0] == 15 * 1 + 0 and streams[S.ST_K, 0] == 1
     assert be_first == np.inf
+
+
+def test_inject_messages_unregulated_frame_joins_the_nic_at_once_with_the_regulators_vtick():
+    # With no regulator (Table II's reading), both of the frame's messages are made in its first cycle, queued
+    # behind each other in the stream's NIC VC; each keeps the Vtick the regulator's spacing gives (10 / its
+    # flits), the rate the stream reserves, so a burst's stamps run ahead of the clock (§III-D, Table I).
+    vc, d, (St, F, T, fr_t, fr_s, hd), pk, p_free = _net(_vc(regulated=0))
+    va = _va(n_frames=2)
+    streams, frames, heap_t, heap_c, heap_size, be_first = S.new_sources(va, vc, d, F)
+    I.inject_messages(5, True, 0, d, vc, St, F, hd, pk, pk.view(np.float64), p_free, LAYOUT.zeros(),
+                      K.parts(4), streams, frames, va.f_spacing, heap_t, heap_c, heap_size, be_first)
+    q = d.nq_ring + 1
+    first = St[S.Q_HEAD, q]
+    second = pk[first, P_NEXT]
+    assert second >= 0 and St[S.Q_TAIL, q] == second and St[S.NIC_COUNT, 0] == 2
+    assert (pk[first, P_LEN], pk[second, P_LEN]) == (3, 2) and pk[second, P_GEN] == 5
+    assert pk.view(np.float64)[first, P_VT] == 10.0 / 3 and pk.view(np.float64)[second, P_VT] == 10.0 / 2
+    # the next frame's first message is due at its start, 35
+    assert heap_size[0] == 1 and heap_t[0] == 35 and streams[S.ST_ROW, 0] == 1 and streams[S.ST_K, 0] == 0
 
 
 def test_inject_messages_full_nic_refuses_and_the_frame_is_lost():

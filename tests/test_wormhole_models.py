@@ -473,3 +473,22 @@ def test_small_messages_overload_the_input_link_with_headers_fig_9():
 
     assert [m for m in range(2, 41) if reserved(0.8, m) >= 1.0 - 1e-9] == [2, 3, 4, 5]
     assert [m for m in range(2, 41) if reserved(0.64, m) > 1.0] == [2]
+
+
+def test_a_probe_taking_any_free_vc_is_dropped_only_at_a_full_output():
+    # One node receives all of its own 23 streams (round(0.91 / 0.04) = 23) on 24 real-time VCs. A probe that
+    # takes any free VC always finds one (23 < 24): no drop. One that names a drawn VC collides as in the
+    # birthday problem: the chance that 23 draws of 24 VCs never hit a held one is 24! / (1! 24^23) < 1e-8.
+    from switchq.models.wormhole_placement import pcs_placement
+    for probe_vc, dropped in (("any", lambda d: d == 0), ("named", lambda d: d > 0)):
+        r = WormholeRouter(vcs=24, link_rate=100e6, switching="pcs", probe_vc=probe_vc)
+        _, attempted, established, d = pcs_placement(1, r, WormholeTraffic(0.91, (100, 0)), np.random.default_rng(3))
+        assert established == 23 and attempted == established + d and dropped(d)
+
+
+def test_probe_vc_and_the_regulator_are_refused_where_they_do_nothing():
+    with pytest.raises(InputError, match="probe_vc: got 'any'; allowed: named unless switching is pcs"):
+        WormholeRouter(probe_vc="any")
+    pcs = WormholeNetwork(WormholeRouter(vcs=24, link_rate=100e6, switching="pcs"))
+    with pytest.raises(InputError, match="regulator: got 'none'; allowed: spread unless switching is wormhole"):
+        pcs.check_traffic(WormholeTraffic(0.5, (100, 0), streams=VideoStreams(regulator="none")))

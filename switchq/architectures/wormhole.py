@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Counter, Metric, simulated_seconds
 from switchq.models.wormhole import (BEST_EFFORT_STAMPS, BEST_EFFORT_VCS, CROSSBAR_OUTPUTS, CROSSBARS, DESTINATIONS,
-                                     HEADERS, LOAD_BASES, PLACEMENTS, REGULATOR_SPAN, SCHEDULERS, STREAM_KINDS, SWITCHING,
-                                     TOPOLOGIES, VCLOCK_STATES, VideoStreams, WormholeNetwork, WormholeRouter,
-                                     WormholeTraffic)
+                                     HEADERS, LOAD_BASES, PLACEMENTS, PROBE_VCS, REGULATOR_SPAN, REGULATORS,
+                                     SCHEDULERS, STREAM_KINDS, SWITCHING, TOPOLOGIES, VCLOCK_STATES, VideoStreams,
+                                     WormholeNetwork, WormholeRouter, WormholeTraffic)
 from switchq.params import REQUIRED, SIM, Param, check_applies
 from switchq.solved import solved
 
@@ -76,6 +76,16 @@ SIM_PARAMS = (
     Param("best_effort_stamp", "best_effort_stamp", "choice", "largest", choices=BEST_EFFORT_STAMPS, modes=SIM,
           help="Best-effort stamps all the largest value (FIFO among them), or growing by that Vtick (vclock).",
           applies=("scheduler", ("fgvc", "fgfq"))),
+    Param("probe_vc", "probe_vc", "choice", "named", choices=PROBE_VCS, modes=SIM,
+          help="PCS: a probe asks for a drawn output VC, dropped if it is held (named), or takes any free one, "
+               "dropped only if none is (any).",
+          applies=("switching", ("pcs",))),
+    # §III-D compares FGVC and FGFQ (Table II) before "In order to avoid traffic burstiness, we regulate the traffic
+    # injection as described in Section IV": Table II may have run without it.
+    Param("regulator", "regulator", "choice", "spread", choices=REGULATORS, modes=SIM,
+          help="A frame's messages spread evenly over 33 ms (spread, §IV-B.1), or all handed to the NIC as the "
+               "frame starts (none); the Vtick is the spread's either way.",
+          applies=("switching", ("wormhole",))),
     Param("buffer_messages", "buffer_messages", "int", 1, low=1, high=64, unit="messages", modes=SIM,
           help="Depth of every input and output VC buffer (one message in the paper)."),
 )
@@ -94,13 +104,15 @@ def _network(p) -> WormholeNetwork:
                             crossbar_iterations=p.get("crossbar_iterations", 0),
                             crossbar_output=p.get("crossbar_output", "stamp"),
                             best_effort_vcs=p.get("best_effort_vcs", "free"),
-                            best_effort_stamp=p.get("best_effort_stamp", "largest"))
+                            best_effort_stamp=p.get("best_effort_stamp", "largest"),
+                            probe_vc=p.get("probe_vc", "named"))
     return WormholeNetwork(router, p["topology"])
 
 
 def _traffic(p) -> WormholeTraffic:
     period = p.get("frame_period", 1.0 / 30)
-    streams = VideoStreams(p["streams"], frame_period=period, regulator_span=min(REGULATOR_SPAN, period))
+    streams = VideoStreams(p["streams"], frame_period=period, regulator_span=min(REGULATOR_SPAN, period),
+                           regulator=p.get("regulator", "spread"))
     return WormholeTraffic(p["load"], tuple(p["mix"]), p["message_flits"], streams,
                            p["header"], p["load_basis"], p["destinations"], p.get("seconds", 1.0),
                            p.get("warmup_seconds"), p.get("placement", "uniform"))

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import begin, built, est, pyplot
+from . import begin, built, est, pyplot, readings
 from .claims import AGREE, agreeing, at_least, at_most, by_class, cell, derived, listed, paired, tally, within
 from .hipiqs_build import AROUND, BUDGET, BUFFERS, CYCLES, KNEE, REPLICATIONS, SIZES, Build
 from .hipiqs_claims import (ALL_20, ALMOST_AS_GOOD, DAMQ_22, FIFO_SATURATES, MORE_FOR_256, OVER_090, PACKETISATION,
-                            READINGS, SAME_FRACTION, SIZE_COSTS, THROUGHPUT_64, WORSE, at, diff, drawn, judged, level,
+                            CHOICES, SAME_FRACTION, SIZE_COSTS, THROUGHPUT_64, WORSE, at, diff, drawn, judged, level,
                             peak, ran_sentence, sat)
 from .hipiqs_fig12 import fig_12, section_5_5
 from .hipiqs_gap import one_signed_gap
@@ -112,19 +112,11 @@ def _intro(s) -> list:
 
 
 def _readings(s) -> list:
-    """The readings table (issue 36, item 1): each choice, the readings run, the default, the paper's sentences
-    and why; and the one default that changed, with the headline it had."""
-    lines = ["## Readings", "",
-             "Each choice the paper leaves open or decides, the readings run, the default and why: the text where "
-             "it decides, else the most literal reading; never how many claims a reading agrees with.", "",
-             "| choice | readings run | default | the paper | why the default |", "|---|---|---|---|---|"]
-    for choice, run, default, quotes, why in READINGS:
-        said = "<br>".join(f"{q.section}: \"{q.text}\"" for q in quotes) or "nothing"
-        lines.append(f"| {choice} | {run} | {default} | {said} | {why} |")
-    return lines + ["", "One default changed with this table: HIPIQS's FIFO units now come on top of the equalised "
-                    "input buffer. The full build before it (commit cfbd1e8, FIFO units within the buffer, seed 1) "
-                    "had the headline: 31 agree, 3 inconclusive, 12 defects, 1 ambiguity, 0 not reproducible, 1 "
-                    "not a claim about this model. This build's is above.", ""]
+    """The readings table (issue 36, item 1), and the one default that changed, with the headline it had."""
+    return readings.table(CHOICES, "One default changed with this table: HIPIQS's FIFO units now come on top of "
+                          "the equalised input buffer. The full build before it (commit cfbd1e8, FIFO units within "
+                          "the buffer, seed 1) had the headline: 31 agree, 3 inconclusive, 12 defects, 1 ambiguity, "
+                          "0 not reproducible, 1 not a claim about this model. This build's is above.")
 
 
 def figs_7_9(s, plt, out) -> tuple:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from . import est
 from .claims import AGREE, Quote, fmt, listed
+from .readings import Reading
 
-__all__ = ["Claims", "OPEN", "READINGS", "deadlocked", "sat", "peak", "drawn", "at", "level", "diff", "judged",
+__all__ = ["Claims", "OPEN", "CHOICES", "deadlocked", "sat", "peak", "drawn", "at", "level", "diff", "judged",
            "ran_sentence"]
 
 # ---- the paper's claims, in its words
@@ -86,25 +87,27 @@ OPEN = {"up": ADAPTIVE, "wiring": BMIN_64, "saturation": SATURATION, "fifo routi
 # The report's readings (issue 36, item 1): each choice, the readings run, the default, the sentences that bear
 # on it and why it is the default. The text decides where it can; where it cannot, the most literal reading.
 # No default is chosen by how many claims it agrees with.
-READINGS = (
-    ("HIPIQS's FIFO units", "on top of the equalised input buffer (extra); out of it (within)", "extra",
-     (INPUT_MODULE, EQUALISED), "decided by the text: the FIFO units are a component beside the input buffer, "
-     "and the input buffers are what §5.1 equalises. (Until this build the default was within, chosen because it "
-     "agreed with more claims.)"),
-    ("adaptive up port", "fewest flits queued for it in this input's buffer (input); at the whole switch (output)",
-     "input", (ADAPTIVE, QUEUE_STATUS), "the text says only 'adaptively'; the queue status an input module is "
-     "said to have is that of its own input buffer"),
-    ("FIFO's up port", "at the head of the queue, any free up port (head); on arrival (arrival); by the "
-     "destination's digit (destination)", "head", (ADAPTIVE,), "'adaptively', and a FIFO decides only for its "
-     "head: it takes any up port free then; the destination's digit is not adaptive, run as a contrast"),
-    ("saturation", "the highest received load; the applied load past which latency is 10x its zero-load value",
-     "received load", (SATURATION,), "both allowed; 'saturation throughput' (§5.2.1) is a received load"),
-    ("64-node wiring", "4-ary 3-tree (bmin); the SP2's 16-node boards cabled directly (boards)", "bmin", (BMIN_64,),
-     "'a 64-node (BMIN) system': the 16-node BMIN of §5.1 with one more stage"),
-    ("flow control", "credits known at once; returned 2, 8 or 32 cycles later", "at once", (),
-     "the paper gives none; nothing is delayed that the paper does not delay (the gap section runs the others)"),
-    ("routing information", "as it is; 8 or 32 cycles old", "as it is", (),
-     "the paper does not say what the adaptive choice reads (the gap section runs the others)"),
+CHOICES = (
+    Reading("HIPIQS's FIFO units", "on top of the equalised input buffer (extra); out of it (within)", "extra",
+            (INPUT_MODULE, EQUALISED), "decided by the text: the FIFO units are a component beside the input "
+            "buffer, and the input buffers are what §5.1 equalises. (Until this build the default was within, "
+            "chosen because it agreed with more claims.)"),
+    Reading("adaptive up port", "fewest flits queued for it in this input's buffer (input); at the whole switch "
+            "(output)", "input", (ADAPTIVE, QUEUE_STATUS), "the text says only 'adaptively'; the queue status an "
+            "input module is said to have is that of its own input buffer"),
+    Reading("FIFO's up port", "at the head of the queue, any free up port (head); on arrival (arrival); by the "
+            "destination's digit (destination)", "head", (ADAPTIVE,), "'adaptively', and a FIFO decides only for "
+            "its head: it takes any up port free then; the destination's digit is not adaptive, run as a contrast"),
+    Reading("saturation", "the highest received load; the applied load past which latency is 10x its zero-load "
+            "value", "received load", (SATURATION,), "both allowed; 'saturation throughput' (§5.2.1) is a received "
+            "load"),
+    Reading("64-node wiring", "4-ary 3-tree (bmin); the SP2's 16-node boards cabled directly (boards)", "bmin",
+            (BMIN_64,), "'a 64-node (BMIN) system': the 16-node BMIN of §5.1 with one more stage"),
+    Reading("flow control", "credits known at once; returned 2, 8 or 32 cycles later", "at once", (),
+            "the paper gives none; nothing is delayed that the paper does not delay (the gap section runs the "
+            "others)"),
+    Reading("routing information", "as it is; 8 or 32 cycles old", "as it is", (),
+            "the paper does not say what the adaptive choice reads (the gap section runs the others)"),
 )
 
 

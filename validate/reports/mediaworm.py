@@ -28,14 +28,15 @@ from pathlib import Path
 from switchq.errors import InputError
 from switchq.validate.result import Estimate
 
-from . import Row, begin, built, catalog, est, points, pyplot
+from . import Row, begin, built, catalog, est, points, pyplot, readings
 from .claims import agreeing, at_least, at_most, by_class, cell, listed, tally, within
-from .mediaworm_quotes import SAYS
-from .mediaworm_tables import (BE_READINGS, BEYOND, BUDGET, CELL_MS, CROSSBAR_FIFO, DEFAULTS, INTERVALS,
-                               JITTER_MEAN_MS, JITTER_SD_MS, KNEE, LATE, LOADS, MESH_LOADS, MESH_MIXES, MIXES, MODEL,
-                               MPEG2, PCS_LOADS, PERIOD_MS, QUICK_LOADS, QUICK_MESH, QUICK_PCS, QUICK_RUN,
-                               QUICK_SIZE_LOADS, QUICK_SIZES, READINGS, RUN, SIZE_LOADS, SIZE_READINGS, SIZES, SMALL,
-                               STRICT, TABLE_II, P, _above, _be, _ds, _excess, _fmt, _period, _Tables, _top, _upto,
+from .mediaworm_quotes import CHOICES, CROSSBAR_FIFO, SAYS
+from .mediaworm_table_v import _TableV
+from .mediaworm_tables import (BE_READINGS, BEYOND, BUDGET, CELL_MS, DEFAULTS, INTERVALS, JITTER_MEAN_MS, JITTER_SD_MS,
+                               KNEE, LATE, LOADS, MESH_LOADS, MESH_MIXES, MIXES, MODEL, MPEG2, PCS_LOADS, PCS_READINGS,
+                               PERIOD_MS, QUICK_LOADS, QUICK_MESH, QUICK_PCS, QUICK_RUN, QUICK_SIZE_LOADS, QUICK_SIZES,
+                               READINGS, RUN, SIZE_LOADS, SIZE_READINGS, SIZES, SMALL, STRICT, TABLE_II,
+                               TABLE_II_READINGS, P, _above, _be, _ds, _excess, _fmt, _period, _Tables, _top, _upto,
                                jitter_free, overloaded, top_load)
 
 __all__ = ["build", "jitter_free", "top_load", "PERIOD_MS", "JITTER_MEAN_MS", "JITTER_SD_MS", "TABLE_II", "STRICT"]
@@ -161,11 +162,11 @@ def _plot(out, name, title, series, xlabel="offered load (share of the link)", p
     return out / name
 
 
-class _Report(_Tables):
+class _Report(_Tables, _TableV):
     """One pass over the sections: lines, claims (where, the paper says, ours, tolerance, verdict, reading)."""
 
     def __init__(self, run: _Run, quick: bool, out):
-        self.run, self.out = run, out
+        self.run, self.out, self.quick = run, out, quick
         self.loads = QUICK_LOADS if quick else LOADS
         self.mesh_loads = QUICK_MESH if quick else MESH_LOADS
         self.pcs_loads = QUICK_PCS if quick else PCS_LOADS
@@ -175,6 +176,8 @@ class _Report(_Tables):
         self.judged = {}                                # claim -> the other readings' verdicts of it, in order
         self.readings = [(n, o) for n, o in READINGS if all(k in DEFAULTS or _accepts(k) for k in o)
                          and (not quick or n in ("default", "streams counted on the wire"))]
+        self.table_ii_readings = [(n, o) for n, o in TABLE_II_READINGS if all(_accepts(k) for k in o) and not quick]
+        self.pcs_readings = [(n, o) for n, o in PCS_READINGS if all(_accepts(k) for k in o) and not quick]
         self.be_readings = [(n, o) for n, o in BE_READINGS if all(_accepts(k) for k in o)
                             and (not quick or n == "default")]
         self.top = {}                                   # (figure, curve) -> top load, for later sections
@@ -528,39 +531,20 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
                  "verdict stands on fewer than 5, so the engine calls each inconclusive (in the table above too).", "",
                  "| where | the paper says | reading | why |", "|---|---|---|---|"]
         tail += [f"| {w} | {s} | {r} | {why} |" for w, s, r, why in rep.unjudged]
-    tail += ["", "## Readings and ambiguities", "",
+    tail += [""] + readings.table(CHOICES) + [
+             "## Ambiguities and comparisons", "",
              "- Where the paper reads two ways, the other readings are judged first and given to the default's "
              "verdict of the same claim with the paper's sentence allowing each (`mediaworm_quotes.ALLOWS`, in the "
              "record `mediaworm.verdicts.json`): the engine calls the default's disagreement an ambiguity only when "
              "one of them agrees and has such a sentence. None allows a header flit carrying video (§V-E calls it "
              "overhead), nor a pair of readings at once (one sentence cannot allow both).",
-             "- The multiplexed crossbar's outputs (B): §III-D puts the scheduler at the input multiplexer (A), "
-             "'which means that, at any given cycle, if multiple flits from different VCs are competing for the same "
-             "output port of the crossbar, the one with the smallest auxVC will be chosen': the smallest stamp at B "
-             "too (the default); the oldest offer (`--crossbar-output fifo`, reading §III-D's 'we rule out "
-             "contentions at (B)' as arbitration by arrival there) runs on Table II and Fig. 5.",
-             "- Frame period: 1/30 s (30 frames/s, §IV-B.1); the paper also writes 33 ms, run as "
-             "`--frame-period 0.033` where the simulator has it. Table II's d-bar below 33 ms at 70-80 % cannot be a "
-             "steady state of either (frames cannot be delivered faster than they are made).",
+             "- Table II's d-bar below 33 ms at 70-80 % cannot be a steady state of either frame period (frames "
+             "cannot be delivered faster than they are made).",
              "- Fig. 5 says MR is jitter-free up to 0.96 at 80:20 while Table II, at the same mix, shows sigma_d "
              "1.38 ms at 80 %: the paper's jitter-free tolerates that much (the rule above).",
-             "- Fig. 7's 'only when the real-time traffic becomes a dominant component' is read as 90:10: §V-H calls "
-             "the single switch jitter-free at 0.9 and 80:20, and Fig. 5 at 0.96.",
-             "- Fig. 10's mix is not given; 100:0 is read (24-25 streams per link fill the 24 VCs PCS needs). Its "
-             "flit size at 100 Mbit/s is not given; 32 bits is read.",
-             "- Fig. 9's 'very small' sizes are not given; M < 10 (header > 10 % of the message) is read.",
-             "- Best effort's VCs, §IV-B.2's 'picked from a uniform distribution of the available VCs': free VCs "
-             "taken as a message needs one (the default) or VCs drawn when it is made and waited for; its stamps, "
-             "§III-D's 'the Vtick is assigned the largest possible value': the stamp is that value, FIFO among best "
-             "effort (the default), or VirtualClock's stamps grow by it flit by flit, processor sharing among best "
-             "effort. All four pairs run on Table V; its section counts, for each, the claims that agree.",
-             "- Stream destinations, §IV-B.3's 'at most 6 connections per VC ... at most 6 x 8 = 48 "
-             "outstanding/incoming streams at each node': read at the source alone (the default: destinations "
-             "uniform, so an output may receive more video than its link carries) or at the destination too "
-             "(`--placement capped`: a node receives at most as many streams as the busiest node sends, a VC at "
-             "most as many as the busiest input VC carries). Run on Table II, Fig. 5 and Table V.",
-             "- Fig. 13's mixes are read from its text (40, 60 and 80 % VBR); its loads from 'even for a total "
-             "input load of 0.9'.",
+             "- Fig. 9's 'very small' sizes are not given; M < 10 (header > 10 % of the message) is read. Fig. 13's "
+             "mixes are read from its text (40, 60 and 80 % VBR); its loads from 'even for a total input load of "
+             "0.9'.",
              "- 'Nearly identical', 'competitive', 'similar' curves: sigma_d's paired difference within "
              f"± {CELL_MS} ms at the knee the paper names (0.8, 'up to 0.80 ... no jitter', or the grid's load "
              "below it; the top for MR, jitter-free there); 'competitive' (Fig. 8) within the rule's sigma_d band "

@@ -130,7 +130,8 @@ def vc_arguments(net, workload, seed: int) -> VcRun:
             be_all=1 if workload.destinations == "all" else 0, msg_flits=workload.message_flits,
             nic_messages=NIC_MESSAGES, iterations=r.crossbar_iterations or k,
             b_stamp=1 if r.crossbar_output == "stamp" else 0, be_free=1 if r.best_effort_vcs == "free" else 0,
-            be_bits=_bits(m_rt, r.vcs), be_flat=1 if r.best_effort_stamp == "largest" else 0)
+            be_bits=_bits(m_rt, r.vcs), be_flat=1 if r.best_effort_stamp == "largest" else 0,
+            regulated=1 if workload.streams.regulator == "spread" else 0)
     va = Va(st_off=frames.offset, st_src=placement.source, st_dest=placement.dest, st_ivc=placement.input_vc,
             st_dvc=placement.dest_vc, f_start=frames.start, f_msgs=frames.messages, f_last=frames.last_flits,
             f_spacing=frames.spacing, frame_done=np.full(frames.frames, -1, dtype=np.int64))

@@ -142,6 +142,7 @@ class Vc(NamedTuple):
     be_free: int                # best effort takes free VCs on the way (1) or drawn ones (0)
     be_bits: int                # the best-effort VCs as a mask
     be_flat: int                # best effort stamped be_vtick + arrival
+    regulated: int              # a frame's messages spread by the regulator (1) or all due as it starts (0)
 
 
 class Va(NamedTuple):

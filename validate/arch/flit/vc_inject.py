@@ -1,9 +1,10 @@
 """Step V1 of the virtual-channel routers (paper 004, MediaWorm §III, §IV-B): messages join their NIC queues.
 
 Each stream's regulator makes message k of a frame at ``start + floor(k x spacing)`` (its frames' columns
-in ``frames``), Poisson best effort per node at ``vc.be_rate``; each message joins the NIC queue of its input VC (a
-list linked through its packets' ``P_NEXT``, so the message that becomes its head is read from one row, Vtick
-``P_VT`` included: a deep queue's next message has long left the cache). Best effort's VCs: ``drawn``, a
+in ``frames``; with no regulator, at ``start``: a reading of §III-D's Table II), Poisson best effort per node at
+``vc.be_rate``; each message joins the NIC queue of its input VC (a list linked through its packets' ``P_NEXT``,
+so the message that becomes its head is read from one row, Vtick ``P_VT`` included: a deep queue's next message
+has long left the cache). Best effort's VCs: ``drawn``, a
 message's input and output VC are drawn when it is made; ``free``, a node's NIC keeps one best-effort queue
 (VC ``m_rt``) whose head takes a free best-effort VC as its header leaves (:mod:`.vc_links`).
 """
@@ -49,7 +50,8 @@ def inject_messages(t, measuring, warmup, d, vc, S, F, hd, pk, pkf, p_free, stat
             # the 1e-9 keeps floor(k x spacing) exact where the product lands a hair below a whole cycle
             if j + 1 < frames[FM_MSGS, r]:
                 streams[ST_K, i] = j + 1
-                due = frames[FM_START, r] + K.regulator_offset(j + 1, spacing[r])
+                # unregulated, a frame's messages are all due as it starts (they wait in the NIC's queue)
+                due = frames[FM_START, r] + (K.regulator_offset(j + 1, spacing[r]) if vc.regulated else 0)
                 K.heap_push(heap_t, heap_c, heap_size, due * n_streams + i, i)
             elif r + 1 < streams[ST_OFF, i + 1]:
                 streams[ST_ROW, i] = r + 1

@@ -95,7 +95,13 @@ def test_quick_report_verdicts_rest_on_evidence(quick_report):
     assert all(v.saturated for v in verdicts if v.claim.startswith("Fig. 15")
                and not v.reading.endswith("every load under it carried"))
     assert all(v.saturated for v in verdicts if v.claim.startswith(("Fig. 11", "Fig. 12", "Fig. 13", "Fig. 14", "§3:")))
-    fig15 = [v for v in verdicts if v.claim.startswith("Fig. 15")]
+    fig15 = [v for v in verdicts if v.claim.startswith("Fig. 15") and not v.reading.startswith("warm-up doubled")]
     assert len(fig15) == 6 and all(v.quote == common.SAID_STABLE for v in fig15)
+    # Each judged again with the warm-up doubled (issue 36), as a reading of its own, never a default.
+    again = [v for v in verdicts if v.reading.startswith("warm-up doubled")]
+    assert sorted(v.reading for v in again if v.claim.startswith("Fig. 15")) == sorted(
+        "warm-up doubled" + ("" if v.reading == "default" else ": " + v.reading) for v in fig15)
+    assert {v.claim for v in again} >= {v.claim for v in fig11} and not any(v.default for v in again)
+    assert "when the warm-up doubles" in text
     default15 = next(v for v in fig15 if v.default)
     assert {r.reading for r in default15.readings} == {"2% of the value", "every load under it carried"}

@@ -23,8 +23,9 @@ import sys
 import time
 from pathlib import Path
 
-from .. import begin
+from .. import begin, readings
 from ..claims import AGREE, CLASSES, RECORD, Verdict, by_class, cell, listed
+from .choices import CHOICES
 from .common import Plan, Section, plan
 from .namd import namd
 from .network_multicast import network_multicast
@@ -99,7 +100,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     lines += ["", f"**Verdicts** (default reading): {by_class(verdicts)}.", "",
               "Every verdict of the sections below is counted, the simulator against exact chains included. "
               + by_kind(verdicts), ""]
-    lines += body + [f"_Built in {time.time() - started:.0f} s (workers={workers})._", ""]
+    lines += body + readings.table(CHOICES) + [f"_Built in {time.time() - started:.0f} s (workers={workers})._", ""]
     path = out / "multicast.md"
     path.write_text("\n".join(lines))
     return [path] + files

@@ -19,9 +19,10 @@ import sys
 import time
 from pathlib import Path
 
-from .bursty import bursty
-from .. import begin
+from .. import begin, readings
 from ..claims import by_class
+from .bursty import bursty
+from .choices import CHOICES
 from .common import BUDGET, DEFAULT_READING, RULE, Plan, Section
 from .priorities import priorities
 from .sizing import sizing
@@ -53,7 +54,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
         body += section.lines
         files += section.files
         verdicts += section.verdicts
-    lines += [f"**Verdicts** (default reading): {by_class(verdicts)}.", "", *body]
+    lines += [f"**Verdicts** (default reading): {by_class(verdicts)}.", "", *body, *readings.table(CHOICES)]
     lines += [f"_Built in {time.time() - started:.0f} s._", ""]
     path = out / "sfc.md"
     path.write_text("\n".join(lines))

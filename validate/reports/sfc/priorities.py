@@ -22,13 +22,15 @@ import numpy as np
 from .. import Row
 from ..claims import AGREE, MIN_SAMPLES, at_most, listed, paired, sampled, tally
 from .common import DELAY_PRECISION, Plan, Section, judged, save, switch
-from .quotes import P1_NOT_RAISED, REPLACEMENT_CUTS, SPECULATION_CUTS
+from .quotes import P1_NOT_RAISED, PRECISION, REPLACEMENT_CUTS, SPECULATION_CUTS
 
 LOADS = (0.1, 0.3, 0.5, 0.7, 0.8, 0.9)
 # The quick build (tests) runs a tenth as long: tau = 32's bursts and loads of 0.9 do not settle in it.
 QUICK_LOADS = (0.1, 0.5, 0.8)
 QUICK_RTTS = (8,)
 VARIANTS = (("SFC off", "credit", False), ("SFC", "sfc", False), ("SFC + replacement", "sfc", True))
+# "Further reduced" read as a reduction the paper's delay precision could show.
+OBSERVABLE = "by at least the paper's delay precision"
 # Runs per point, each with its own seed (the plan's seed, +1, ...), and the replications of each run.
 SEEDS = MIN_SAMPLES
 REPLICATIONS = 2
@@ -81,17 +83,20 @@ def priorities(p: Plan, out) -> Section:
                   "Half of the bursts are high priority (P0). Mean burst latency P0 / P1 / all, in slots. Each point "
                   f"is {SEEDS} runs (seeds {p.seed} .. {p.seed + SEEDS - 1}, {REPLICATIONS} replications each, the "
                   "same for every configuration); verdicts are on the ratio of two configurations' latencies run by "
-                  "run (paired), a reduction being one the paper's figures can show, below 1 − its "
-                  f"{DELAY_PRECISION:.0%} delay precision: SFC over SFC off for P0 and for P1 (\"speculation "
-                  "drastically reduces the latency of low- as well as of high-priority traffic\"); replacement over "
-                  "SFC for P0 (\"the high-priority latency is further reduced\"); replacement over SFC for P1 at "
+                  "run (paired): SFC over SFC off for P0 and for P1 below 1 − the paper's "
+                  f"{DELAY_PRECISION:.0%} delay precision (\"speculation drastically reduces the latency of low- as "
+                  "well as of high-priority traffic\": a reduction its figures can show); replacement over SFC for "
+                  "P0 below 1 (\"the high-priority latency is further reduced\", as written; below 1 − "
+                  f"{DELAY_PRECISION:.0%}, what the paper's precision could show, is a reading judged first, "
+                  "printed in its own column); replacement over SFC for P1 at "
                   f"most 1 + {DELAY_PRECISION:.0%} (\"does not incur an increase of the mean latency of low-priority "
                   "traffic\"). Each verdict is printed with the interval of the ratio it was judged on (seeds added by "
                   "the engine included).", "",
                   "| tau | B | load | " + " | ".join(v[0] for v in VARIANTS) + " | SFC cuts P0 | SFC cuts P1 | "
-                  "replacement cuts P0 | P1 not raised |", "|---:|---:|---:|---|---|---|---|---|---|---|"]
+                  "replacement cuts P0 | ... by 5 % or more | P1 not raised |",
+                  "|---:|---:|---:|---|---|---|---|---|---|---|---|"]
     fig, axes = plt.subplots(len(rtts), 2, figsize=(12, 4 * len(rtts)), squeeze=False)
-    cut_both, cut_p0, p1_kept, p0_loads, replaced, unstable = [], [], [], [], {}, []
+    cut_both, cut_p0, p1_kept, p0_loads, replaced, unstable, observable = [], [], [], [], {}, [], []
     for row_i, tau in enumerate(rtts):
         for col, burst in enumerate((10, 20)):
             ax = axes[row_i, col]
@@ -112,8 +117,14 @@ def priorities(p: Plan, out) -> Section:
                 v1 = [at_most(paired(sfc, off, f"p{j}", ratio=True), cut, compares=True, section="Fig. 5",
                               quote=SPECULATION_CUTS, claim=f"Fig. 5: speculation reduces P{j}'s latency, {at}")
                       for j in (0, 1)]
-                v2 = at_most(paired(repl, sfc, "p0", ratio=True), cut, compares=True, section="Fig. 5",
-                             quote=REPLACEMENT_CUTS, claim=f"Fig. 5: replacement further reduces P0's latency, {at}")
+                # "Further reduced", as written: the ratio below 1. A reduction the paper's 5 % delay precision
+                # could show (below 0.95) is a reading of it, judged first, allowed by the sentence stating it.
+                says = f"Fig. 5: replacement further reduces P0's latency, {at}"
+                seen = at_most(paired(repl, sfc, "p0", ratio=True), cut, compares=True, section="Fig. 5",
+                               quote=REPLACEMENT_CUTS, claim=says, reading=OBSERVABLE)
+                v2 = at_most(paired(repl, sfc, "p0", ratio=True), 1.0, compares=True, section="Fig. 5",
+                             quote=REPLACEMENT_CUTS, claim=says, readings=[seen], allows=PRECISION)
+                observable.append(seen)
                 v3 = at_most(paired(repl, sfc, "p1", ratio=True), 1 + DELAY_PRECISION, compares=True,
                              section="Fig. 5", quote=P1_NOT_RAISED,
                              claim=f"Fig. 5: replacement does not raise P1's mean latency, {at}")
@@ -123,7 +134,7 @@ def priorities(p: Plan, out) -> Section:
                 if v2 == AGREE:
                     p0_loads.append(f"{load} (tau = {tau}, B = {burst})")
                 sec.lines.append(f"| {tau} | {burst} | {load} | " + " | ".join(cells)
-                                 + "".join(f" | {judged(v)}" for v in (*v1, v2, v3)) + " |")
+                                 + "".join(f" | {judged(v)}" for v in (*v1, v2, seen, v3)) + " |")
             for k, (label, _, _) in enumerate(VARIANTS):
                 kept = [r for r in res[label] if not r["unstable"]]
                 tp = [r["throughput"] for r in kept]
@@ -138,10 +149,11 @@ def priorities(p: Plan, out) -> Section:
     path = out / "sfc_fig5.png"
     save(fig, path, f"Two priorities (paper 002 Fig. 5); seeds {p.seed} .. {p.seed + SEEDS - 1}")
     sec.files.append(path)
-    sec.verdicts += cut_both + cut_p0 + p1_kept
+    sec.verdicts += cut_both + cut_p0 + p1_kept + observable
     sec.lines += ["", f"- SFC cuts each priority's latency at {tally(cut_both)} (point x priority)"
                   + (f"; unstable (judged all the same) at {listed(unstable)}" if unstable else "") + ".",
-                  f"- Replacement cuts P0's further at {tally(cut_p0)} points: at loads {listed(p0_loads)}. It acts "
+                  f"- Replacement cuts P0's further at {tally(cut_p0)} points: at loads {listed(p0_loads)}; by "
+                  f"{DELAY_PRECISION:.0%} or more (the reading) at {tally(observable)}. It acts "
                   "only when a cell finds its crosspoint full: replacements per 1000 cells delivered at tau = 8, "
                   "B = 10 run " + ", ".join(f"{replaced[8, 10, x]:.1f} at {x}" for x in loads) + ".",
                   f"- Replacement leaves P1 within {DELAY_PRECISION:.0%} of SFC's at {tally(p1_kept)} points.",

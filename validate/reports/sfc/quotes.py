@@ -9,7 +9,7 @@ from ..claims import Quote
 
 __all__ = ["N_OVER_2", "NO_DIFFERENCE", "RESEND_RULE", "LOW_LOAD_RATIO", "RULE_B10", "RULE_B20", "FIG1_BURST",
            "UP_TO", "GROWS_WITH_RTT", "MORE_AT_64", "CONVERGES", "W1_BOUNDS", "SPECULATION_CUTS",
-           "REPLACEMENT_CUTS", "P1_NOT_RAISED"]
+           "REPLACEMENT_CUTS", "P1_NOT_RAISED", "PRECISION"]
 
 N_OVER_2 = Quote("§4.2", r"As the total buffer space for a CICQ with conventional credit FC equals  $N^2\tau$  cells, "
                          r"the aggregate buffer requirement is reduced by a factor of  $N/2$ .")
@@ -40,3 +40,6 @@ SPECULATION_CUTS = Quote("§5, Fig. 5", "First, speculation drastically reduces 
 REPLACEMENT_CUTS = Quote("§5, Fig. 5", "With replacement, the high-priority latency is further reduced.")
 P1_NOT_RAISED = Quote("§5, Fig. 5", "This gain does not incur an increase of the mean latency of low-priority "
                                     "traffic.")
+# The precision the paper's runs had: what a difference in its figures can show.
+PRECISION = Quote("§5", "The results were obtained using the Akaroa2 environment with a statistical confidence of at "
+                        "least 95% and a precision of 0.4% on the throughput and 5% on the delay.")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from switchq.validate.harness import RunSettings
 
 from .. import est
-from ..claims import agreeing, at_least, listed, paired, shown, within
+from ..claims import AGREE, agreeing, at_least, listed, paired, shown, within
 from .common import (DEFAULT_READING, READINGS, REPLICATIONS, RTTS, THROUGHPUT_PRECISION, Plan, Section, judged, q_r,
                      save, switch)
 from .quotes import RESEND_RULE, W1_BOUNDS
@@ -27,6 +27,8 @@ from .quotes import RESEND_RULE, W1_BOUNDS
 WS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
 # A throughput curve on a 0..1 axis cannot be read closer than this: the tolerance of "full throughput".
 READ_TOLERANCE = 0.02
+# "Full throughput under unbalanced traffic" read where §5's sentence contrasts it with credits: at w = 1.
+W1_ONLY = "full at w = 1, where the sentence contrasts it"
 
 
 def _slots(n):
@@ -73,6 +75,7 @@ def unbalanced(p: Plan, out) -> Section:
                 quote=W1_BOUNDS, claim=f"Fig. 4 e, f: without SFC the throughput at w = 1 is min(Q_R/tau, 1), {at}")))
             curves = dict(zip(READINGS, rows[1:]))
             one, low_v, rel_v, low = _sfc_verdicts(curves, alone[n, q], at)
+            relative.append(rel_v[W1_ONLY])
             for reading in READINGS:
                 w1_sfc.append(one[reading])
                 full.append(low_v[reading])
@@ -82,6 +85,8 @@ def unbalanced(p: Plan, out) -> Section:
                 judged_rows.append(f"| {n} | {tau} | `{reading}` | {judged(one[reading])} | {WS[i]} | "
                                    f"{judged(low_v[reading])} | {judged(rel_v[reading], signed=True)} |")
     sec.verdicts += [v for *_, v in w1_credit] + w1_sfc + full + relative
+    w1_only = [v for v in relative if v.reading == W1_ONLY]
+    relative = [v for v in relative if v.reading != W1_ONLY]
     worst = min(lows, key=lambda x: x[0])
     t, n, tau, reading, w, ref = worst
     # others equal to it as printed: a reader sees a tie, so it is said
@@ -103,7 +108,9 @@ def unbalanced(p: Plan, out) -> Section:
                   f"- \"Full throughput\" at every w (each configuration's lowest point: its whole interval at "
                   f"{1 - READ_TOLERANCE:.2f} or above): {_count(full)} configuration x resend reading. Within "
                   f"{READ_TOLERANCE} of the crossbar with no round trip at the same w (another reading of \"full\", "
-                  f"not counted in the headline): {_count(relative)}. "
+                  f"not counted in the headline): {_count(relative)}. Read where §5's sentence sets it against "
+                  "credits' min(Q_R/tau, 1), at w = 1 (a reading the sentence allows, so an agreement there makes "
+                  f"a miss at the lowest w an ambiguity): {_count(w1_only)} configurations. "
                   f"The lowest is N = {n}, tau = {tau}, `{reading}`: {t:.3f} at w = {w}, where the crossbar with no "
                   f"round trip carries {ref:.3f}" + (f" (as printed, tied by {listed(ties)})" if ties else "")
                   + ".", ""]
@@ -131,7 +138,9 @@ def _sfc_verdicts(curves, alone, at) -> tuple:
     crossbar with no round trip over w), by resend reading: at w = 1, at the lowest point, the lowest point
     against the crossbar with no round trip; and the index of the lowest point. Each claim's other readings are
     judged first and given to the default reading's verdict: the resend readings with R7's sentence, which both
-    read; "full" read as with no round trip has no sentence of the paper allowing it, so none is passed."""
+    read; "full" read as with no round trip has no sentence of the paper allowing it; "full" read where the
+    sentence contrasts it with credits, at w = 1, has that sentence (:data:`W1_ONLY`, a fifth verdict of the
+    claim, returned as ``rel_v[W1_ONLY]``)."""
     order = [r for r in READINGS if r != DEFAULT_READING] + [DEFAULT_READING]
     one, low_v, rel_v = {}, {}, {}
     w1_claim = f"Fig. 4 e, f: SFC carries 1 at w = 1, {at}"
@@ -144,6 +153,10 @@ def _sfc_verdicts(curves, alone, at) -> tuple:
         rel_v[reading] = at_least(paired(curves[reading][i], alone[i], "throughput"), -READ_TOLERANCE,
                                   compares=True, saturated=True, section="Fig. 4 e, f", quote=W1_BOUNDS,
                                   reading=f"{reading}, full = as with no round trip", claim=full_claim)
+    # §5's sentence sets SFC's "full throughput under unbalanced traffic" against credits' min(Q_R/tau, 1) "when
+    # w = 1": read as the claim at that w, judged at least 1 - READ_TOLERANCE there.
+    rel_v[W1_ONLY] = at_least(est(curves[DEFAULT_READING][-1], "throughput"), 1 - READ_TOLERANCE, saturated=True,
+                              section="Fig. 4 e, f", quote=W1_BOUNDS, reading=W1_ONLY, claim=full_claim)
     for reading in order:
         default = reading == DEFAULT_READING
         named = "default" if default else reading
@@ -154,7 +167,8 @@ def _sfc_verdicts(curves, alone, at) -> tuple:
         others = [low_v[r] for r in order if r in low_v] + list(rel_v.values())
         low_v[reading] = at_least(est(curves[reading][low[reading]], "throughput"), 1 - READ_TOLERANCE,
                                   saturated=True, section="Fig. 4 e, f", quote=W1_BOUNDS, reading=named,
-                                  claim=full_claim, readings=others if default else ())
+                                  claim=full_claim, readings=others if default else (),
+                                  allows=W1_BOUNDS if default and rel_v[W1_ONLY] == AGREE else None)
     return one, low_v, rel_v, low
 
 

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from switchq.validate.reports import hipiqs_claims, mediaworm_quotes
+from switchq.validate.reports import circuit_choices, hipiqs_claims, mediaworm_quotes
 from switchq.validate.reports.multicast import choices as multicast_choices
 from switchq.validate.reports.sfc import choices as sfc_choices
 from switchq.validate.reports.readings import Reading, quotes, table
 
 PAPERS = Path(__file__).resolve().parents[2] / "shared" / "papers"
-TABLES = {"000_f5a050559f34a50d.txt": hipiqs_claims.CHOICES, "002_b00fe8a125516764.txt": sfc_choices.CHOICES,
+TABLES = {"000_f5a050559f34a50d.txt": hipiqs_claims.CHOICES, "001_362ac764c4eb9b43.txt": circuit_choices.CHOICES,
+          "002_b00fe8a125516764.txt": sfc_choices.CHOICES,
           "003_2dc2d14d6665e496.txt": multicast_choices.CHOICES, "004_86c535b36dd14d93.txt": mediaworm_quotes.CHOICES}
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import begin, est, page, points, pyplot
-from .claims import cell, fmt, listed, tally, within
+from . import begin, est, page, points, pyplot, readings
+from .claims import Quote, cell, fmt, listed, tally, within
+from .readings import Reading
 
 TITLE = "CIOQ: how much speedup does an input-queued switch need?"
 INTRO = ("A combined input-output queued switch runs S matching phases per slot between its VOQs and its output "
@@ -33,6 +34,43 @@ BUDGET = 4
 # at these run lengths.
 THROUGHPUT_TOL = 0.001
 WAIT_REL_TOL = 0.01
+
+# Output queuing's internal bandwidth, as paper 000 states it for a shared buffer: k times the link's, a speedup of N.
+DATA_PATH = Quote("paper 000 §1", "it is required that the width of the data path inside a switch be k times the "
+                  "width of its input/output link.")
+# The report's readings table (issue 36, item 1): Dai & Prabhakar and Chuang et al. are not on this machine and the
+# report quotes no sentence of theirs, so only paper 000's sentence is cited. No default is chosen by how many rows
+# it makes agree: the source decides where it can, else the most literal reading.
+CHOICES = (
+    Reading("arrivals", "Bernoulli, destinations uniform and independent", "Bernoulli", (),
+            "not stated in a sentence quoted here (Dai & Prabhakar's result holds for any admissible traffic); the "
+            "most literal reading is the traffic θ and Karol et al.'s output-queuing wait are defined for"),
+    Reading("offered load", f"{LOAD} (throughput); 0.3, 0.6, 0.8, 0.9 (mean wait)", f"{LOAD}", (),
+            "not stated; load 1 cannot be judged (an output that carries everything is critically loaded, its "
+            f"queue a random walk, and no run settles), so a load below it, {LOAD}, which S = 1 with PIM cannot "
+            "carry"),
+    Reading("the analytic throughput", "min(load, min(1, S θ)), θ the saturated matching's throughput per phase "
+            "(PIM's exact recursion; 1 for iSLIP)", "min(load, min(1, S θ))", (),
+            "not stated in this form by the sources: S saturated phases each carry θ, and an output sends at most "
+            "one cell per slot (exact for PIM, whose grants are memoryless); with S = 2 and maximal matchings it "
+            "is Dai & Prabhakar's full throughput"),
+    Reading("saturation", "where S θ < load, the throughput carried (a run overloaded by design); elsewhere the "
+            "load, from a run shown stable", "the throughput carried", (),
+            "not stated; the most literal reading of a saturation throughput is what an overloaded switch carries"),
+    Reading("a phase's matching", "PIM and iSLIP, one iteration (throughput); iSLIP with N iterations, maximal "
+            "(S = N)", "one iteration", (), "not stated; the most literal reading of PIM or iSLIP with no count "
+            "given is one request-grant-accept round; a maximal matching where output queuing is claimed, since "
+            "only then does every cell reach its output in its slot"),
+    Reading("the speedup that is output queuing", "S = N with maximal phases (Chuang et al.'s S = 2 needs a "
+            "stable-marriage matching, not simulated)", "S = N with maximal phases", (DATA_PATH,),
+            "backed by the text: paper 000 asks output queuing's shared buffer for a data path k times the "
+            "link's, the bandwidth of N phases; with it every cell reaches its output in its slot, so the wait is "
+            "output queuing's exactly"),
+    Reading("the simulator against an exact value", f"the whole 95 % interval within {THROUGHPUT_TOL} cells/slot "
+            f"(throughput) or {WAIT_REL_TOL:.0%} (mean wait)", f"within {THROUGHPUT_TOL} cells/slot", (),
+            "not stated (no claim of a source: these check the simulator); finer than any modelling error, and "
+            "a correct simulator's interval lies inside them at these run lengths"),
+)
 
 
 def _rows(params, slots, warmup, seed, workers, store, progress):
@@ -122,5 +160,7 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
         body.append(f"| {p} | {a:.4f} | {shown} | {cell(v)} |")
     body += ["", f"The simulation agrees with the exact figure at {tally(verdicts)} rows"
              + (f"; flagged unstable at load {listed(flagged)}" if flagged else "") + ".", ""]
+    # The readings table closes the page, before the build time: its sources are papers other than the five.
+    body += readings.table(CHOICES, source="source")
     path = page(out, "cioq", TITLE, INTRO, verdicts, body, started, quick=quick, seed=seed)
     return [path, out / "cioq_speedup.png"]

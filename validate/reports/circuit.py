@@ -25,8 +25,9 @@ from pathlib import Path
 
 from ..result import Estimate
 from .claims import Measured, agreeing, at_least, by_class, cell, fmt, listed
-from . import begin, est, points
+from . import begin, est, points, readings
 from .circuit_bimodal import fig_16, figs_12_17, figs_13_15
+from .circuit_choices import CHOICES
 from .circuit_claims import SAME
 from .circuit_clock import fig_1, fig_18, one_byte
 from .circuit_common import diff_text, paired_throughput
@@ -136,7 +137,8 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     fig_20(sim, claims, lines)
     at = lines.index("## The clock: a one-byte change of packet size")
     lines = lines[:at] + _verdicts(claims) + lines[at:]
-    lines += ["", f"_Built in {time.time() - started:.0f} s._", ""]
+    # The readings table (issue 36, item 1): every choice, its default and the paper's sentences, before the footer.
+    lines += [""] + readings.table(CHOICES) + [f"_Built in {time.time() - started:.0f} s._", ""]
     path = out / "circuit.md"
     path.write_text("\n".join(lines))
     return [path] + written
@@ -151,7 +153,8 @@ def _intro(sim, quick: bool, seed: int) -> list:
             "control pays 2 us to select a packet and 5 us per set-up attempt (held output from the request: "
             "`--claim request`), round robin resumes after the packet sent (`--pointer next`), each adapter "
             "scans its logical channels in an order of its own, and time is the paper's 1 us clock (a "
-            "microsecond's events in random order: `--resolution 1us`), unless a section says otherwise.", "",
+            "microsecond's events in random order: `--resolution 1us`), unless a section says otherwise; each choice, "
+            "its sentence in the paper and why it is the default: the Readings section at the end.", "",
             "**The rule:** no verdict stands on fewer than 5 replications or on point values; comparisons are "
             "paired. A printed number's band is half a unit of its last digit; a bound's, its side; a claim "
             "comparing two configurations (an order, a gain, \"almost identical\") is judged by the 95 % "

@@ -6,11 +6,11 @@ microsecond time slot ... in random order" (§2.2): the default, ``--resolution 
 ``--resolution ns`` keeps nanoseconds and matches the circuits ending at one nanosecond as one batch: with fixed
 sizes every circuit ends together and the ideal switch is the slotted one of Hluchyj & Karol, but drawing sizes
 from 1999-2001 bytes instead of 2000 breaks those ties, so under it a one-byte change moves the result (the
-ties are an artefact of fixed sizes, which is why it is not the default). Verdicts through the verdict engine
-(:mod:`switchq.validate.verdict`); every point with the report's seed and replications, so a difference between
-two of them is paired. The ns reading of each claim is judged first and given to the default verdict as its
-``readings``, with no sentence allowing both: §2.2 states the 1 us clock (:data:`CLOCK`), so a default
-disagreement that the ns reading would have avoided stays a defect.
+ties are an artefact of fixed sizes; the default is the 1 us clock because §2.2 states it). Verdicts through the
+verdict engine (:mod:`switchq.validate.verdict`); every point with the report's seed and replications, so a
+difference between two of them is paired. The ns reading of each claim is judged first and given to the default
+verdict as its ``readings``, with no sentence allowing both: §2.2 states the 1 us clock (:data:`CLOCK`), so a
+default disagreement that the ns reading would have avoided stays a defect.
 """
 
 from __future__ import annotations

@@ -18,8 +18,10 @@ import numpy as np
 
 from switchq.validate.harness import RunSettings
 
-from . import begin, est, page, points
-from .claims import AGREE, Derivation, Exact, Quote, agreeing, at_least, cell, fmt, listed, printed, tally, within
+from . import begin, est, page, points, readings
+from .claims import AGREE, Derivation, Exact, agreeing, at_least, cell, fmt, listed, printed, tally, within
+# The sentences a verdict quotes live with the readings table that cites them.
+from .hol_choices import CHOICES, KAROL_SETUP, MATCHES_HLUCHYJ_KAROL, WINDOW_FLOORS
 
 # Karol, Hluchyj & Morgan 1987, Table I (saturation throughput, uniform traffic).
 # As printed (four decimals): a value agrees when it rounds to the printed one (claims.printed).
@@ -48,15 +50,6 @@ RULE = ("No verdict stands on fewer than 5 replications or on point values (an e
         "disagreement is not reproducible only where a derivation from the paper's own set-up contradicts the "
         "printed number, an ambiguity only where another reading that was run agrees and the paper allows it, "
         "and a defect otherwise.")
-# Karol et al.'s set-up as paper 000 states it (citing them as [10]): what the exact chain solves.
-KAROL_SETUP = Quote("paper 000 §2.1", "In the organization with a single FIFO queue, all packets irrespective of "
-                    "their destination, are stored in this queue. Only packets at the head of the queue are eligible "
-                    "for transmission.")
-WINDOW_FLOORS = Quote("paper 001 §4", "With a window size of 16, the throughput is over 90% for all switch sizes, "
-                                      "while the throughput is over 98% with a window size of 64.")
-# Paper 001 §4 on its Fig. 1: its results match [7] (Hluchyj & Karol 1988), whose windows are offered in rounds.
-MATCHES_HLUCHYJ_KAROL = Quote("paper 001 §4", "Our simulation results match the analytical and simulation results "
-                                              "in [7].")
 
 
 def _sim(model, params, settings, workers, store, progress):
@@ -96,6 +89,9 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     body = _table_i(scale, seed, workers, store, progress, verdicts)
     body += _windows(out, quick, scale, seed, workers, store, progress, verdicts)
     body += _delay(out, scale, seed, workers, store, progress, verdicts)
+    # The readings table (issue 36, item 1) closes the page, before the build time: its sources are Karol et al.
+    # and the papers quoting them, not one of the five papers alone.
+    body += readings.table(CHOICES, source="source")
     path = page(out, "hol", "HOL blocking, window scheduling and input vs output queuing",
                 "Simulated figures are means over independent replications with 95 % Student-t intervals "
                 "(±half-width); warm-up discarded. Saturation is simulated at load 1.0 with unbounded input queues. "

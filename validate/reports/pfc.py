@@ -16,8 +16,10 @@ import math
 import sys
 from pathlib import Path
 
-from . import begin, est, page, points, pyplot
-from .claims import AGREE, Exact, Quote, agreeing, cell, listed, printed, tally, within
+from . import begin, est, page, points, pyplot, readings
+from .claims import AGREE, Exact, agreeing, cell, listed, printed, tally, within
+# The sentence a verdict quotes lives with the readings table that cites it.
+from .pfc_choices import CHOICES, CISCO_SPEEDS
 
 TITLE = "PFC headroom and InfiniBand credits: four formulas, their sources, and the twin"
 INTRO = ("Paper 002's grant (on/off) flow control needs the buffer above its stop threshold to hold what arrives "
@@ -48,9 +50,6 @@ REPLICATIONS = 5
 # Replications the engine may take a point to before calling its interval inconclusive (x REPLICATIONS).
 BUDGET = 4
 LIGHT = 299_792_458.0
-# Cisco's white paper gives the speeds as shares of "the speed of light", no value: 3e8 m/s is a reading of it.
-CISCO_SPEEDS = Quote("Cisco, PFC white paper, Distance Limitations",
-                     "Bits travel at 70 percent of the speed of light in a twin-ax copper cable")
 
 
 def _runs(model, params, slots, seed, workers, store, progress):
@@ -318,6 +317,9 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     _published(body, verdicts)
     _twin(body, quick, workers, seed, store, sys.stderr.isatty(), verdicts)
     _infiniband(body, workers, seed, store, sys.stderr.isatty(), verdicts)
+    # The readings table (issue 36, item 1) closes the page, before the build time: its sources are standards,
+    # a white paper, a driver and a script, not one of the five papers.
+    body += readings.table(CHOICES, source="source")
     path = page(out, "pfc", TITLE, INTRO, verdicts, body, started, quick=quick, seed=seed)
     return [path, plot]
 

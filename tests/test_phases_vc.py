@@ -82,7 +82,8 @@ def test_inject_messages_regulator_puts_message_in_its_nic_vc_and_schedules_the_
 def test_inject_messages_unregulated_frame_joins_the_nic_at_once_with_the_regulators_vtick():
     # With no regulator (Table II's reading), both of the frame's messages are made in its first cycle, queued
     # behind each other in the stream's NIC VC; each keeps the Vtick the regulator's spacing gives (10 / its
-    # flits), the rate the stream reserves, so a burst's stamps run ahead of the clock (§III-D, Table I).
+    # flits), the rate the stream reserves. Their stamps start from that cycle, each message's afresh (FGVC keeps
+    # its auxVC per message, §III-D): the burst is not charged for its own length.
     vc, d, (St, F, T, fr_t, fr_s, hd), pk, p_free = _net(_vc(regulated=0))
     va = _va(n_frames=2)
     streams, frames, heap_t, heap_c, heap_size, be_first = S.new_sources(va, vc, d, F)

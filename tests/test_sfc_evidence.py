@@ -43,14 +43,16 @@ def test_printed_burst_rule_refuses_what_is_not_a_burst_or_a_buffer():
         printed_burst_rule(10, 0)
 
 
-def test_the_report_quotes_the_rule_only_where_the_paper_prints_the_number():
-    # N = 16: the claim's target is the paper's printed number, and the rule it prints beside it can contradict
-    # it (B = 10, Q_R = 3: 3 round trips against a printed 4). N = 64: the target is the ceiling carried over by
-    # switchq, not printed by the paper, so no derivation of the paper's can class its miss.
-    from switchq.validate.reports.sfc.bursty import paper_rule
+def test_the_report_judges_the_papers_evaluation_against_its_rule_as_written():
+    # The claim's target is floor(B/Q_R) as the paper evaluates it for each Q_R (the ceilings: 4 at B = 10,
+    # Q_R = 3), at N = 16 and at N = 64 alike (the same B and Q_R, the same sentence); the rule computed as written
+    # can contradict it (3 round trips against 4), the derivation a miss is judged against.
+    from switchq.validate.reports.sfc.bursty import PAPER_RTT_MULTIPLES, paper_rule
 
-    d = paper_rule(16, 10, 3)
+    d = paper_rule(10, 3)
     assert d.value == 3 and d.relation == "equals" and "evaluates to 5" in d.quote.text
     assert d.name == "switchq.solvers.sfc_evidence.printed_burst_rule"
-    assert paper_rule(16, 20, 3).value == 6 and "around 10, 7, 5, and 4" in paper_rule(16, 20, 3).quote.text
-    assert paper_rule(64, 10, 3) is None
+    assert paper_rule(20, 3).value == 6 and "around 10, 7, 5, and 4" in paper_rule(20, 3).quote.text
+    # the evaluations as printed: 5, 4, 3, 2 and 10, 7, 5, 4 for Q_R = 2, 3, 4, 6
+    assert [PAPER_RTT_MULTIPLES[10][q] for q in (2, 3, 4, 6)] == [5, 4, 3, 2]
+    assert [PAPER_RTT_MULTIPLES[20][q] for q in (2, 3, 4, 6)] == [10, 7, 5, 4]

@@ -114,12 +114,11 @@ class _TableV:
             self._table_v_unstable(loads)
 
     def _table_v_unstable(self, loads):
-        """Why the points at 0.9 and 0.96 are unstable under every reading (issue 36): what best effort alone can
-        carry on this router, against what each point puts on an input's wire."""
+        """Beside Table V's points at 0.9 and 0.96, unstable here under every reading run (issue 36): what best
+        effort alone carries on this router, and what each point offers an input's link."""
         run = self.run
         alone = {name: run.curve(grid, **P(mix="0,100", **o)) for name, (grid, o) in BE_ALONE.items()}
-        tops = {name: max([x for x in c if not c[x].get("unstable")], default=None) for name, c in alone.items()}
-        self.lines += ["", "#### Why Table V's points at 0.9 and 0.96 are unstable under every reading", "",
+        self.lines += ["", "#### What best effort alone carries, beside Table V's points at 0.9 and 0.96", "",
                        "Best effort alone (`--mix 0,100`) on this router, as the paper's and with one thing changed, "
                        "at loads around its saturation: stable or not (the harness's backlog and latency-trend "
                        "rules), with its latency (us):", "",
@@ -131,18 +130,28 @@ class _TableV:
         said = []
         for m in MIXES[:2]:                 # the mixes whose best effort the paper gives finite at 0.9 and 0.96
             vcs = 16 - run.theory(**P(mix=m, load=0.9)).get("realtime_vcs", 0)
-            top = tops.get(f"{vcs} VCs")
+            curve = alone.get(f"{vcs} VCs", {})
+            top = max([x for x in curve if not curve[x].get("unstable")], default=None)
+            over = min([x for x in curve if curve[x].get("unstable")], default=None)
             for x in (x for x in loads if x >= 0.9):
-                th = run.theory(**P(mix=m, load=x))
-                w = th.get("reserved_input_load", math.nan) + x * m[1] / sum(m)
-                where = ("not run" if top is None else f"{'above' if w > top else 'at or below'} the {top:g} best "
-                         f"effort alone carries stably on its {vcs} VCs")
+                w = run.theory(**P(mix=m, load=x)).get("reserved_input_load", math.nan) + x * m[1] / sum(m)
+                if over is not None and w >= over:
+                    where = f"at or above the {over:g} at which best effort alone on its {vcs} VCs is unstable"
+                elif top is not None and w <= top:
+                    where = f"at or below the {top:g} that best effort alone on its {vcs} VCs carries stably"
+                else:
+                    where = (f"between the {top} best effort alone on its {vcs} VCs carries stably and the {over} at "
+                             "which it does not")
                 said.append(f"{m[0]}:{m[1]} at {x:g} offers {w:.4f}, {where}")
+        base, deep = alone["as the paper's (16 VCs)"], alone["4-message VC buffers"]
+        same = [x for x in deep if x in base and _be(deep[x]) == _be(base[x])]
         self.lines += ["", "What a point offers an input's link is its video on the wire (header flits included: "
                        "`switchq solve wormhole`'s reserved_input_load) plus its best effort: " + "; ".join(said)
-                       + ". Best effort alone is a bound from above on what the mixed router carries of it (video "
-                       "takes its own VCs and goes first). Deeper VC buffers cannot help: a VC holds one message "
-                       "from its header to its tail, and a message fits in one message's buffer.", ""]
+                       + ". Best effort alone on as many VCs is a comparison, not a bound: in the mixed router video "
+                       "has VCs of its own and goes first. Four-message VC buffers "
+                       + (f"give the same figures as one-message ones at {', '.join(f'{x:g}' for x in same)}: a VC "
+                          "holds one message from its header to its tail, and a message fits in one message's buffer."
+                          if same and len(same) == len(deep) else "change the figures (the rows above)."), ""]
 
     def _be_cell(self, m, load, target, row, reading):
         """One Table V cell's verdict under one reading (None while collecting). A finite latency is judged on the

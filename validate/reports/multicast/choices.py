@@ -21,6 +21,9 @@ _BEST = Quote("§3", "Performance is best with 32 ports and 4 packets for each c
 CHOICES = (
     Reading("arrivals (one switch, Figs 13, 14)", "Poisson; Bernoulli", "Poisson", (_POISSON,),
             "decided by the text; Bernoulli is run beside it as a contrast"),
+    Reading("arrivals (fat trees, Figs 5-12, 15)", "Bernoulli, one packet a slot at most", "Bernoulli", (),
+            "the paper states none for its networks (its Poisson sentence is Fig. 13's single switch); a node "
+            "injects at most one packet a slot on its link"),
     Reading("crosspoint buffers (one switch)", "4 packets; 2 (Fig. 14)", "4 packets", (SAID_TWO_OR_FOUR, _BEST),
             "§3.1 gives none; §2 allows two or four round trips, and 4 is the size §3 calls best"),
     Reading("up-routing (fat trees)", "at each hop, the up port whose next switch has most credits (credits); a "

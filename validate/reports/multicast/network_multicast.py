@@ -118,8 +118,9 @@ def network_multicast(p: Plan, out: Path, progress: bool = False, store=None) ->
                         ("every load under it carried", carried_all, again[1])):
         checks += [(f"Fig. 15: {ports}-port" + (f", {what}" if what else ""), "steady", v[ports], v2[ports])
                    for ports in (32, 8)]
-    sec.lines += ["", f"**Reading.** Offered {loads[-1]:g}, beyond the bound (a {p.settings('steady').warmup_slots}-"
-                  "slot warm-up), the 32-port network carries "
+    st = p.settings("steady")
+    sec.lines += ["", f"**Reading.** Offered {loads[-1]:g}, beyond the bound (runs of {st.slots} measured slots after "
+                  f"a {st.warmup_slots}-slot warm-up, as every verdict below), the 32-port network carries "
                   f"{pm(sat[32].throughput, sat[32].throughput_ci95)} packets/node/slot "
                   f"({shown(sat[32].throughput, 4) / bound:.1%} of {bound:g}) and the 8-port one "
                   f"{pm(sat[8].throughput, sat[8].throughput_ci95)} ({shown(sat[8].throughput, 4) / bound:.1%}): their "

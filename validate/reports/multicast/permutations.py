@@ -59,7 +59,7 @@ def permutations(p: Plan, out: Path, progress: bool = False, store=None) -> Sect
     readings, paper_v = fig_11(r)
     free, buffers, ports_help = section_3(r)
     blow = fig_12(p, r)
-    again = {"11": fig_11(r, doubled=True)[1], "12": fig_12(p, r, doubled=True)}
+    again = {"11": fig_11(r, doubled=True, readings=readings)[1], "12": fig_12(p, r, doubled=True)}
     sec.verdicts += (list(readings.values()) + list(free.values()) + list(buffers.values())
                      + list(ports_help.values()) + list(blow.values())
                      + [v for vs in again.values() for v in vs.values()])
@@ -317,16 +317,16 @@ def _routing_tables(sec: Section, p: Plan, res, routed, fixed) -> tuple:
     return loss, slower
 
 
-def fig_11(r: _Runs, doubled: bool = False) -> tuple:
+def fig_11(r: _Runs, doubled: bool = False, readings: dict | None = None) -> tuple:
     """Fig. 11's figures (32-port, 4 buffers, full load) under each up-routing rule run: the rules fixed at the
     source judged first (readings of the rule the paper does not give), then the default, given them. Returns
     the readings' verdicts by (rule, pattern) and the default's by pattern; ``doubled``: the default's judged on
-    the runs with the warm-up doubled (the reading "warm-up doubled")."""
+    the runs with the warm-up doubled (the reading "warm-up doubled"), given ``readings`` already judged."""
     full, fixed = r.full, r.fixed
     said = {pat: SAID_COMPLEMENT if pat == "complement" else SAID_93 for pat in PATTERNS}
     claim = {pat: f"Fig. 11: 32-port, 4 buffers, {pat} at full load" for pat in PATTERNS}
-    readings = {}
-    for rule, name in (("source", "random source route"), ("dmodk", "d-mod-k")):
+    given, readings = readings is not None, dict(readings or {})
+    for rule, name in (("source", "random source route"), ("dmodk", "d-mod-k")) if not given else ():
         for pat in PATTERNS:
             readings[rule, pat] = within(est(fixed[rule, pat], "throughput"), *printed(PAPER_32_Q4[pat]),
                                          claim=claim[pat], section="Fig. 11", reading=f"{name} routing",

@@ -4,20 +4,18 @@ The paper's claims, each checked with a computed verdict: at 10 % load the
 latency without SFC is about floor(B / Q_R) round trips; SFC cuts the burst
 latency "by a factor up to" that ratio; the cut grows with the round trip and
 with N; and SFC and credits converge as the load nears 100 %. The paper names
-floor, but the numbers it prints beside it (5, 4, 3, 2 and 10, 7, 5, 4) are
-the ceilings. Where it prints the target (N = 16, Fig. 4 a, b) the printed
-number is the claim, and floor(B/Q_R), the rule beside it, is the derivation a
-miss is judged against (:func:`paper_rule`); where it prints none (N = 64, and
-every "up to") the rule as written, floor, is the default, and the ceiling its
-printed numbers follow is a reading judged first, allowed by the sentence that
-prints them (:data:`PRINTED_RULE`). Every claim that compares SFC with
-credits, or one configuration with another, is judged on per-replication
-ratios of runs with the same seeds (:func:`~switchq.validate.reports.claims.paired`).
+floor(B/Q_R) and evaluates it, per Q_R, to 5, 4, 3, 2 (B = 10) and 10, 7, 5, 4
+(B = 20): the ceilings. Those evaluations are the targets, at N = 16 (Fig. 4 a,
+b, where the paper matches them to its curves) and at N = 64 (the same B and
+Q_R, the same sentence); floor(B/Q_R) computed as written is the derivation a
+miss of the low-load latency is judged against (:func:`paper_rule`), and a
+reading of "up to", judged first, allowed by the sentence that evaluates it
+(:data:`PRINTED_RULE`). Every claim that compares SFC with credits, or one
+configuration with another, is judged on per-replication ratios of runs with
+the same seeds (:func:`~switchq.validate.reports.claims.paired`).
 """
 
 from __future__ import annotations
-
-import math
 
 from switchq.models import FlowControl
 
@@ -25,31 +23,29 @@ import numpy as np
 
 from ...result import Estimate
 from .. import est
-from ..claims import (AGREE, DISAGREEMENTS, INCONCLUSIVE, Derivation, at_least, cell, derived, fmt, listed, measured,
-                      paired, tally, within)
+from ..claims import (AGREE, DISAGREEMENTS, INCONCLUSIVE, Derivation, at_least, at_most, cell, derived, fmt, listed,
+                      measured, paired, tally, within)
 from .common import DEFAULT_READING, RTTS, Plan, Section, judged, q_r, ratio, save, switch
 from .quotes import (CONVERGES, FIG1_BURST, GROWS_WITH_RTT, LOW_LOAD_RATIO, MORE_AT_64, RULE_B10, RULE_B20,
                      UP_TO)
 
-# Paper 002 §5: RTT multiples of the "SFC off" latency at 10 % load, N = 16 (Fig. 4 a, b).
-PAPER_RTT_MULTIPLES = {10: (5, 4, 3, 2), 20: (10, 7, 5, 4)}
+# Paper 002 §5: floor(B/Q_R) as it evaluates it, by B and Q_R ("evaluates to 5 (Q_R = 2), 4 (Q_R = 3), 3 (Q_R = 4),
+# and 2 (Q_R = 6)"; B = 20: "around 10, 7, 5, and 4"), the RTT multiples of Fig. 4 a, b's "SFC off" at 10 % load.
+PAPER_RTT_MULTIPLES = {10: {2: 5, 3: 4, 4: 3, 6: 2}, 20: {2: 10, 3: 7, 4: 5, 6: 4}}
 CURVE_LOADS = {16: (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9), 64: (0.1, 0.3, 0.5, 0.7, 0.9)}
 # The paper quotes whole round trips ("around 10, 7, 5, and 4"): a value agrees if it rounds to them.
 READ_TOLERANCE = 0.5
-# The sentence that prints each burst size's numbers and the rule floor(B/Q_R) beside them (§5): the numbers are
-# ceilings, so it allows the ceiling as a reading of the rule where the paper prints no number.
+# The sentence that evaluates the rule floor(B/Q_R) for each burst size (§5): its values are the ceilings, so it
+# allows both the values it prints and the rule as written.
 PRINTED_RULE = {10: RULE_B10, 20: RULE_B20}
-CEIL = "ceil(B/Q_R), as the printed numbers"
+FLOOR = "floor(B/Q_R) as written"
 
 
-def paper_rule(n: int, burst: int, q: int) -> Derivation | None:
+def paper_rule(burst: int, q: int) -> Derivation:
     """What the paper's printed rule floor(B/Q_R) gives for the "SFC off" latency at 10 % load, in round trips,
-    where the claim's target is a number the paper prints (N = 16, Fig. 4 a, b); None at N = 64, whose target is
-    that rule itself (the paper prints no number there)."""
+    computed as written: the derivation a miss of the paper's own evaluation of it is judged against."""
     from switchq.solvers import sfc_evidence
 
-    if n != 16:
-        return None
     return Derivation(sfc_evidence.printed_burst_rule, PRINTED_RULE[burst], (burst, q))
 
 
@@ -61,23 +57,23 @@ def bursty(p: Plan, out) -> Section:
     sec = Section()
     sec.lines += ["## Bursty uniform traffic (Fig. 4 a, b, g, h)", "",
                   f"Mean burst latency at 10 % load in round trips (slots / tau), credits (SFC off) and SFC "
-                  f"(`{DEFAULT_READING}`). Verdicts: SFC off against the paper's numbers at N = 16 and its rule "
-                  f"floor(B/Q_R) at N = 64 (no number printed there), within {READ_TOLERANCE} RTT (it quotes whole "
-                  "round trips); against the isolated-burst bound of `switchq.solvers.cicq` (mean over geometric "
-                  "bursts crossing an idle switch: other bursts can only add), which holds when the whole interval "
-                  "lies at or above it; and the cut off / on (the paired ratio of the two runs, same seeds) against "
-                  "the paper's \"up to floor(B/Q_R)\": between 1 and it. Each is printed with the interval it was "
-                  "judged on. The paper names floor(B/Q_R) but prints the ceilings (5, 4, 3, 2 and 10, 7, 5, 4): "
-                  "where it prints no number the ceiling is a reading of the rule, judged first, and the sentence "
-                  "printing them allows it. At N = 16 a miss is judged against the rule the paper prints beside its "
-                  "numbers, floor(B/Q_R) (`switchq.solvers.sfc_evidence`): where that rule, computed, gives a number "
-                  "outside the band of the printed one, the engine classes the miss not reproducible.", "",
-                  "| N | B | tau | Q_R | floor / ceil(B/Q_R) | SFC off (RTTs): verdict | isolated-burst bound: "
-                  "holds | analytic, SFC | SFC on (RTTs) | off / on, up to floor(B/Q_R): verdict |",
+                  f"(`{DEFAULT_READING}`). Verdicts: SFC off against floor(B/Q_R) as the paper evaluates it for "
+                  f"each Q_R (5, 4, 3, 2 at B = 10; 10, 7, 5, 4 at B = 20), within {READ_TOLERANCE} RTT (it quotes "
+                  "whole round trips); against the isolated-burst bound of `switchq.solvers.cicq` (mean over "
+                  "geometric bursts crossing an idle switch: other bursts can only add), which holds when the whole "
+                  "interval lies at or above it; and the cut off / on (the paired ratio of the two runs, same seeds) "
+                  "against the paper's \"up to floor(B/Q_R)\": between 1 and it. Each is printed with the interval "
+                  "it was judged on. The paper's evaluations are the ceilings of B/Q_R: a miss of one is judged "
+                  "against the rule computed as written, floor(B/Q_R) (`switchq.solvers.sfc_evidence`): where it "
+                  "gives a number outside the band of the evaluated one, the engine classes the miss not "
+                  "reproducible; for \"up to\", floor(B/Q_R) as written is a reading judged first (at most 1 "
+                  "where it is 1), which the sentence evaluating the rule allows.", "",
+                  "| N | B | tau | Q_R | evaluated / floor(B/Q_R) | SFC off (RTTs): verdict | isolated-burst bound: "
+                  "holds | analytic, SFC | SFC on (RTTs) | off / on, up to the evaluated: verdict |",
                   "|---:|---:|---:|---:|---:|---|---|---:|---:|---|"]
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))
     paper_v, bound_v, cut_v, misses, cuts, converge, rows_at, unstable = [], [], [], [], {}, [], {}, []
-    readings_v = []         # the ceiling's verdicts, a reading of each claim where the paper prints no number
+    readings_v = []         # "up to" read as floor(B/Q_R) as written
     for row, n in enumerate((16, 64)):
         for col, burst in enumerate((10, 20)):
             ax = axes[row, col]
@@ -99,21 +95,16 @@ def bursty(p: Plan, out) -> Section:
                     unstable.append(f"N = {n}, B = {burst}, tau = {tau} ({flagged})")
                 off, on = (est(res[proto][0], "mean_latency") for proto in ("credit", "sfc"))
                 rtts = _scaled(off, 1 / tau)
-                ceiling, floor = math.ceil(burst / q), burst // q
-                target = PAPER_RTT_MULTIPLES[burst][k] if n == 16 else floor
+                target, floor = PAPER_RTT_MULTIPLES[burst][q], burst // q
                 dd = FlowControl(tau, q).data_delay_slots
                 a_off = cicq.low_load_burst_latency("credit", burst, q, tau, dd)
                 a_on = cicq.low_load_burst_latency("sfc", burst, q, tau, dd)
                 at = f"N = {n}, B = {burst}, tau = {tau}"
                 where = _figure(n)
-                says = f"Fig. 4: SFC off at 10 % load is about floor(B/Q_R) round trips, {at}"
-                # Where the paper prints no number, its printed numbers' ceiling is a reading of the rule, first.
-                other = [] if n == 16 else [within(rtts, ceiling, READ_TOLERANCE, claim=says, section=where,
-                                                   quote=LOW_LOAD_RATIO, reading=CEIL)]
-                v = within(rtts, target, READ_TOLERANCE, claim=says, section=where, quote=LOW_LOAD_RATIO,
-                           derivation=paper_rule(n, burst, q), readings=other, allows=PRINTED_RULE[burst])
+                v = within(rtts, target, READ_TOLERANCE, claim=f"Fig. 4: SFC off at 10 % load is about floor(B/Q_R) "
+                           f"= {target} round trips, {at}", section=where, quote=LOW_LOAD_RATIO,
+                           derivation=paper_rule(burst, q))
                 paper_v.append(v)
-                readings_v += other
                 if v in DISAGREEMENTS:
                     misses.append((f"{at} ({fmt(v, 2)} against {target}: {v})", v.value, target))
                 # switchq's own isolated-burst mean (geometric bursts, no other traffic): a lower bound.
@@ -122,15 +113,19 @@ def bursty(p: Plan, out) -> Section:
                 bound_v.append(holds)
                 says = f"Fig. 4: SFC cuts the latency at 10 % load by a factor up to floor(B/Q_R), {at}"
                 cut = ratio(res["credit"][0], res["sfc"][0])
-                other = [within(cut, (1 + ceiling) / 2, (ceiling - 1) / 2, compares=True, section=where, quote=UP_TO,
-                                claim=says, reading=CEIL)] if ceiling != floor else []
-                cv = within(cut, (1 + floor) / 2, (floor - 1) / 2, compares=True, section=where, quote=UP_TO,
+                # "Up to" floor(B/Q_R) as written, where it differs from the paper's evaluation: at most 1 where it is 1
+                # (a band of no width no interval could lie in).
+                other = [] if floor == target else [
+                    at_most(cut, 1.0, compares=True, section=where, quote=UP_TO, claim=says, reading=FLOOR)
+                    if floor == 1 else within(cut, (1 + floor) / 2, (floor - 1) / 2, compares=True, section=where,
+                                              quote=UP_TO, claim=says, reading=FLOOR)]
+                cv = within(cut, (1 + target) / 2, (target - 1) / 2, compares=True, section=where, quote=UP_TO,
                             claim=says, readings=other, allows=PRINTED_RULE[burst])
                 readings_v += other
                 cuts[n, burst, tau] = cv.value
                 cut_v.append(cv)
                 lines_on = on.value / tau
-                sec.lines.append(f"| {n} | {burst} | {tau} | {q} | {floor} / {ceiling} | {judged(v, 2)} | "
+                sec.lines.append(f"| {n} | {burst} | {tau} | {q} | {target} / {floor} | {judged(v, 2)} | "
                                  f"{a_off.mean_latency_rtts:.2f}: {cell(holds)} | {a_on.mean_latency_rtts:.2f} | "
                                  f"{lines_on:.2f} | {judged(cv, 2)} |")
                 converge.append((at, _converges(res, n, at, CURVE_LOADS[n])))
@@ -225,12 +220,12 @@ def _summary(paper_v, misses, bound_v, cut_v, cuts, converge, grows, more) -> li
                "less than ceil(E[B]/Q_R) when B/Q_R is not whole.")
     judged_ = [(at, v) for at, v in converge if v is not None]
     return [
-        f"- SFC off at 10 % load is the paper's number (N = 16) or floor(B/Q_R) (N = 64) round trips within "
+        f"- SFC off at 10 % load is floor(B/Q_R) as the paper evaluates it, in round trips, within "
         f"{READ_TOLERANCE} at {tally(paper_v)} rows"
         + (f"; not at {listed(m for m, _, _ in misses)}.{why}" if misses else ".")
         + f" {sum(v == INCONCLUSIVE for v in paper_v)} are inconclusive."
         + f" The isolated-burst bound holds (the whole interval at or above it) at {tally(bound_v)} rows.",
-        f"- SFC cuts the latency by a factor between 1 and floor(B/Q_R) (the paper's \"up to\") at "
+        f"- SFC cuts the latency by a factor between 1 and floor(B/Q_R) as evaluated (the paper's \"up to\") at "
         f"{tally(cut_v)} rows; the factors run from {min(cuts.values()):.2f} to {max(cuts.values()):.2f}.",
         f"- The cut grows with the round trip (\"this difference increases with the RTT\"; judged on the paired "
         f"difference of the cut at tau = {RTTS[-1]} and at tau = {RTTS[0]}) in {tally([v for _, v in grows])} of "

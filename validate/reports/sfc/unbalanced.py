@@ -165,10 +165,13 @@ def _sfc_verdicts(curves, alone, at) -> tuple:
                               readings=[one[r] for r in order if r in one] if default else (),
                               allows=RESEND_RULE if default else None)
         others = [low_v[r] for r in order if r in low_v] + list(rel_v.values())
+        # The engine names every agreeing reading it is given as allowed by ``allows``: W1_BOUNDS allows the w = 1
+        # reading alone, so where that one agrees it is the only one given.
+        w1 = rel_v[W1_ONLY] == AGREE
         low_v[reading] = at_least(est(curves[reading][low[reading]], "throughput"), 1 - READ_TOLERANCE,
                                   saturated=True, section="Fig. 4 e, f", quote=W1_BOUNDS, reading=named,
-                                  claim=full_claim, readings=others if default else (),
-                                  allows=W1_BOUNDS if default and rel_v[W1_ONLY] == AGREE else None)
+                                  claim=full_claim, readings=([rel_v[W1_ONLY]] if w1 else others) if default else (),
+                                  allows=W1_BOUNDS if default and w1 else None)
     return one, low_v, rel_v, low
 
 

@@ -43,9 +43,6 @@ that follows its words most closely:
   before "In order to avoid traffic burstiness, we regulate the traffic
   injection as described in Section IV"). Either way a message's Vtick is
   the regulator's spacing over its flits: the bandwidth the stream reserves.
-  FGVC keeps its auxVC per message, so an unregulated burst's messages are
-  not charged for one another: the burstiness §III-D says VirtualClock
-  cannot handle without regulation.
 - ``destinations``: uniform over ``all`` nodes, the sender's own included
   (§IV-B.1 "a uniform distribution of all nodes"), or over the ``others``.
 - ``placement``: a stream's destination and destination VC drawn uniformly

@@ -72,6 +72,10 @@ def test_an_ambiguity_needs_another_reading_that_agrees_and_the_sentence_that_al
     looser = within(miss, 0.45, 0.2, claim="c", reading="close to")
     v = within(miss, 0.5, 0.05, claim="c", readings=[looser], allows=QUOTE)
     assert looser == "agree" and v == "defect" and "wider band" in v.why
+    # ... and it does not hide another reading that agrees on a figure of its own (a verdict equals its class as a
+    # string: the looser one must not be taken for every other agreeing verdict).
+    v = within(miss, 0.5, 0.05, claim="c", readings=[looser, other], allows=QUOTE)
+    assert v == "ambiguity" and "'rounds' agrees" in v.why and "'close to'" not in v.why
     with pytest.raises(ClaimError):       # a reading of another claim is no evidence for this one
         within(miss, 0.5, 0.05, claim="d", readings=[other], allows=QUOTE)
 

@@ -398,7 +398,8 @@ def _classify(where, iv, band, point, precision, saturated, readings, allows, de
     if wider:
         notes.append("the reading" + ("s " if len(wider) > 1 else " ") + ", ".join(repr(r.reading) for r in wider)
                      + " judge the same figure against a wider band: no evidence of another reading")
-    agreeing = [r for r in readings if r == AGREE and r.reading != reading and r not in wider]
+    # by identity: a verdict equals its class as a string, so ``in`` would take every agreeing reading for a wider one
+    agreeing = [r for r in readings if r == AGREE and r.reading != reading and not any(r is w for w in wider)]
     if agreeing and allows is not None:
         return AMBIGUITY, (f"{missed}; the reading{'s' if len(agreeing) > 1 else ''} "
                            + ", ".join(repr(r.reading) for r in agreeing) + f" agree{'' if len(agreeing) > 1 else 's'}"

@@ -64,6 +64,13 @@ def _accepts(name: str) -> bool:
     return model is not None and any(p.name == name for p in model.params_for("simulated"))
 
 
+def _ran(readings, quick: bool, quick_keeps: tuple) -> list:
+    """The (name, options) of ``readings`` whose options the simulator takes (the defaults' own always), all of them
+    or, in a quick build, those named in ``quick_keeps``."""
+    return [(n, o) for n, o in readings if all(k in DEFAULTS or _accepts(k) for k in o)
+            and (not quick or n in quick_keeps)]
+
+
 def _unit(k, v) -> str:
     if k == "link_rate":
         return f"{v / 1e9:g}Gb/s" if v >= 1e9 else f"{v / 1e6:g}Mb/s"
@@ -174,12 +181,11 @@ class _Report(_Tables, _TableV):
         self.size_loads = QUICK_SIZE_LOADS if quick else SIZE_LOADS
         self.lines, self.claims, self.written, self.unjudged = [], [], [], []
         self.judged = {}                                # claim -> the other readings' verdicts of it, in order
-        self.readings = [(n, o) for n, o in READINGS if all(k in DEFAULTS or _accepts(k) for k in o)
-                         and (not quick or n in ("default", "streams counted on the wire"))]
-        self.table_ii_readings = [(n, o) for n, o in TABLE_II_READINGS if all(_accepts(k) for k in o) and not quick]
-        self.pcs_readings = [(n, o) for n, o in PCS_READINGS if all(_accepts(k) for k in o) and not quick]
-        self.be_readings = [(n, o) for n, o in BE_READINGS if all(_accepts(k) for k in o)
-                            and (not quick or n == "default")]
+        # Each section's readings the simulator has options for; a quick build keeps only the named ones.
+        self.readings = _ran(READINGS, quick, ("default", "streams counted on the wire"))
+        self.table_ii_readings = _ran(TABLE_II_READINGS, quick, ())
+        self.pcs_readings = _ran(PCS_READINGS, quick, ())
+        self.be_readings = _ran(BE_READINGS, quick, ("default",))
         self.top = {}                                   # (figure, curve) -> top load, for later sections
         # The load the paper's "up to 0.80" names, on this grid (the highest at or below it).
         self.knee = max([x for x in self.loads if x <= KNEE] or [min(self.loads)])

@@ -148,7 +148,7 @@ def test_cli_spells_the_solver_choices():
 
 def test_every_command_has_an_example_in_its_help():
     names = size_group.list_commands(None)
-    assert set(names) == {"credit", "grant", "acknak", "sfc", "cicq", "pfc", "infiniband"}
+    assert set(names) == {"credit", "grant", "acknak", "sfc", "cicq", "pfc", "infiniband", "shared-buffer"}
     for name in names:
         text = CliRunner().invoke(size_group, [name, "--help"]).output
         assert "Example:" in text and f"switchq size {name}" in text, name

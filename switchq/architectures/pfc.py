@@ -18,7 +18,9 @@ from dataclasses import dataclass, field, replace
 from switchq.declaration import Answer, Architecture, Case, Counter, Metric
 from switchq.errors import InputError
 from switchq.models.pfc import Adversary, PfcLink
-from switchq.params import Param, applies_conditions, check_applies
+from switchq.params import Above, Param, applies_conditions, check_applies
+
+from ._sonic import SONIC, read_once
 
 LINK_RATE = Param("link_rate", "link_rate", "rate", low=0, low_open=True, unit="bit/s", aliases=("link_rate_bps",),
                   help="Link rate with a unit: 100Gb/s, 400Gbps.")
@@ -56,9 +58,11 @@ MODELS_SIDE_BY_SIDE = replace(MODEL, many=True, expand=(("all", ("ieee", "mlx5",
 
 UNITS = {"link_rate_bps": "bit/s", "cable_m": "m", "mtu_bytes": "B", "mtu_sender": "B", "interface_delay_ns": "ns", "transceiver_delay_ns": "ns",
          "headroom_bytes": "B", "port_headroom_bytes": "B", "terms": "B",
-         "reserved_bytes": "B", "xon_bytes": "B"}
+         "reserved_bytes": "B", "xon_bytes": "B", "configured_xoff_bytes": "B", "headroom_margin_bytes": "B",
+         "headroom_pool_bytes": "B", "groups_in_pool": "groups"}
 PFC_RESULTS = ("headroom_bytes", "port_headroom_bytes", "terms", "term_sources", "response_quanta",
-               "interface_delay_ns", "propagation_speed", "reserved_bytes", "xon_bytes", "formula", "source")
+               "interface_delay_ns", "propagation_speed", "reserved_bytes", "xon_bytes", "configured_xoff_bytes",
+               "headroom_margin_bytes", "headroom_pool_bytes", "groups_in_pool", "sonic_profile", "formula", "source")
 
 
 def _bytes(name, bits):
@@ -91,7 +95,21 @@ def _size_pfc(p):
                "terms": h.terms, "term_sources": h.term_sources, "response_quanta": h.response_quanta,
                "interface_delay_ns": h.interface_delay_ns, "propagation_speed": h.propagation_speed,
                "reserved_bytes": h.reserved_bytes, **h.extra, "formula": h.formula, "source": h.source}
+    results.update(_configured(p, h.headroom_bytes))
     return inputs, {k: v for k, v in results.items() if v is not None}
+
+
+def _configured(p, needed: int) -> dict:
+    """With --sonic-buffers: the lossless group's configured headroom (its profile's xoff) against the headroom
+    this model needs, and how many groups the shared headroom pool (the ingress pool's xoff) holds at once."""
+    if p.get("sonic_buffers") is None:
+        return {}
+    conf = read_once(p["sonic_buffers"])
+    prof = conf.lossless_profile(p.get("sonic_profile"))
+    pool = conf.pools[prof.pool].xoff_bytes
+    return {"sonic_profile": prof.name, "configured_xoff_bytes": prof.xoff_bytes,
+            "headroom_margin_bytes": prof.xoff_bytes - needed,
+            "headroom_pool_bytes": pool, "groups_in_pool": None if pool is None else pool // needed}
 
 
 def _sized_by(param, *models):
@@ -100,10 +118,15 @@ def _sized_by(param, *models):
     return replace(param, applies=(*applies_conditions(param), ("model", models)))
 
 
+SONIC_PG = replace(SONIC, help=SONIC.help + " Here: the lossless group's configured headroom (xoff) beside the one "
+                                           "sized, and the groups the shared headroom pool holds at once.")
+SONIC_PG_PROFILE = Param("sonic_profile", "sonic_profile", "text", None, default_text="the one lossless BUFFER_PG names",
+                         help="The lossless priority group's profile to compare.", applies=("sonic_buffers", Above()))
+
 PFC_PARAMS = (LINK_RATE, CABLE, MTU, _sized_by(MTU_SENDER, "ieee", "cisco"), _sized_by(MEDIUM, "ieee", "cisco"),
               _sized_by(PROPAGATION, "ieee", "cisco"), _sized_by(RESPONSE, "ieee", "cisco", "sonic"),
               _sized_by(INTERFACE, "ieee"), _sized_by(TRANSCEIVER, "ieee", "cisco"), PRIORITIES, MODELS_SIDE_BY_SIDE,
-              ASIC)
+              ASIC, SONIC_PG, SONIC_PG_PROFILE)
 
 # The twin: the port's delays (always the IEEE terms: they are what happens on the wire), a buffer whose headroom
 # is sized by --model (or given), and how the delays line up.
@@ -324,7 +347,8 @@ DECLARATION = Architecture(
                                                            "standard's or a vendor's formula",
                params=PFC_PARAMS, solve=_size_pfc, results=PFC_RESULTS, units=UNITS, main="headroom_bytes",
                # note, error: with --model all, the inputs a row left out and why a row has no answer.
-               table=("headroom_bytes", "port_headroom_bytes", "reserved_bytes", "note", "error"), verb="size",
+               table=("headroom_bytes", "port_headroom_bytes", "reserved_bytes", "headroom_margin_bytes", "groups_in_pool",
+                      "note", "error"), verb="size",
                description="XOFF headroom per lossless priority: what still arrives after the receiver decides to "
                            "pause (paper 002 2.3, grant flow control, with IEEE 802.1Qbb's delays).\n\nTerms: "
                            "the receiver's frame in progress, the PFC frame, both interfaces, the cable both ways, "

@@ -1,0 +1,172 @@
+"""A shared-memory output-queued switch and what it is offered: the configuration (issue 37).
+
+Every output queue of the switch keeps its cells in one memory of ``buffer_cells`` cells of ``cell_bytes``
+each. A cell is admitted to its queue by the switch's ``policy``:
+
+- ``dt``, the dynamic threshold (Choudhury & Hahne, IEEE/ACM ToN 6(2), 1998): while the queue is
+  shorter than ``alpha`` times the shared memory still free (SAI ``SHARED_DYNAMIC_TH``, SONiC ``dynamic_th``
+  with alpha = 2^dynamic_th);
+- ``st``, a static threshold: while the queue is shorter than ``threshold_cells``;
+- ``cs``, complete sharing: while the memory has a free cell;
+- ``cp``, complete partitioning: while the queue is shorter than its 1/N share of the memory;
+- ``pushout``, the reference (Wei, Coyle & Hsiao 1991): every cell is admitted while the memory has room;
+  a full memory drops the last cell of the longest queue, or the arrival if its own queue is the longest.
+
+``reserved_cells`` is a guaranteed minimum per queue, taken from the memory before it is shared (``dt``,
+``st``, ``cs``): a queue below it admits without asking the shared part.
+
+The workloads: :class:`Overload` (S queues each fed every slot by ``feeders`` inputs, the 1998 paper's
+overload), :class:`Incast` (N inputs each send a burst to one output at once), or a
+:class:`~switchq.models.traffic.Traffic` (uniform, hotspot, on-off).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from . import _check
+from .switch import SingleSwitch, check_unicast_traffic
+
+__all__ = ["POLICIES", "SharedBufferSwitch", "Overload", "Incast", "MAX_BUFFER_CELLS"]
+
+POLICIES = ("dt", "st", "cs", "cp", "pushout")
+# A memory of 2^24 cells (4 GiB of 256-byte cells) is beyond any switch made; the kernel's state grows with it.
+MAX_BUFFER_CELLS = 1 << 24
+# alpha = 2^dynamic_th with SONiC's dynamic_th in [-8, 8] (sonic-buffermgrd's range).
+ALPHA_RANGE = (2.0 ** -8, 2.0 ** 8)
+
+
+@dataclass(frozen=True)
+class SharedBufferSwitch(SingleSwitch):
+    """N output queues in one shared memory (``n_ports`` as :class:`~switchq.models.switch.SingleSwitch`).
+
+    ``buffer_cells``: the memory in cells; ``cell_bytes``: its allocation unit; ``policy``: one of
+    :data:`POLICIES`; ``alpha``: the dynamic threshold's factor (``dt`` only); ``threshold_cells``: the static
+    threshold (``st`` only, required there); ``reserved_cells``: the guaranteed minimum per queue (not with
+    ``cp`` or ``pushout``), N of them taken from the memory before it is shared.
+
+    Examples
+    --------
+    >>> sw = SharedBufferSwitch(32, 1000, 256, "dt", alpha=2.0)
+    >>> sw.shared_cells, sw.buffer_bytes
+    (1000, 256000)
+    >>> SharedBufferSwitch(32, 1000, 256, "dt", alpha=0.0)
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: alpha: got 0.0; allowed: a number in [0.00390625, 256.0]
+    >>> SharedBufferSwitch(4, 100, 256, "cs", reserved_cells=30)
+    Traceback (most recent call last):
+    ...
+    switchq.errors.InputError: reserved_cells: got 30; allowed: an integer in [0, 24], so the 4 queues' reserves leave a shared cell
+    """
+
+    buffer_cells: int = 1000
+    cell_bytes: int = 256
+    policy: str = "dt"
+    alpha: float = 1.0
+    threshold_cells: int | None = None
+    reserved_cells: int = 0
+    architecture: ClassVar[str] = "shared-buffer"
+
+    def __post_init__(self):
+        super().__post_init__()
+        _check.assign(self, buffer_cells=_check.integer("buffer_cells", self.buffer_cells, 1, MAX_BUFFER_CELLS),
+                      cell_bytes=_check.integer("cell_bytes", self.cell_bytes, 1, 1 << 16),
+                      policy=_check.choice("policy", self.policy, POLICIES))
+        _check.assign(self, alpha=_check.real("alpha", self.alpha, *ALPHA_RANGE))
+        _check.only_with("alpha", self.alpha, 1.0, self.policy == "dt", "policy is dt")
+        if self.policy == "st":
+            _check.assign(self, threshold_cells=_check.integer("threshold_cells", self.threshold_cells, 1,
+                                                               self.buffer_cells))
+        else:
+            _check.only_with("threshold_cells", self.threshold_cells, None, False, "policy is st")
+        reserved = _check.integer("reserved_cells", self.reserved_cells, 0)
+        _check.only_with("reserved_cells", reserved, 0, self.policy in ("dt", "st", "cs"), "policy is dt, st or cs")
+        most = (self.buffer_cells - 1) // self.n_ports
+        if reserved > most:
+            raise _check.InputError("reserved_cells", reserved, f"an integer in [0, {most}], so the {self.n_ports} "
+                                                                "queues' reserves leave a shared cell")
+        _check.assign(self, reserved_cells=reserved)
+
+    @property
+    def shared_cells(self) -> int:
+        """The cells left to share once every queue's guaranteed minimum is set aside."""
+        return self.buffer_cells - self.n_ports * self.reserved_cells
+
+    @property
+    def buffer_bytes(self) -> int:
+        return self.buffer_cells * self.cell_bytes
+
+    def check_traffic(self, workload) -> None:
+        if isinstance(workload, (Overload, Incast)):
+            workload.check_ports(self.n_ports)
+        else:
+            check_unicast_traffic(self, workload)
+
+
+@dataclass(frozen=True)
+class Overload:
+    """The dynamic threshold's overload (Choudhury & Hahne 1998): ``congested`` queues (outputs 0 to
+    S - 1) each fed a cell every slot by each of its ``feeders`` inputs, every other queue idle.
+
+    >>> Overload(4).describe()
+    {'congested': 4, 'feeders': 2}
+    """
+
+    congested: int
+    feeders: int = 2
+
+    def __post_init__(self):
+        _check.assign(self, congested=_check.integer("congested", self.congested, 1),
+                      feeders=_check.integer("feeders", self.feeders, 2, 64))
+
+    def check_ports(self, n_ports: int) -> None:
+        most = n_ports // self.feeders
+        if self.congested > most:
+            raise _check.InputError("congested", self.congested,
+                                    f"an integer in [1, {most}]: {self.feeders} inputs feed each congested queue "
+                                    f"and the switch has {n_ports}")
+
+    def describe(self) -> dict:
+        return {"congested": self.congested, "feeders": self.feeders}
+
+
+@dataclass(frozen=True)
+class Incast:
+    """A synchronized N:1 incast: every ``period_slots`` slots inputs 0 to N - 1 each send ``burst_cells``
+    cells, one a slot, to the last output; the other inputs send Bernoulli ``background_load`` traffic
+    uniformly to the other outputs (the flows that share only the memory with the incast).
+
+    ``period_slots`` None: N x burst + 1, time for the burst to drain before the next.
+
+    >>> Incast(8, 20).period
+    161
+    """
+
+    degree: int
+    burst_cells: int
+    period_slots: int | None = None
+    background_load: float = 0.0
+
+    def __post_init__(self):
+        _check.assign(self, degree=_check.integer("incast", self.degree, 2),
+                      burst_cells=_check.integer("burst_cells", self.burst_cells, 1, MAX_BUFFER_CELLS),
+                      background_load=_check.real("background_load", self.background_load, 0.0, 1.0))
+        _check.assign(self, period_slots=_check.optional(_check.integer, "period_slots", self.period_slots,
+                                                         self.burst_cells, 1 << 40))
+
+    @property
+    def period(self) -> int:
+        return self.period_slots or self.degree * self.burst_cells + 1
+
+    def check_ports(self, n_ports: int) -> None:
+        if self.degree > n_ports:
+            raise _check.InputError("incast", self.degree, f"an integer in [2, {n_ports}], at most --ports")
+        if self.background_load > 0 and n_ports - self.degree < 1:
+            raise _check.InputError("background_load", self.background_load,
+                                    "0 when every input is an incast sender (no input left for background)")
+
+    def describe(self) -> dict:
+        return {"incast": self.degree, "burst_cells": self.burst_cells, "period_slots": self.period,
+                "background_load": self.background_load}

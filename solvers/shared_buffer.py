@@ -1,0 +1,201 @@
+"""A shared-memory switch's thresholds in closed form: the overload equilibrium, incast absorption, sizing.
+
+**Overload** (Choudhury & Hahne, "Dynamic queue length thresholds for shared-memory packet switches", IEEE/ACM
+ToN 6(2), 1998). Under the dynamic threshold a queue admits while it is shorter than alpha times the free
+memory, T = alpha (B - Q). When S queues are overloaded each settles at its threshold: q = alpha (B - S q), so
+
+    q = alpha B / (1 + alpha S),    free = B - S q = B / (1 + alpha S).
+
+Queues with their own alphas settle at q_i = alpha_i F with F = B / (1 + sum_j alpha_j) free, shares in
+proportion to their alphas (the same fixed point, queue by queue; per-class alphas in one memory, as Hahne &
+Choudhury's multi-priority extension, ToN 10(3), 2002, sets them). A guaranteed minimum r per queue is set
+aside first: B_s = B - N r is shared, and each queue holds r plus its share of B_s. The other policies'
+overload is the same fluid balance: complete sharing and pushout give B_s / S each, a static threshold
+min(T, B_s / S), complete partitioning floor(B / N).
+
+**Incast absorption** (derived here). N senders each send b cells, one a slot, to one empty queue that sends
+one a slot; other queues hold G cells of the shared memory throughout. In the burst's k-th slot the queue
+holds (k - 1)(N - 1) cells before its N arrivals and k (N - 1) after the last of them is admitted. A cell
+finding q cells is admitted while q < c, the queue's cap:
+
+    dt:  q - r < alpha (B_s - G - (q - r))   <=>   q < c = r + alpha (B_s - G) / (1 + alpha)
+    st:  c = r + min(T, B_s - G);   cs:  c = r + B_s - G;   pushout:  c = B - G;   cp:  c = floor(B / N).
+
+So the whole burst is admitted iff b (N - 1) < c: the largest burst per sender absorbed without a drop is
+the integer b* = ceil(c / (N - 1)) - 1, within a cell of the fluid c / (N - 1), and the queue reaches its cap
+after c / (N - 1) slots (the time to fill). The memory a burst needs inverts the cap.
+
+>>> a = overload(32, 1000, 256, "dt", 2.0, 4)
+>>> round(a.queue_cells, 1), round(a.queue_bytes), round(a.free_cells, 1)
+(222.2, 56889, 111.1)
+>>> incast(32, 1000, 256, "dt", 1.0, 8).burst_whole
+71
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from switchq.models import _check
+from switchq.models.shared_buffer import SharedBufferSwitch
+
+from .figures import figure, given
+
+__all__ = ["OverloadAnswer", "IncastAnswer", "BufferNeed", "overload", "incast", "buffer_for_incast", "queue_cap"]
+
+OVERLOAD_SOURCE = ("Choudhury & Hahne, 'Dynamic queue length thresholds for shared-memory packet switches', "
+                   "IEEE/ACM ToN 6(2), 1998: q = alpha B / (1 + alpha S), B / (1 + alpha S) free")
+INCAST_SOURCE = ("derived (switchq.solvers.shared_buffer): a burst of b cells from each of N senders is absorbed "
+                 "iff b (N - 1) < the queue's cap; dt's cap r + alpha (B_s - G) / (1 + alpha)")
+
+
+def _switch(n_ports, buffer_cells, cell_bytes, policy, alpha, threshold_cells, reserved_cells):
+    return SharedBufferSwitch(n_ports, buffer_cells, cell_bytes, policy, 1.0 if alpha is None else alpha,
+                              threshold_cells, reserved_cells)
+
+
+@dataclass(frozen=True)
+class OverloadAnswer:
+    n_ports: int = given("ports")
+    buffer_cells: int = given("cells")
+    cell_bytes: int = given("B")
+    policy: str = given()
+    alpha: float | None = given("1")
+    congested: int = given("queues")
+    queue_cells: float = figure("cells", main=True)
+    queue_bytes: float = figure("B")
+    free_cells: float = figure("cells")
+    free_bytes: float = figure("B")
+    source: str = figure(default=OVERLOAD_SOURCE)
+
+
+def overload(n_ports: int, buffer_cells: int, cell_bytes: int, policy: str, alpha: float | None, congested: int,
+             threshold_cells: int | None = None, reserved_cells: int = 0) -> OverloadAnswer:
+    """Each of ``congested`` overloaded queues' occupancy, and the memory left free, at equilibrium."""
+    sw = _switch(n_ports, buffer_cells, cell_bytes, policy, alpha, threshold_cells, reserved_cells)
+    s = _check.integer("congested", congested, 1, sw.n_ports)
+    each = shares(sw, (sw.alpha,) * s)[0] if policy == "dt" else _fluid_share(sw, s)
+    used = s * each
+    return OverloadAnswer(sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy,
+                          sw.alpha if policy == "dt" else None, s, each, each * sw.cell_bytes,
+                          sw.buffer_cells - used, (sw.buffer_cells - used) * sw.cell_bytes)
+
+
+def shares(sw: SharedBufferSwitch, alphas) -> tuple:
+    """Cells each overloaded queue of factor ``alphas[i]`` holds under the dynamic threshold: r + alpha_i F,
+    F = B_s / (1 + sum alpha) of the shared memory left free.
+
+    >>> sw = SharedBufferSwitch(8, 1100, 256, "dt", 1.0)
+    >>> shares(sw, (1.0, 2.0, 4.0, 3.0))        # F = 1100 / 11 = 100
+    (100.0, 200.0, 400.0, 300.0)
+    """
+    free = sw.shared_cells / (1.0 + sum(alphas))
+    return tuple(sw.reserved_cells + a * free for a in alphas)
+
+
+def _fluid_share(sw: SharedBufferSwitch, s: int) -> float:
+    if sw.policy == "cp":
+        return float(sw.buffer_cells // sw.n_ports)
+    if sw.policy == "st":
+        return sw.reserved_cells + min(float(sw.threshold_cells), sw.shared_cells / s)
+    return sw.reserved_cells + sw.shared_cells / s       # cs, pushout: the memory split evenly
+
+
+def queue_cap(sw: SharedBufferSwitch, background_cells: float = 0.0) -> float:
+    """The occupancy c at which one queue starts refusing cells while the others hold ``background_cells`` of
+    the shared memory: a cell finding q cells is admitted iff q < c (see the module's derivation)."""
+    room = sw.shared_cells - background_cells
+    if sw.policy == "dt":
+        return sw.reserved_cells + sw.alpha * room / (1.0 + sw.alpha)
+    if sw.policy == "st":
+        return sw.reserved_cells + min(float(sw.threshold_cells), room)
+    if sw.policy == "cp":
+        return float(sw.buffer_cells // sw.n_ports)
+    return sw.reserved_cells + room                     # cs; pushout (reserves are refused there: r = 0)
+
+
+@dataclass(frozen=True)
+class IncastAnswer:
+    n_ports: int = given("ports")
+    buffer_cells: int = given("cells")
+    cell_bytes: int = given("B")
+    policy: str = given()
+    alpha: float | None = given("1")
+    incast: int = given("senders")
+    background_cells: float = given("cells")
+    burst_cells: float = figure("cells/sender", main=True)
+    burst_whole: int = figure("cells/sender")
+    burst_bytes: float = figure("B/sender")
+    cap_cells: float = figure("cells")
+    fill_slots: float = figure("slots")
+    source: str = figure(default=INCAST_SOURCE)
+
+
+def incast(n_ports: int, buffer_cells: int, cell_bytes: int, policy: str, alpha: float | None, degree: int,
+           background_cells: float = 0.0, threshold_cells: int | None = None,
+           reserved_cells: int = 0) -> IncastAnswer:
+    """The largest burst per sender an N:1 incast lands in one empty queue without a drop.
+
+    ``burst_cells`` is the fluid c / (N - 1); ``burst_whole`` the slotted switch's integer, ceil(c/(N-1)) - 1
+    (a cell under the fluid value at most); ``fill_slots`` the slots until the queue reaches its cap c.
+
+    >>> a = incast(32, 1000, 256, "dt", 4.0, 32)
+    >>> round(a.cap_cells, 1), round(a.burst_cells, 3), a.burst_whole
+    (800.0, 25.806, 25)
+    """
+    sw = _switch(n_ports, buffer_cells, cell_bytes, policy, alpha, threshold_cells, reserved_cells)
+    n = _check.integer("incast", degree, 2, sw.n_ports)
+    g = _check.real("background_cells", background_cells, 0.0, float(sw.shared_cells - 1))
+    cap = queue_cap(sw, g)
+    burst = cap / (n - 1)
+    return IncastAnswer(sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy, sw.alpha if policy == "dt" else None,
+                        n, g, burst, max(0, math.ceil(burst) - 1), burst * sw.cell_bytes, cap, burst)
+
+
+@dataclass(frozen=True)
+class BufferNeed:
+    n_ports: int = given("ports")
+    cell_bytes: int = given("B")
+    policy: str = given()
+    alpha: float | None = given("1")
+    incast: int = given("senders")
+    burst_cells: int = given("cells/sender")
+    background_cells: float = given("cells")
+    buffer_cells: int = figure("cells", main=True)
+    buffer_bytes: int = figure("B")
+    source: str = figure(default=INCAST_SOURCE)
+
+
+def buffer_for_incast(n_ports: int, cell_bytes: int, policy: str, alpha: float | None, degree: int,
+                      burst_cells: int, background_cells: float = 0.0, reserved_cells: int = 0) -> BufferNeed:
+    """The smallest shared memory (whole cells) whose queue absorbs ``degree`` senders' ``burst_cells`` each,
+    with ``background_cells`` held by the other queues: the least B with b (N - 1) < c(B).
+
+    >>> buffer_for_incast(32, 256, "dt", 1.0, 8, 71).buffer_cells       # incast(...).burst_whole is 71 at 1000
+    995
+    """
+    if policy not in ("dt", "cs", "pushout", "cp"):
+        raise _check.InputError("policy", policy, "dt, cs, pushout or cp for sizing (st's cap does not grow "
+                                                  "with the memory past its threshold)")
+    n_ports = _check.integer("n_ports", n_ports, 1)
+    n = _check.integer("incast", degree, 2, n_ports)
+    b = _check.integer("burst_cells", burst_cells, 1)
+    g = _check.real("background_cells", background_cells, 0.0)
+    r = _check.integer("reserved_cells", reserved_cells, 0)
+    need = b * (n - 1)                                   # the burst's last cell finds need cells: c > need,
+    if policy == "dt":                                   # i.e. alpha (B_s - G) / (1 + alpha) > need - r
+        a = _check.real("alpha", alpha, 2.0 ** -8, 2.0 ** 8)
+        shared = math.floor(g + (need - r) * (1.0 + a) / a) + 1 if need > r else math.floor(g) + 1
+        cells = n_ports * r + shared
+    elif policy == "cp":
+        cells = n_ports * (need + 1)                    # floor(B / N) > need
+    else:
+        cells = n_ports * r + math.floor(g + need - r) + 1
+    # Check the inversion on the model's own cap (and round up past any float tie).
+    sw = SharedBufferSwitch(n_ports, cells, cell_bytes, policy, alpha if policy == "dt" else 1.0,
+                            reserved_cells=r)
+    while queue_cap(sw, g) <= need:
+        sw = SharedBufferSwitch(n_ports, sw.buffer_cells + 1, cell_bytes, policy, sw.alpha, reserved_cells=r)
+    return BufferNeed(n_ports, sw.cell_bytes, policy, alpha if policy == "dt" else None, n, b, g, sw.buffer_cells,
+                      sw.buffer_bytes)

@@ -1,0 +1,30 @@
+"""SONiC's buffer tables as an option of the declarations that read them (issue 37): ``--sonic-buffers FILE``.
+
+Not a declaration (the registry skips modules whose name starts with ``_``). The file is read by
+:func:`switchq.models.sonic_buffers.read_sonic_buffers` once per process, and the tables it does not read are
+named once on stderr.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+from switchq.params import Param
+
+__all__ = ["SONIC", "read_once"]
+
+SONIC = Param("sonic_buffers", "sonic_buffers", "text", None, default_text="none",
+              help="SONiC buffer tables (JSON: BUFFER_POOL, BUFFER_PROFILE, BUFFER_PG, BUFFER_QUEUE); the tables "
+                   "it does not read are named on stderr, keys it does not model refused.")
+
+
+@functools.lru_cache(maxsize=8)
+def read_once(path: str):
+    """The file's tables, read once; the tables it does not read are named once on stderr."""
+    from switchq.models.sonic_buffers import read_sonic_buffers
+
+    conf = read_sonic_buffers(path)
+    if conf.ignored_tables:
+        sys.stderr.write(f"switchq: {path}: tables not read: {', '.join(conf.ignored_tables)}\n")
+    return conf

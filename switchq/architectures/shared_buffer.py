@@ -1,0 +1,391 @@
+"""Shared-memory switches as built today: one memory, a dynamic (or static) threshold per queue (issue 37).
+
+Answered as ``shared-buffer``: the overloaded queues' equilibrium under the dynamic threshold (Choudhury &
+Hahne 1998) and the largest N:1 incast burst a queue absorbs; ``size shared-buffer``: the memory an incast
+needs. Simulated as ``shared-buffer``: a linked-list shared memory, cell by cell
+(:mod:`switchq.validate.arch.shared_buffer`), under overload, incast or any unicast traffic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare, Counter, Metric
+from switchq.errors import InputError
+from switchq.models.shared_buffer import POLICIES, Incast, Overload, SharedBufferSwitch
+from switchq.models.traffic import Traffic
+from switchq.params import REQUIRED, Above, Param, check_applies, sim_only
+from switchq.solved import Solver, solved
+
+from ._shared import PORTS, UNICAST_TRAFFIC, latency_per, switch_counters, switch_metrics, unicast_traffic
+from ._sonic import SONIC, read_once
+
+BUFFER = Param("buffer", "buffer", "size", None, low=8, unit="bits", default_text="from --sonic-buffers",
+               help="The shared memory with a unit (256000B, 32MiB), used in whole cells.")
+SONIC_QUEUES = replace(SONIC, help=SONIC.help + " Here: the memory, alpha or static threshold and reserve of "
+                                                 "--sonic-profile's queues; --alpha or --dynamic-th replace its alpha.")
+SONIC_PROFILE = Param("sonic_profile", "sonic_profile", "text", None, default_text="the one BUFFER_QUEUE names",
+                      help="The egress buffer profile whose queues are asked about.",
+                      applies=("sonic_buffers", Above()))
+CELL = Param("cell", "cell", "size", 256 * 8, low=8, high=65536 * 8, unit="bits", default_text="256B",
+             help="The memory's allocation unit with a unit (256B; Spectrum: 144B).")
+POLICY = Param("policy", "policy", "choice", "dt", choices=POLICIES,
+               help="dt: dynamic threshold; st: static threshold; cs: complete sharing; cp: complete "
+                    "partitioning; pushout: the longest queue's last cell makes room.")
+ALPHA = Param("alpha", "alpha", "float", None, low=2.0 ** -8, high=2.0 ** 8, unit="1", default_text="1",
+              help="Dynamic threshold: a queue admits while shorter than alpha x the free memory.",
+              applies=("policy", ("dt",)))
+DYNAMIC_TH = Param("dynamic_th", "dynamic_th", "int", None, low=-8, high=8, unit="1", default_text="0",
+                   help="SONiC's/SAI's exponent: alpha = 2^dynamic_th (instead of --alpha).",
+                   applies=("policy", ("dt",)))
+THRESHOLD = Param("threshold", "threshold", "size", None, low=8, unit="bits",
+                  help="Static threshold with a unit: a queue admits while it holds less (required with st).",
+                  applies=("policy", ("st",)))
+RESERVED = Param("reserved", "reserved", "size", 0, low=0, unit="bits", default_text="0B",
+                 help="Guaranteed minimum per queue with a unit, set aside before the memory is shared.",
+                 applies=("policy", ("dt", "st", "cs")))
+CONGESTED = Param("congested", "congested", "int", None, low=1, unit="queues",
+                  help="S: overloaded queues (the dynamic threshold's equilibrium).")
+FEEDERS = Param("feeders", "feeders", "int", 2, low=2, high=64, unit="inputs/queue",
+                help="Inputs feeding each congested queue a cell every slot.", applies=("congested", Above()))
+INCAST = Param("incast", "incast", "int", None, low=2, unit="senders",
+               help="N: senders of a synchronized N:1 burst to one queue.")
+BURST = Param("burst", "burst", "size", None, low=8, unit="bits",
+              help="Burst per incast sender with a unit (64KB), in whole cells.", applies=("incast", Above()))
+PERIOD = Param("period", "period_slots", "int", None, low=1, unit="slots", default_text="N x burst + 1",
+               help="Slots between incast bursts.", applies=("incast", Above()))
+BACKGROUND = Param("background", "background_load", "float", 0.0, low=0, high=1, unit="cells/slot/input",
+                   help="Bernoulli load of the inputs not in the incast, to the other outputs (the flows that "
+                        "share only the memory with it).", applies=("incast", Above()))
+BACKGROUND_CELLS = Param("background_cells", "background_cells", "float", 0.0, low=0, unit="cells",
+                         help="Cells the other queues hold in the shared memory while the burst lands.")
+LOAD = replace(UNICAST_TRAFFIC[0], default=None, default_text="none: --congested or --incast",
+               help="Offered load per input (unicast traffic, instead of --congested or --incast).")
+
+
+def _unicast_only(param):
+    """A unicast traffic option, refused with an overload or an incast (one that applies only with another, as
+    --hotspot-fraction with --pattern hotspot, is refused through it); the on-off mean burst is --mean-burst here
+    (--burst is the incast's)."""
+    if param.name == "burst":
+        param = replace(param, name="mean_burst")
+    if param.applies:
+        return param
+    return replace(param, applies=(("congested", (None,)), ("incast", (None,))))
+
+
+TRAFFIC = (LOAD, *(_unicast_only(q) for q in UNICAST_TRAFFIC[1:]))
+# The exact chain reads the load and a uniform or hotspot pattern; the rest of the traffic is the twin's.
+CHAIN_TRAFFIC = tuple(q for q in TRAFFIC if q.name in ("load", "pattern", "hotspot_fraction", "hotspot_port"))
+SIM_TRAFFIC = tuple(q for q in TRAFFIC if q not in CHAIN_TRAFFIC)
+
+
+def _bytes(name, bits):
+    if bits % 8:
+        raise InputError(name, f"{bits} bit", "a whole number of bytes, e.g. 256B")
+    return bits // 8
+
+
+def _cells(name, bits, cell_bits, least=0):
+    """A size in whole cells, rounded up: a part of a cell takes the whole cell."""
+    cells = -(-bits // cell_bits)
+    if cells < least:
+        raise InputError(name, f"{bits // 8}B", f"at least {least} cell(s) of {cell_bits // 8} B")
+    return cells
+
+
+def alpha_of(p) -> float:
+    """--alpha, or 2^--dynamic-th; refuses both at once."""
+    if p.get("alpha") is not None and p.get("dynamic_th") is not None:
+        raise InputError("dynamic_th", p["dynamic_th"], "unset when --alpha is given (alpha = 2^dynamic_th)")
+    if p.get("dynamic_th") is not None:
+        return 2.0 ** p["dynamic_th"]
+    return 1.0 if p.get("alpha") is None else p["alpha"]
+
+
+def from_sonic(p) -> dict:
+    """The parameters with the file's queue profile in place of --buffer, --policy, --threshold and --reserved.
+
+    SONiC's pool size is the shared part (the reserves of the queues and groups are set aside before it), so
+    the memory is the pool plus N reserves of the profile's size; alpha is 2^dynamic_th unless --alpha or
+    --dynamic-th is given."""
+    if p.get("sonic_buffers") is None:
+        if p.get("buffer") is None:
+            raise InputError("buffer", None, "a size with a unit (e.g. 256000B), or --sonic-buffers FILE")
+        return p
+    for name in ("buffer", "threshold"):
+        if p.get(name) is not None:
+            raise InputError(name, f"{p[name] // 8}B", "unset with --sonic-buffers (the file's pool and profile give it)")
+    if p.get("reserved"):
+        raise InputError("reserved", f"{p['reserved'] // 8}B", "0 with --sonic-buffers (the profile's size is the "
+                                                                 "reserve)")
+    conf = read_once(p["sonic_buffers"])
+    prof = conf.queue_profile(p.get("sonic_profile"))
+    policy = "dt" if prof.dynamic_th is not None else "st"
+    if p.get("policy", "dt") not in ("dt", policy):
+        raise InputError("policy", p["policy"], f"{policy} with --sonic-buffers (profile {prof.name})")
+    out = {**p, "policy": policy, "reserved": prof.size_bytes * 8,
+           "buffer": (conf.pools[prof.pool].size_bytes + p["ports"] * prof.size_bytes) * 8,
+           "threshold": None if prof.static_th is None else prof.static_th * 8}
+    if policy == "dt" and p.get("alpha") is None and p.get("dynamic_th") is None:
+        out["dynamic_th"] = prof.dynamic_th
+    return out
+
+
+def switch(p) -> SharedBufferSwitch:
+    """The :class:`~switchq.models.shared_buffer.SharedBufferSwitch` of a point's parameters."""
+    p = from_sonic(p)
+    cell = p["cell"]
+    _bytes("cell", cell)
+    if p["buffer"] < cell:
+        raise InputError("buffer", f"{p['buffer'] // 8}B", f"at least one cell ({cell // 8} B)")
+    threshold = None if p.get("threshold") is None else _cells("threshold", p["threshold"], cell, 1)
+    return SharedBufferSwitch(p["ports"], p["buffer"] // cell, cell // 8, p["policy"], alpha_of(p),
+                              threshold, _cells("reserved", p.get("reserved") or 0, cell))
+
+
+def workload(p, sw: SharedBufferSwitch):
+    """Overload (--congested), incast (--incast, --burst) or unicast traffic (--load), one at a time."""
+    given = [name for name in ("congested", "incast", "load") if p.get(name) is not None]
+    if len(given) != 1:
+        name = given[1] if len(given) > 1 else "load"
+        raise InputError(name, p.get(name), "exactly one of --congested, --incast and --load")
+    if given[0] == "congested":
+        return Overload(p["congested"], p["feeders"])
+    if given[0] == "incast":
+        if p.get("burst") is None:
+            raise InputError("burst", None, "a size per sender with a unit (e.g. 64KB) with --incast")
+        return Incast(p["incast"], _cells("burst", p["burst"], sw.cell_bytes * 8, 1), p["period"], p["background"])
+    return unicast_traffic({**p, "burst": p.get("mean_burst", 1.0)})
+
+
+def build(p):
+    check_applies(DECLARATION.all_params(), p, p)   # Python callers refused as the CLI refuses them
+    sw = switch(p)
+    return sw, workload(p, sw)
+
+
+_OVERLOAD, _INCAST, _SIZE, _CHAIN = (Solver("shared_buffer.overload"), Solver("shared_buffer.incast"),
+                                     Solver("shared_buffer.buffer_for_incast"), Solver("shared_buffer_chain.chain"))
+
+
+def _solve(p):
+    """The overloaded queues' equilibrium (--congested), the burst an incast queue absorbs (--incast), or the
+    exact chain's loss and occupancy under Bernoulli traffic (--load)."""
+    sw = switch(p)
+    given = [name for name in ("congested", "incast", "load") if p.get(name) is not None]
+    if len(given) != 1:
+        name = given[1] if len(given) > 1 else "congested"
+        raise InputError(name, p.get(name), "exactly one of --congested, --incast and --load")
+    args = (sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy, sw.alpha if sw.policy == "dt" else None)
+    if given[0] == "congested":
+        return _OVERLOAD(*args, p["congested"], sw.threshold_cells, sw.reserved_cells)
+    if given[0] == "incast":
+        return _INCAST(*args, p["incast"], p["background_cells"], sw.threshold_cells, sw.reserved_cells)
+    pattern = p.get("pattern") or "uniform"
+    if pattern not in ("uniform", "hotspot"):
+        raise InputError("pattern", pattern, "uniform or hotspot for the exact chain (simulate the others)")
+    return _CHAIN(*args, p["load"], sw.threshold_cells, sw.reserved_cells, pattern, p.get("hotspot_fraction", 0.0),
+                  p.get("hotspot_port", 0))
+
+
+def _size(p):
+    cell = p["cell"]
+    _bytes("cell", cell)
+    burst = _cells("burst", p["burst"], cell, 1)
+    policy = p["policy"]
+    reserved = _cells("reserved", p.get("reserved") or 0, cell)
+    return _SIZE(p["ports"], cell // 8, policy, alpha_of(p) if policy == "dt" else None, p["incast"], burst,
+                 p["background_cells"], reserved)
+
+
+def overflowing_burst(buffer_cells: int, degree: int) -> int:
+    """Cells per sender that overflow any queue of the memory: twice the memory over N - 1, and 2 more. An
+    incast twin sends this much so that every burst drops, and its first drop measures the burst absorbed
+    (chosen from the memory alone, not from the answer it checks)."""
+    return 2 * buffer_cells // (degree - 1) + 2
+
+
+def _twin(p):
+    """The simulated point of a solve: the overload as asked; an incast with overflowing bursts."""
+    if p.get("incast") is None:
+        return p
+    sw = switch(p)
+    return {**p, "burst": overflowing_burst(sw.buffer_cells, p["incast"]) * sw.cell_bytes * 8,
+            "background_cells": 0.0}
+
+
+def _watched(c):
+    w = c.workload
+    return w.congested if isinstance(w, Overload) else 1 if isinstance(w, Incast) else c.system.n_ports
+
+
+def _per_event(counter, events="m_events"):
+    return lambda c: c[counter] / c[events] if isinstance(c.workload, Incast) else None
+
+
+def _victims(c):
+    w = c.workload
+    if not isinstance(w, Incast) or w.background_load == 0:
+        return None
+    return c["m_background_delivered"] / ((c.system.n_ports - w.degree) * c.slots)
+
+
+def _offering(c):
+    """Inputs offering cells: a congested queue's feeders, the incast's senders (and background inputs), else all."""
+    w, n = c.workload, c.system.n_ports
+    if isinstance(w, Overload):
+        return w.congested * w.feeders
+    if isinstance(w, Incast):
+        return n if w.background_load > 0 else w.degree
+    return n
+
+
+METRICS = (
+    Metric("throughput", "cells/slot/input", lambda c: c["m_delivered"] / (_offering(c) * c.slots),
+           "cells delivered per offering input per slot", bounds=(0.0, 1.0)),
+    Metric("queue_occupancy", "cells", lambda c: c["m_occupancy_sum"] / (_watched(c) * c.slots),
+           "cells per watched queue (the congested ones, the incast's, else all) at slot end, after departures"),
+    Metric("free_cells", "cells", lambda c: c["m_free_sum"] / c.slots, "cells free in the memory at slot end"),
+    Metric("burst_absorbed", "cells/sender", _per_event("m_absorbed_sum"),
+           "cells per sender of an incast burst admitted before its first drop (the whole burst if none)"),
+    Metric("dropping_share", "1", _per_event("m_dropping_events"), "share of incast bursts that lost a cell",
+           bounds=(0.0, 1.0)),
+    Metric("completion_slots", "slots", _per_event("m_completion_sum", "m_completed"),
+           "slots from an incast burst's start until its queue emptied"),
+    Metric("victim_throughput", "cells/slot/input", _victims,
+           "background cells delivered per background input per slot", bounds=(0.0, 1.0)),
+    *(m for m in switch_metrics() if m.name not in ("throughput",)),
+)
+COUNTERS = (*switch_counters(), Counter("pushed_out", "cells"), Counter("occupancy_max", "cells", "max"))
+UNITS = {"buffer_cells": "cells", "cell_bytes": "B", "threshold_cells": "cells", "reserved_cells": "cells",
+         "alpha": "1", "congested": "queues", "feeders": "inputs/queue", "incast": "senders",
+         "burst_cells": "cells/sender", "period_slots": "slots", "background_load": "cells/slot/input"}
+
+_EXAMPLE = {"ports": 32, "buffer": 256000 * 8, "cell": 256 * 8}
+
+
+def _overload_case(alpha, congested, ports=32):
+    params = {**_EXAMPLE, "ports": ports, "alpha": alpha, "congested": congested}
+    return Case("shared-buffer", f"N={ports}, B=1000 cells, alpha {alpha:g}, S={congested}: per-queue occupancy",
+                params, "queue_occupancy",
+                solved("shared_buffer.overload", ports, 1000, 256, "dt", alpha, congested, figure="queue_cells"),
+                slots=20_000, replications=5, tolerance=1.0,
+                why="The fluid fixed point q = alpha B / (1 + alpha S). Sampled at slot end after departures, a "
+                    "queue that refills to its threshold in every slot sits up to a cell under it: 1 cell.")
+
+
+def _incast_case(alpha, degree):
+    burst = overflowing_burst(1000, degree)
+    params = {**_EXAMPLE, "alpha": alpha, "incast": degree, "burst": burst * 256 * 8}
+    return Case("shared-buffer", f"N=32, B=1000 cells, alpha {alpha:g}, {degree}:1 incast: burst absorbed",
+                params, "burst_absorbed",
+                solved("shared_buffer.incast", 32, 1000, 256, "dt", alpha, degree, figure="burst_cells"),
+                slots=30 * (degree * burst + 1), replications=5, tolerance=1.0,
+                why="The fluid c / (N - 1), c = alpha B / (1 + alpha); the slotted queue admits a whole slot's "
+                    "N cells only while (N - 1) k < c, so it absorbs ceil(c / (N - 1)) - 1, under a cell below.")
+
+
+def _on(workload):
+    return lambda p, r: "" if p.get(workload) is not None else f"not --{workload}"
+
+
+_CHAIN_COMPARES = (
+    Compare("loss_probability", "loss_probability", precision=5e-4, precision_share=0.0, applies=_on("load"),
+            why="exact chain: a point target, 5e-4 in absolute terms as a loss may be near 0"),
+    Compare("mean_queue", "queue_occupancy", precision=0.01, precision_share=0.0, applies=_on("load"),
+            why="exact chain: a point target, 0.01 cell"))
+
+
+def _chain_case(label, params, quantity, figure, **chain):
+    return Case("shared-buffer", label, params, quantity,
+                solved("shared_buffer_chain.chain", params["ports"], params["buffer"] // 2048, 256,
+                       params.get("policy", "dt"), params.get("alpha"), params["load"], figure=figure, **chain),
+                slots=200_000, replications=8, precision=5e-4 if figure == "loss_probability" else 0.01,
+                precision_share=0.0,
+                why="The exact chain of the queue lengths (solvers.shared_buffer_chain), its own admission code; "
+                    "a point target within 5e-4 (loss) or 0.01 cell (occupancy).")
+
+
+_SMALL = {"ports": 4, "cell": 2048, "load": 0.9}
+CHAIN_CASES = (
+    _chain_case("4 ports, 20 cells, dt alpha 1, uniform 0.9: loss", {**_SMALL, "buffer": 20 * 2048, "alpha": 1.0},
+                "loss_probability", "loss_probability"),
+    _chain_case("4 ports, 20 cells, dt alpha 1, uniform 0.9: occupancy", {**_SMALL, "buffer": 20 * 2048,
+                                                                         "alpha": 1.0},
+                "queue_occupancy", "mean_queue"),
+    _chain_case("4 ports, 16 cells, cp, uniform 0.9: loss", {**_SMALL, "buffer": 16 * 2048, "policy": "cp"},
+                "loss_probability", "loss_probability"),
+    _chain_case("4 ports, 12 cells, pushout, hotspot 0.3 at 0.95: loss",
+                {**_SMALL, "buffer": 12 * 2048, "policy": "pushout", "load": 0.95, "pattern": "hotspot",
+                 "hotspot_fraction": 0.3}, "loss_probability", "loss_probability", pattern="hotspot",
+                hotspot_fraction=0.3),
+)
+
+CASES = (*CHAIN_CASES, _overload_case(2.0, 4), _overload_case(0.125, 8), _overload_case(8.0, 1), _overload_case(1.0, 16, 64),
+         *(_incast_case(alpha, degree) for degree in (8, 32) for alpha in (0.25, 1.0, 4.0)))
+
+_OVERLOAD_COMPARE = Compare("queue_cells", "queue_occupancy", tolerance=1.0,
+                            applies=lambda p, r: "" if p.get("congested") is not None else "an incast, not overload",
+                            why="slot-end sampling sits up to a cell under the fluid threshold")
+_INCAST_COMPARE = Compare("burst_cells", "burst_absorbed", tolerance=1.0,
+                          applies=lambda p, r: "" if p.get("incast") is not None else "overload, not an incast",
+                          why="the slotted switch absorbs ceil(c/(N-1)) - 1 cells per sender, under a cell below "
+                              "the fluid c/(N-1)")
+
+DECLARATION = Architecture(
+    name="shared-buffer", order=25, family="switch", accepts=(Overload, Incast, Traffic),
+    workload=(CONGESTED, FEEDERS, INCAST, BURST, PERIOD, BACKGROUND, *TRAFFIC),
+    metrics=METRICS, counters=COUNTERS, labels=latency_per("cell"), units=UNITS,
+    bounded="a finite shared memory: every queue is bounded by it, and a cell it has no room for is dropped",
+    title="Shared-memory switch",
+    summary="shared-memory switch with dynamic/static thresholds: overload shares, incast absorption "
+            "(Choudhury & Hahne 1998)",
+    description="N output queues in one shared memory, admitted by a dynamic threshold (alpha x the free "
+                "memory), a static one, complete sharing or partitioning, or pushout; offered an overload "
+                "(--congested S), a synchronized N:1 incast (--incast N --burst SIZE) or unicast traffic.",
+    config=(SharedBufferSwitch,), architectures=("shared-buffer",),
+    params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES, SONIC_PROFILE),
+    build=build,
+    kernel="switchq.validate.arch.shared_buffer",
+    main="queue_occupancy", table=("queue_occupancy", "free_cells", "burst_absorbed", "loss_probability"),
+    sample={"ports": 4, "buffer": "2560B", "congested": 2},
+    examples=("switchq simulate shared-buffer --ports 32 --buffer 256000B --alpha 2 --congested 4 --json",
+              "switchq simulate shared-buffer --ports 32 --buffer 256000B --incast 8 --burst 40KB --background 0.5"),
+    answers=(
+        Answer("shared-buffer", "Shared-memory switch",
+               "shared-memory switch: overloaded queues' shares (--congested) or the incast burst a queue "
+               "absorbs (--incast)",
+               params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES, SONIC_PROFILE,
+                       CONGESTED, INCAST,
+                       BACKGROUND_CELLS, *CHAIN_TRAFFIC, *sim_only(FEEDERS, *SIM_TRAFFIC)),
+               solve=_solve, returns=(_OVERLOAD, _INCAST, _CHAIN), twin=_twin,
+               table=("queue_cells", "free_cells", "burst_cells", "burst_whole", "fill_slots"),
+               sim_main="queue_occupancy", sim_table=("queue_occupancy", "free_cells", "burst_absorbed",
+                                                      "loss_probability"),
+               description="Under overload (--congested S) each queue of the dynamic threshold settles at alpha B "
+                           "/ (1 + alpha S) and B / (1 + alpha S) stays free (Choudhury & Hahne, IEEE/ACM ToN "
+                           "6(2), 1998); other policies by the same fluid balance. With --incast N, the largest "
+                           "burst per sender one empty queue absorbs without a drop: b (N - 1) below the queue's "
+                           "cap c, c = alpha (B - G) / (1 + alpha) under dt (derived in "
+                           "switchq.solvers.shared_buffer), and the slots to fill it.",
+               examples=("switchq solve shared-buffer --ports 32 --buffer 256000B --cell 256B --alpha 2 "
+                         "--congested 4 --json",
+                         "switchq solve shared-buffer --ports 32 --buffer 256000B --dynamic-th -2 --incast 8"),
+               vary_example="alpha=0.0625,0.25,1,4,8 --ports 32 --buffer 256000B --congested 4",
+               compares=(_OVERLOAD_COMPARE, _INCAST_COMPARE, *_CHAIN_COMPARES)),
+        Answer("size-shared-buffer", "Shared memory for an incast",
+               "shared memory an N:1 incast burst needs to land in one queue without a drop",
+               params=(PORTS, CELL, replace(POLICY, choices=("dt", "cs", "cp", "pushout")), ALPHA, DYNAMIC_TH,
+                       replace(RESERVED, applies=("policy", ("dt", "cs"))),
+                       replace(INCAST, default=REQUIRED), replace(BURST, applies=(), default=REQUIRED),
+                       BACKGROUND_CELLS),
+               solve=_size, returns=(_SIZE,), verb="size",
+               description="The least shared memory (whole cells) in which N senders' bursts of b cells each land "
+                           "in one empty queue without a drop, the other queues holding --background-cells: the "
+                           "least B with b (N - 1) below the queue's cap (switchq.solvers.shared_buffer).",
+               examples=("switchq size shared-buffer --ports 32 --alpha 1 --incast 8 --burst 18KB --json",)),
+    ),
+    cases=CASES,
+    bench=(BenchCase("shared buffer 32 ports, dt alpha 2, S=4", {**_EXAMPLE, "alpha": 2.0, "congested": 4}),),
+)

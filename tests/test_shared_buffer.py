@@ -1,0 +1,143 @@
+"""The shared-memory switch (issue 37): the thresholds' closed forms, the kernel's admission, the CLI's refusals.
+
+Figures are the issue's worked example (32 ports, 256,000 B of 256 B cells, alpha 2, 4 congested queues) and
+hand derivations from the admission rules; the kernel is checked against integer arithmetic done here, not
+against the solver.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from switchq.cli import main
+from switchq.errors import InputError
+from switchq.models.shared_buffer import Incast, Overload, SharedBufferSwitch
+from switchq.models.traffic import Traffic
+from switchq.solvers.shared_buffer import buffer_for_incast, incast, overload, queue_cap
+from switchq.solvers.shared_buffer_chain import chain
+from switchq.validate import kernel as K
+from switchq.validate.arch import shared_buffer as kern
+
+
+def _run(sw, workload, slots=4000, warmup=1000, seed=3):
+    return kern.LAYOUT.named(kern.replicate(sw, workload, K.Run(slots=slots, warmup=warmup, drain=0, seed=seed)))
+
+
+def test_overload_equilibrium_is_the_issues_example():
+    # alpha B / (1 + alpha S) = 2 x 1000 / 9 = 222.2 cells = 56,888.9 B; B / 9 = 111.1 cells free.
+    a = overload(32, 1000, 256, "dt", 2.0, 4)
+    assert a.queue_cells == pytest.approx(2000 / 9, rel=1e-12)
+    assert round(a.queue_bytes) == 56889 and a.free_cells == pytest.approx(1000 / 9, rel=1e-12)
+
+
+def test_other_policies_overload_by_the_fluid_balance():
+    # cs and pushout split the memory evenly; cp gives each queue floor(B / N); st caps at T; a reserve r per
+    # queue is set aside (N r) and added back: 1000 - 32 x 10 = 680 shared, 680 / 4 + 10 = 180.
+    assert overload(32, 1000, 256, "cs", None, 4).queue_cells == 250
+    assert overload(32, 1000, 256, "pushout", None, 4).queue_cells == 250
+    assert overload(32, 1000, 256, "cp", None, 4).queue_cells == 31
+    assert overload(32, 1000, 256, "st", None, 4, threshold_cells=100).queue_cells == 100
+    assert overload(32, 1000, 256, "cs", None, 4, reserved_cells=10).queue_cells == 180
+
+
+@pytest.mark.parametrize("policy, kw, expected", [
+    ("cs", {}, 250), ("pushout", {}, 250), ("cp", {}, 31), ("st", {"threshold_cells": 100}, 100),
+])
+def test_kernel_overload_matches_the_fluid_share_within_a_cell(policy, kw, expected):
+    # Slot-end sampling, after departures: a queue refilled to its limit every slot reads up to a cell under it.
+    sw = SharedBufferSwitch(32, 1000, 256, policy, **kw)
+    c = _run(sw, Overload(4))
+    occ = c["m_occupancy_sum"] / (4 * 4000)
+    assert expected - 1 <= occ <= expected
+    assert c["arrived"] == c["delivered"] + c["queued"]
+
+
+def test_incast_absorption_is_the_integer_rule():
+    # Hand-computed: dt, alpha 1, B 1000: the queue refuses at q >= c = 500. A burst of b cells from each of 8
+    # senders puts 7 b in the queue after its last slot's arrivals less one departure per earlier slot: the last
+    # cell finds 7 b cells, so b is absorbed iff 7 b < 500, b <= 71 (71 x 7 = 497).
+    a = incast(32, 1000, 256, "dt", 1.0, 8)
+    assert a.cap_cells == 500 and a.burst_whole == 71 and a.burst_cells == pytest.approx(500 / 7)
+    sw = SharedBufferSwitch(32, 1000, 256, "dt", 1.0)
+    for burst, dropped in ((71, False), (72, True)):
+        c = _run(sw, Incast(8, burst), slots=8 * burst * 4, warmup=0)
+        assert (c["m_dropping_events"] > 0) is dropped
+        assert c["m_absorbed_sum"] / c["m_events"] == 71
+
+
+def test_background_occupancy_lowers_the_cap():
+    # c = alpha (B - G) / (1 + alpha): G = 200 cells held elsewhere, alpha 4: 4 x 800 / 5 = 640.
+    sw = SharedBufferSwitch(32, 1000, 256, "dt", 4.0)
+    assert queue_cap(sw, 200) == pytest.approx(640)
+
+
+def test_sizing_inverts_the_absorption():
+    # The least B whose queue absorbs the burst: B absorbs it, B - 1 cell does not.
+    for policy, alpha in (("dt", 0.25), ("dt", 1.0), ("dt", 8.0), ("cs", None), ("cp", None)):
+        need = buffer_for_incast(32, 256, policy, alpha, 8, 40)
+        assert incast(32, need.buffer_cells, 256, policy, alpha, 8).burst_whole >= 40
+        assert incast(32, need.buffer_cells - 1, 256, policy, alpha, 8).burst_whole < 40
+
+
+def test_pushout_makes_room_for_a_shorter_queue_and_conserves_cells():
+    # A full memory: the arrival of a queue shorter than the longest pushes out the longest's last cell.
+    sw = SharedBufferSwitch(4, 16, 64, "pushout")
+    c = _run(sw, Traffic(load=0.95, pattern="hotspot", hotspot_fraction=0.6), slots=3000, warmup=200)
+    assert c["pushed_out"] > 0
+    assert c["arrived"] == c["delivered"] + c["queued"]
+    assert c["occupancy_max"] <= 16
+
+
+def test_reserve_admits_below_it_even_when_the_shared_part_is_full():
+    # Hand-built: the shared part (B_s = 8 - 2 x 2 = 4) is all held; a queue of 1 cell is under its reserve of 2.
+    args = kern.args_for(SharedBufferSwitch(2, 8, 64, "cs", reserved_cells=2))
+    assert kern.room(args, 1, 4, 7) and not kern.room(args, 2, 4, 7)
+    dt = kern.args_for(SharedBufferSwitch(2, 8, 64, "dt", alpha=0.5, reserved_cells=2))
+    # q - r = 1 < 0.5 x (4 - 1) = 1.5 admits; q - r = 2 does not.
+    assert kern.room(dt, 3, 1, 6) and not kern.room(dt, 4, 2, 8)
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--alpha", "2", "--dynamic-th", "1", "--congested", "4"], "--dynamic-th"),
+    (["--alpha", "0", "--congested", "4"], "--alpha"),
+    (["--buffer", "100B", "--congested", "4"], "--buffer"),
+    (["--incast", "8", "--congested", "4"], "--incast"),
+    (["--load", "0.5", "--congested", "4"], "--load"),
+    (["--incast", "40", "--buffer", "256000B"], "--incast"),
+    (["--policy", "cs", "--alpha", "2", "--congested", "4"], "--alpha"),
+])
+def test_bad_input_is_one_line_naming_the_option(args, option, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "shared-buffer", "--ports", "32", *(["--buffer", "256000B"] if "--buffer" not in args else []),
+              *args])
+    assert e.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and f"{option}: got" in lines[0], lines
+
+
+def test_cli_solves_the_issues_example(capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "shared-buffer", "--ports", "32", "--buffer", "256000B", "--cell", "256B", "--alpha", "2",
+              "--congested", "4", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert math.isclose(out["queue_cells"], 222.2222, rel_tol=1e-5) and round(out["queue_bytes"]) == 56889
+    assert math.isclose(out["free_cells"], 111.1111, rel_tol=1e-5)
+
+
+def test_chain_of_a_two_port_two_cell_switch_by_hand():
+    # 2 x 2, B = 2, complete sharing, both inputs send every slot, destinations uniform. At a slot's end the
+    # memory holds 0 or 1 cell. From 0: both cells are admitted; they split (prob. 1/2) and both leave, or go to
+    # one queue (1/2) and one stays. From 1: one cell is admitted, one lost; the queues end at 1 cell (the new
+    # one joined the other queue or the same, so one stays, prob. 1/2) or at 0 (1/2). So pi = (1/2, 1/2): a cell
+    # lost every other slot of 2 offered, loss 1/4; 1/2 cell at slot end (1/4 per queue); wait 0.5 / 1.5 = 1/3.
+    a = chain(2, 2, 256, "cs", None, 1.0)
+    assert a.loss_probability == pytest.approx(0.25, abs=1e-12)
+    assert a.mean_queue == pytest.approx(0.25, abs=1e-12) and a.mean_wait == pytest.approx(1 / 3, abs=1e-12)
+
+
+def test_chain_refuses_a_switch_past_its_state_limit():
+    with pytest.raises(InputError, match="at most 44 cells with 4 ports"):
+        chain(4, 45, 256, "dt", 1.0, 0.9)

@@ -356,9 +356,9 @@ DECLARATION = Architecture(
         Answer("shared-buffer", "Shared-memory switch",
                "shared-memory switch: overloaded queues' shares (--congested) or the incast burst a queue "
                "absorbs (--incast)",
-               params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES, SONIC_PROFILE,
-                       CONGESTED, INCAST,
-                       BACKGROUND_CELLS, *CHAIN_TRAFFIC, *sim_only(FEEDERS, *SIM_TRAFFIC)),
+               params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES,
+                       SONIC_PROFILE, CONGESTED, INCAST, BACKGROUND_CELLS, *CHAIN_TRAFFIC,
+                       *sim_only(FEEDERS, BURST, PERIOD, BACKGROUND, *SIM_TRAFFIC)),
                solve=_solve, returns=(_OVERLOAD, _INCAST, _CHAIN), twin=_twin,
                table=("queue_cells", "free_cells", "burst_cells", "burst_whole", "fill_slots"),
                sim_main="queue_occupancy", sim_table=("queue_occupancy", "free_cells", "burst_absorbed",
@@ -386,6 +386,13 @@ DECLARATION = Architecture(
                            "least B with b (N - 1) below the queue's cap (switchq.solvers.shared_buffer).",
                examples=("switchq size shared-buffer --ports 32 --alpha 1 --incast 8 --burst 18KB --json",)),
     ),
-    cases=CASES,
-    bench=(BenchCase("shared buffer 32 ports, dt alpha 2, S=4", {**_EXAMPLE, "alpha": 2.0, "congested": 4}),),
+    cases=CASES, report=(("shared-buffer", "switchq.validate.reports.shared_buffer"),),
+    # The issue's speed: at least 1e7 port-slots/s at 32 ports (measured 2.7e7 uniform at 0.9, 2.7e8 overloaded,
+    # 1.2e7 pushout under a hotspot: its longest-queue scan is N per drop).
+    bench=(BenchCase("shared buffer 32 ports, dt, uniform load 0.9", {**_EXAMPLE, "load": 0.9}, target=1e7),
+           BenchCase("shared buffer 32 ports, dt alpha 2, overload S=4", {**_EXAMPLE, "alpha": 2.0, "congested": 4},
+                     target=1e7),
+           BenchCase("shared buffer 32:1 incast of 10^6 cells, 64 MiB", {**_EXAMPLE, "buffer": 64 * 2 ** 20 * 8,
+                                                                        "incast": 32, "burst": 8_000_000 * 8},
+                     target=1e7)),
 )

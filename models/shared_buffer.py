@@ -15,6 +15,13 @@ each. A cell is admitted to its queue by the switch's ``policy``:
 ``reserved_cells`` is a guaranteed minimum per queue, taken from the memory before it is shared (``dt``,
 ``st``, ``cs``): a queue below it admits without asking the shared part.
 
+``lossless``: every cell is of a lossless class with PFC (IEEE 802.1Qbb) and ingress accounting, as SONiC sets
+it up: each input's priority group counts its cells in the memory and sends XOFF upstream once it holds
+``xoff_cells``; its sender stops ``pause_slots`` later, and the cells in flight meanwhile land in the group's
+private headroom (``headroom_cells``) and then in a shared headroom pool (``headroom_pool_cells``) beside the
+memory; the group sends XON when it has drained to ``xoff_cells - xon_offset_cells``. A lossless class's egress
+queues admit while the memory has room (policy ``cs``): its ingress thresholds bound it.
+
 The workloads: :class:`Overload` (S queues each fed every slot by ``feeders`` inputs, the 1998 paper's
 overload), :class:`Incast` (N inputs each send a burst to one output at once), or a
 :class:`~switchq.models.traffic.Traffic` (uniform, hotspot, on-off).
@@ -67,6 +74,12 @@ class SharedBufferSwitch(SingleSwitch):
     alpha: float = 1.0
     threshold_cells: int | None = None
     reserved_cells: int = 0
+    lossless: bool = False
+    xoff_cells: int | None = None
+    xon_offset_cells: int = 0
+    headroom_cells: int = 0
+    headroom_pool_cells: int = 0
+    pause_slots: int = 0
     architecture: ClassVar[str] = "shared-buffer"
 
     def __post_init__(self):
@@ -88,6 +101,24 @@ class SharedBufferSwitch(SingleSwitch):
             raise _check.InputError("reserved_cells", reserved, f"an integer in [0, {most}], so the {self.n_ports} "
                                                                 "queues' reserves leave a shared cell")
         _check.assign(self, reserved_cells=reserved)
+        self._check_lossless()
+
+    def _check_lossless(self):
+        names = ("xoff_cells", "xon_offset_cells", "headroom_cells", "headroom_pool_cells", "pause_slots")
+        if not self.lossless:
+            for name, default in zip(names, (None, 0, 0, 0, 0)):
+                _check.only_with(name, getattr(self, name), default, False, "lossless is set")
+            return
+        if self.policy != "cs":
+            raise _check.InputError("policy", self.policy, "cs with lossless (a lossless class's egress admits "
+                                                           "while the memory has room; PFC bounds its groups)")
+        xoff = _check.integer("xoff_cells", self.xoff_cells, 1, self.buffer_cells)
+        _check.assign(self, xoff_cells=xoff,
+                      xon_offset_cells=_check.integer("xon_offset_cells", self.xon_offset_cells, 0, xoff),
+                      headroom_cells=_check.integer("headroom_cells", self.headroom_cells, 0, MAX_BUFFER_CELLS),
+                      headroom_pool_cells=_check.integer("headroom_pool_cells", self.headroom_pool_cells, 0,
+                                                         MAX_BUFFER_CELLS),
+                      pause_slots=_check.integer("pause_slots", self.pause_slots, 0, 1 << 24))
 
     @property
     def shared_cells(self) -> int:

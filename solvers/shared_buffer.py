@@ -25,6 +25,15 @@ So the whole burst is admitted iff b (N - 1) < c: the largest burst per sender a
 the integer b* = ceil(c / (N - 1)) - 1, within a cell of the fluid c / (N - 1), and the queue reaches its cap
 after c / (N - 1) slots (the time to fill). The memory a burst needs inverts the cap.
 
+**PFC under a sustained incast** (derived here). A lossless class's input group sends XOFF once it holds X
+cells and its sender stops D slots later (the cells in flight meanwhile, D of them at a cell a slot, land in
+its headroom: the worst-case demand is D cells, and a headroom of D - 1 loses a cell at every pause). N
+senders with data always waiting share one output that sends a cell a slot; no cell being lost and the
+senders alike, each gets 1/N of it in the long run, so each is paused 1 - 1/N of the time (the pause duty),
+whatever X, the XON offset and D (they set how often it pauses, not for how long in all). From empty, each
+group gains N - 1 cells in N slots, so the first XOFF comes after about X N / (N - 1) slots. A shared headroom
+pool of H cells beside private headrooms of h cells holds floor(H / (D - h)) groups in headroom at once.
+
 >>> a = overload(32, 1000, 256, "dt", 2.0, 4)
 >>> round(a.queue_cells, 1), round(a.queue_bytes), round(a.free_cells, 1)
 (222.2, 56889, 111.1)
@@ -42,10 +51,14 @@ from switchq.models.shared_buffer import SharedBufferSwitch
 
 from .figures import figure, given
 
-__all__ = ["OverloadAnswer", "IncastAnswer", "BufferNeed", "overload", "incast", "buffer_for_incast", "queue_cap"]
+__all__ = ["OverloadAnswer", "IncastAnswer", "BufferNeed", "PfcIncastAnswer", "overload", "incast",
+           "buffer_for_incast", "queue_cap", "pfc_incast"]
 
 OVERLOAD_SOURCE = ("Choudhury & Hahne, 'Dynamic queue length thresholds for shared-memory packet switches', "
                    "IEEE/ACM ToN 6(2), 1998: q = alpha B / (1 + alpha S), B / (1 + alpha S) free")
+PFC_SOURCE = ("derived (switchq.solvers.shared_buffer): IEEE 802.1Qbb PFC with ingress accounting; N backlogged "
+              "senders share one output, so each is paused 1 - 1/N of the time; the headroom demand is the D cells "
+              "in flight")
 INCAST_SOURCE = ("derived (switchq.solvers.shared_buffer): a burst of b cells from each of N senders is absorbed "
                  "iff b (N - 1) < the queue's cap; dt's cap r + alpha (B_s - G) / (1 + alpha)")
 
@@ -199,3 +212,39 @@ def buffer_for_incast(n_ports: int, cell_bytes: int, policy: str, alpha: float |
         sw = SharedBufferSwitch(n_ports, sw.buffer_cells + 1, cell_bytes, policy, sw.alpha, reserved_cells=r)
     return BufferNeed(n_ports, sw.cell_bytes, policy, alpha if policy == "dt" else None, n, b, g, sw.buffer_cells,
                       sw.buffer_bytes)
+
+
+@dataclass(frozen=True)
+class PfcIncastAnswer:
+    n_ports: int = given("ports")
+    incast: int = given("senders")
+    xoff_cells: int = given("cells")
+    pause_slots: int = given("slots")
+    headroom_cells: int = given("cells")
+    headroom_pool_cells: int = given("cells")
+    pause_duty: float = figure("1", main=True)
+    first_xoff_slots: float = figure("slots")
+    headroom_demand_cells: int = figure("cells")
+    headroom_short_cells: int = figure("cells")
+    groups_in_pool: int = figure("groups")
+    source: str = figure(default=PFC_SOURCE)
+
+
+def pfc_incast(n_ports: int, degree: int, xoff_cells: int, pause_slots: int, headroom_cells: int = 0,
+               headroom_pool_cells: int = 0) -> PfcIncastAnswer:
+    """A lossless class under a sustained N:1 incast: the pause duty, the first XOFF, the headroom a group needs
+    and how many groups the shared headroom pool holds at once (see the module's derivation).
+
+    >>> a = pfc_incast(32, 8, 100, 40, headroom_cells=10, headroom_pool_cells=200)
+    >>> a.pause_duty, round(a.first_xoff_slots, 2), a.headroom_demand_cells, a.groups_in_pool
+    (0.875, 114.29, 40, 6)
+    """
+    n_ports = _check.integer("n_ports", n_ports, 1)
+    n = _check.integer("incast", degree, 2, n_ports)
+    x = _check.integer("xoff_cells", xoff_cells, 1)
+    d = _check.integer("pause_slots", pause_slots, 0)
+    h = _check.integer("headroom_cells", headroom_cells, 0)
+    pool = _check.integer("headroom_pool_cells", headroom_pool_cells, 0)
+    short = max(0, d - h)
+    groups = n_ports if short == 0 else min(n_ports, pool // short)
+    return PfcIncastAnswer(n_ports, n, x, d, h, pool, 1.0 - 1.0 / n, x * n / (n - 1), d, short, groups)

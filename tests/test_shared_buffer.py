@@ -16,10 +16,11 @@ from switchq.cli import main
 from switchq.errors import InputError
 from switchq.models.shared_buffer import Incast, Overload, SharedBufferSwitch
 from switchq.models.traffic import Traffic
-from switchq.solvers.shared_buffer import buffer_for_incast, incast, overload, queue_cap
+from switchq.solvers.shared_buffer import buffer_for_incast, incast, overload, pfc_incast, queue_cap
 from switchq.solvers.shared_buffer_chain import chain
 from switchq.validate import kernel as K
 from switchq.validate.arch import shared_buffer as kern
+from switchq.validate.arch.shared_buffer_phases import room
 
 
 def _run(sw, workload, slots=4000, warmup=1000, seed=3):
@@ -94,10 +95,10 @@ def test_pushout_makes_room_for_a_shorter_queue_and_conserves_cells():
 def test_reserve_admits_below_it_even_when_the_shared_part_is_full():
     # Hand-built: the shared part (B_s = 8 - 2 x 2 = 4) is all held; a queue of 1 cell is under its reserve of 2.
     args = kern.args_for(SharedBufferSwitch(2, 8, 64, "cs", reserved_cells=2))
-    assert kern.room(args, 1, 4, 7) and not kern.room(args, 2, 4, 7)
+    assert room(args, 1, 4, 7) and not room(args, 2, 4, 7)
     dt = kern.args_for(SharedBufferSwitch(2, 8, 64, "dt", alpha=0.5, reserved_cells=2))
     # q - r = 1 < 0.5 x (4 - 1) = 1.5 admits; q - r = 2 does not.
-    assert kern.room(dt, 3, 1, 6) and not kern.room(dt, 4, 2, 8)
+    assert room(dt, 3, 1, 6) and not room(dt, 4, 2, 8)
 
 
 @pytest.mark.parametrize("args, option", [
@@ -141,3 +142,49 @@ def test_chain_of_a_two_port_two_cell_switch_by_hand():
 def test_chain_refuses_a_switch_past_its_state_limit():
     with pytest.raises(InputError, match="at most 44 cells with 4 ports"):
         chain(4, 45, 256, "dt", 1.0, 0.9)
+
+
+def _lossless(headroom=30, pool=0, xoff=20):
+    return SharedBufferSwitch(32, 1000, 256, "cs", lossless=True, xoff_cells=xoff, xon_offset_cells=5,
+                              headroom_cells=headroom, headroom_pool_cells=pool, pause_slots=30)
+
+
+@pytest.mark.parametrize("degree", [2, 8, 32])
+def test_lossless_incast_pauses_each_sender_all_but_its_share(degree):
+    # N backlogged senders share one output that sends a cell a slot; nothing is lost, so each sends 1/N of the
+    # slots and is paused the rest: 1 - 1/N, up to the cycles in progress at the window's ends (a group holds
+    # at most 20 + 30 cells, 50 / 20,000 slots: 0.0025 per sender; 0.01 leaves room for the 32:1 case's phase).
+    c = _run(_lossless(), Incast(degree, 1 << 24), slots=20_000, warmup=2_000)
+    assert c["m_lossless_drops"] == 0 and c["m_xoffs"] > 0
+    assert c["m_paused_slots"] / (degree * 20_000) == pytest.approx(1 - 1 / degree, abs=0.01)
+
+
+def test_headroom_demand_is_the_cells_in_flight():
+    # After an XOFF the sender stops 30 slots later, sending a cell a slot meanwhile: 30 cells land in headroom.
+    # With 29 cells of headroom and no pool, the 30th is lost at every pause; a pool of 8 cells, one for each
+    # of the 8 groups that can be in headroom at once, takes it instead.
+    sized = _run(_lossless(30), Incast(8, 1 << 24), slots=20_000, warmup=2_000)
+    assert sized["headroom_peak"] == 30 and sized["m_lossless_drops"] == 0
+    short = _run(_lossless(29), Incast(8, 1 << 24), slots=20_000, warmup=2_000)
+    assert short["m_lossless_drops"] == short["m_xoffs"] > 0
+    pooled = _run(_lossless(29, pool=8), Incast(8, 1 << 24), slots=20_000, warmup=2_000)
+    assert pooled["m_lossless_drops"] == 0 and 1 <= pooled["pool_peak"] <= 8
+
+
+def test_pfc_answer_counts_the_groups_the_pool_holds():
+    # Each paused group needs 40 - 10 = 30 cells beyond its private headroom: a pool of 200 holds 6 of them.
+    a = pfc_incast(32, 8, 100, 40, headroom_cells=10, headroom_pool_cells=200)
+    assert a.headroom_short_cells == 30 and a.groups_in_pool == 6 and a.pause_duty == 0.875
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--xoff", "5KiB", "--incast", "8"], "--xoff"),
+    (["--lossless", "--incast", "8"], "--xoff"),
+    (["--lossless", "--xoff", "5KiB", "--policy", "dt", "--incast", "8"], "--policy"),
+    (["--lossless", "--xoff", "5KiB", "--congested", "4"], "--congested"),
+])
+def test_lossless_options_refused_where_they_do_not_apply(args, option, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "shared-buffer", "--ports", "32", "--buffer", "256000B", *args])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 2 and len(lines) == 1 and f"{option}: got" in lines[0], lines

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare, Counter, Metric
 from switchq.errors import InputError
-from switchq.models.shared_buffer import POLICIES, Incast, Overload, SharedBufferSwitch
+from switchq.models.shared_buffer import MAX_BUFFER_CELLS, POLICIES, Incast, Overload, SharedBufferSwitch
 from switchq.models.traffic import Traffic
 from switchq.params import REQUIRED, Above, Param, check_applies, sim_only
 from switchq.solved import Solver, solved
@@ -29,21 +29,38 @@ SONIC_PROFILE = Param("sonic_profile", "sonic_profile", "text", None, default_te
                       applies=("sonic_buffers", Above()))
 CELL = Param("cell", "cell", "size", 256 * 8, low=8, high=65536 * 8, unit="bits", default_text="256B",
              help="The memory's allocation unit with a unit (256B; Spectrum: 144B).")
-POLICY = Param("policy", "policy", "choice", "dt", choices=POLICIES,
+POLICY = Param("policy", "policy", "choice", None, choices=POLICIES, default_text="dt (cs with --lossless)",
                help="dt: dynamic threshold; st: static threshold; cs: complete sharing; cp: complete "
                     "partitioning; pushout: the longest queue's last cell makes room.")
 ALPHA = Param("alpha", "alpha", "float", None, low=2.0 ** -8, high=2.0 ** 8, unit="1", default_text="1",
               help="Dynamic threshold: a queue admits while shorter than alpha x the free memory.",
-              applies=("policy", ("dt",)))
+              applies=("policy", ("dt", None)))
 DYNAMIC_TH = Param("dynamic_th", "dynamic_th", "int", None, low=-8, high=8, unit="1", default_text="0",
                    help="SONiC's/SAI's exponent: alpha = 2^dynamic_th (instead of --alpha).",
-                   applies=("policy", ("dt",)))
+                   applies=("policy", ("dt", None)))
 THRESHOLD = Param("threshold", "threshold", "size", None, low=8, unit="bits",
                   help="Static threshold with a unit: a queue admits while it holds less (required with st).",
                   applies=("policy", ("st",)))
 RESERVED = Param("reserved", "reserved", "size", 0, low=0, unit="bits", default_text="0B",
                  help="Guaranteed minimum per queue with a unit, set aside before the memory is shared.",
-                 applies=("policy", ("dt", "st", "cs")))
+                 applies=("policy", ("dt", "st", "cs", None)))
+LOSSLESS = Param("lossless", "lossless", "flag", False,
+                 help="A lossless class: PFC (802.1Qbb) with ingress accounting per input group, headroom and a "
+                      "shared headroom pool (the egress admits while the memory has room: policy cs).")
+_LOSSLESS_ONLY = ("lossless", (True,))
+XOFF = Param("xoff", "xoff", "size", None, low=8, unit="bits", default_text="none (required with --lossless)",
+             help="What an input group holds before it sends XOFF, with a unit (40KB).", applies=_LOSSLESS_ONLY)
+XON_OFFSET = Param("xon_offset", "xon_offset", "size", 0, low=0, unit="bits", default_text="0B",
+                   help="XON when the group has drained to --xoff less this.", applies=_LOSSLESS_ONLY)
+PAUSE_SLOTS = Param("pause_slots", "pause_slots", "int", 0, low=0, high=1 << 24, unit="slots",
+                    help="Slots from an XOFF until the sender stops (and from an XON until it resumes): the "
+                         "cells in flight.", applies=_LOSSLESS_ONLY)
+HEADROOM = Param("headroom", "headroom", "size", None, low=0, unit="bits", default_text="--pause-slots cells",
+                 help="Private headroom per input group, with a unit (whole cells).", applies=_LOSSLESS_ONLY)
+HEADROOM_POOL = Param("headroom_pool", "headroom_pool", "size", 0, low=0, unit="bits", default_text="0B",
+                      help="Shared headroom pool beside the memory, with a unit (whole cells).",
+                      applies=_LOSSLESS_ONLY)
+LOSSLESS_PARAMS = (LOSSLESS, XOFF, XON_OFFSET, PAUSE_SLOTS, HEADROOM, HEADROOM_POOL)
 CONGESTED = Param("congested", "congested", "int", None, low=1, unit="queues",
                   help="S: overloaded queues (the dynamic threshold's equilibrium).")
 FEEDERS = Param("feeders", "feeders", "int", 2, low=2, high=64, unit="inputs/queue",
@@ -122,7 +139,7 @@ def from_sonic(p) -> dict:
     conf = read_once(p["sonic_buffers"])
     prof = conf.queue_profile(p.get("sonic_profile"))
     policy = "dt" if prof.dynamic_th is not None else "st"
-    if p.get("policy", "dt") not in ("dt", policy):
+    if p.get("policy") not in (None, policy):
         raise InputError("policy", p["policy"], f"{policy} with --sonic-buffers (profile {prof.name})")
     out = {**p, "policy": policy, "reserved": prof.size_bytes * 8,
            "buffer": (conf.pools[prof.pool].size_bytes + p["ports"] * prof.size_bytes) * 8,
@@ -140,8 +157,23 @@ def switch(p) -> SharedBufferSwitch:
     if p["buffer"] < cell:
         raise InputError("buffer", f"{p['buffer'] // 8}B", f"at least one cell ({cell // 8} B)")
     threshold = None if p.get("threshold") is None else _cells("threshold", p["threshold"], cell, 1)
-    return SharedBufferSwitch(p["ports"], p["buffer"] // cell, cell // 8, p["policy"], alpha_of(p),
-                              threshold, _cells("reserved", p.get("reserved") or 0, cell))
+    policy = p.get("policy") or ("cs" if p.get("lossless") else "dt")
+    return SharedBufferSwitch(p["ports"], p["buffer"] // cell, cell // 8, policy, alpha_of(p),
+                              threshold, _cells("reserved", p.get("reserved") or 0, cell), **_lossless(p, cell))
+
+
+def _lossless(p, cell) -> dict:
+    """The lossless class's fields in cells: XOFF and its offset rounded up (a part of a cell is held as a cell),
+    headrooms rounded down (they hold whole cells); the private headroom defaults to the cells in flight."""
+    if not p.get("lossless"):
+        return {}
+    if p.get("xoff") is None:
+        raise InputError("xoff", None, "a size with a unit (e.g. 40KB) with --lossless")
+    pause = p.get("pause_slots") or 0
+    return {"lossless": True, "xoff_cells": _cells("xoff", p["xoff"], cell, 1),
+            "xon_offset_cells": _cells("xon_offset", p.get("xon_offset") or 0, cell),
+            "headroom_cells": pause if p.get("headroom") is None else p["headroom"] // cell,
+            "headroom_pool_cells": (p.get("headroom_pool") or 0) // cell, "pause_slots": pause}
 
 
 def workload(p, sw: SharedBufferSwitch):
@@ -155,7 +187,11 @@ def workload(p, sw: SharedBufferSwitch):
     if given[0] == "incast":
         if p.get("burst") is None:
             raise InputError("burst", None, "a size per sender with a unit (e.g. 64KB) with --incast")
-        return Incast(p["incast"], _cells("burst", p["burst"], sw.cell_bytes * 8, 1), p["period"], p["background"])
+        burst = _cells("burst", p["burst"], sw.cell_bytes * 8, 1)
+        if burst > MAX_BUFFER_CELLS:
+            raise InputError("burst", f"{p['burst'] // 8}B", f"at most {MAX_BUFFER_CELLS} cells of {sw.cell_bytes} B "
+                                                             "per sender")
+        return Incast(p["incast"], burst, p["period"], p["background"])
     return unicast_traffic({**p, "burst": p.get("mean_burst", 1.0)})
 
 
@@ -165,8 +201,9 @@ def build(p):
     return sw, workload(p, sw)
 
 
-_OVERLOAD, _INCAST, _SIZE, _CHAIN = (Solver("shared_buffer.overload"), Solver("shared_buffer.incast"),
-                                     Solver("shared_buffer.buffer_for_incast"), Solver("shared_buffer_chain.chain"))
+_OVERLOAD, _INCAST, _SIZE, _CHAIN, _PFC = (Solver("shared_buffer.overload"), Solver("shared_buffer.incast"),
+                                           Solver("shared_buffer.buffer_for_incast"),
+                                           Solver("shared_buffer_chain.chain"), Solver("shared_buffer.pfc_incast"))
 
 
 def _solve(p):
@@ -177,6 +214,12 @@ def _solve(p):
     if len(given) != 1:
         name = given[1] if len(given) > 1 else "congested"
         raise InputError(name, p.get(name), "exactly one of --congested, --incast and --load")
+    if sw.lossless:
+        if given[0] != "incast":
+            raise InputError(given[0], p[given[0]], "unset with --lossless: the lossless answer is a sustained "
+                                                    "--incast's (simulate the others)")
+        return _PFC(sw.n_ports, p["incast"], sw.xoff_cells, sw.pause_slots, sw.headroom_cells,
+                    sw.headroom_pool_cells)
     args = (sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy, sw.alpha if sw.policy == "dt" else None)
     if given[0] == "congested":
         return _OVERLOAD(*args, p["congested"], sw.threshold_cells, sw.reserved_cells)
@@ -193,7 +236,7 @@ def _size(p):
     cell = p["cell"]
     _bytes("cell", cell)
     burst = _cells("burst", p["burst"], cell, 1)
-    policy = p["policy"]
+    policy = p.get("policy") or "dt"
     reserved = _cells("reserved", p.get("reserved") or 0, cell)
     return _SIZE(p["ports"], cell // 8, policy, alpha_of(p) if policy == "dt" else None, p["incast"], burst,
                  p["background_cells"], reserved)
@@ -207,10 +250,13 @@ def overflowing_burst(buffer_cells: int, degree: int) -> int:
 
 
 def _twin(p):
-    """The simulated point of a solve: the overload as asked; an incast with overflowing bursts."""
+    """The simulated point of a solve: the overload as asked; a lossy incast with overflowing bursts; a lossless
+    one sustained (every sender always has a cell to send, up to 2^24 of them)."""
     if p.get("incast") is None:
         return p
     sw = switch(p)
+    if sw.lossless:
+        return {**p, "burst": MAX_BUFFER_CELLS * sw.cell_bytes * 8}
     return {**p, "burst": overflowing_burst(sw.buffer_cells, p["incast"]) * sw.cell_bytes * 8,
             "background_cells": 0.0}
 
@@ -229,6 +275,16 @@ def _victims(c):
     if not isinstance(w, Incast) or w.background_load == 0:
         return None
     return c["m_background_delivered"] / ((c.system.n_ports - w.degree) * c.slots)
+
+
+def _senders(c):
+    w = c.workload
+    return w.congested * w.feeders if isinstance(w, Overload) else w.degree if isinstance(w, Incast) else \
+        c.system.n_ports
+
+
+def _lossless_only(f):
+    return lambda c: f(c) if c.system.lossless else None
 
 
 def _offering(c):
@@ -255,12 +311,23 @@ METRICS = (
            "slots from an incast burst's start until its queue emptied"),
     Metric("victim_throughput", "cells/slot/input", _victims,
            "background cells delivered per background input per slot", bounds=(0.0, 1.0)),
+    Metric("pause_duty", "1", _lossless_only(lambda c: c["m_paused_slots"] / (_senders(c) * c.slots)),
+           "share of the slots a sender (an incast's, a congested queue's feeder, else any) was paused by PFC",
+           bounds=(0.0, 1.0)),
+    Metric("headroom_used", "cells", _lossless_only(lambda c: c["headroom_peak"]),
+           "most cells one input group held in headroom (private and pool) in the run"),
+    Metric("lost_per_pause", "cells/pause", _lossless_only(lambda c: c["m_lossless_drops"] / c["m_xoffs"]),
+           "lossless cells lost (headroom and pool full) per XOFF, while measuring"),
     *(m for m in switch_metrics() if m.name not in ("throughput",)),
 )
-COUNTERS = (*switch_counters(), Counter("pushed_out", "cells"), Counter("occupancy_max", "cells", "max"))
+COUNTERS = (*switch_counters(), Counter("pushed_out", "cells"), Counter("occupancy_max", "cells", "max"),
+            Counter("xoffs", "pauses", counter="m_xoffs"), Counter("pool_peak", "cells", "max"),
+            Counter("lossless_drops", "cells", counter="m_lossless_drops"))
 UNITS = {"buffer_cells": "cells", "cell_bytes": "B", "threshold_cells": "cells", "reserved_cells": "cells",
          "alpha": "1", "congested": "queues", "feeders": "inputs/queue", "incast": "senders",
-         "burst_cells": "cells/sender", "period_slots": "slots", "background_load": "cells/slot/input"}
+         "burst_cells": "cells/sender", "period_slots": "slots", "background_load": "cells/slot/input",
+         "xoff_cells": "cells", "xon_offset_cells": "cells", "headroom_cells": "cells", "headroom_pool_cells": "cells",
+         "pause_slots": "slots"}
 
 _EXAMPLE = {"ports": 32, "buffer": 256000 * 8, "cell": 256 * 8}
 
@@ -322,7 +389,37 @@ CHAIN_CASES = (
                 hotspot_fraction=0.3),
 )
 
-CASES = (*CHAIN_CASES, _overload_case(2.0, 4), _overload_case(0.125, 8), _overload_case(8.0, 1), _overload_case(1.0, 16, 64),
+def _on_lossless(p, r):
+    return "" if p.get("lossless") and p.get("incast") is not None else "not a lossless incast"
+
+
+_PFC_COMPARES = (
+    Compare("pause_duty", "pause_duty", tolerance=0.01, applies=_on_lossless,
+            why="1 - 1/N in the long run; a run's window ends mid-cycle, off by at most a cycle's pause over the run"),
+    Compare("headroom_demand_cells", "headroom_used", tolerance=0.5, applies=_on_lossless,
+            why="the cells in flight after an XOFF, exactly"))
+
+
+def _pfc_case(degree, quantity, figure, headroom=None):
+    # XOFF at 20 cells: the 32 groups' shared cells (640) stay under the memory's 1000, so only PFC bounds them.
+    params = {**_EXAMPLE, "policy": "cs", "lossless": True, "xoff": 20 * 2048, "xon_offset": 5 * 2048,
+              "pause_slots": 30, "incast": degree, "burst": MAX_BUFFER_CELLS * 2048}
+    if headroom is not None:
+        params["headroom"] = headroom * 2048
+    short = "" if headroom is None else f", headroom {headroom} cells"
+    return Case("shared-buffer", f"lossless {degree}:1 sustained incast, XOFF 20 cells, 30 slots in flight{short}: "
+                f"{quantity}", params, quantity,
+                solved("shared_buffer.pfc_incast", 32, degree, 20, 30, 30 if headroom is None else headroom,
+                       figure=figure), slots=40_000, replications=5, tolerance=0.01 if quantity == "pause_duty" else 0.5,
+                why="Derived: backlogged senders share the output equally, so each is paused 1 - 1/N; an XOFF leaves "
+                    "the pause's 30 cells in flight, one lost at every pause with a headroom one short.")
+
+
+PFC_CASES = (_pfc_case(8, "pause_duty", "pause_duty"), _pfc_case(32, "pause_duty", "pause_duty"),
+             _pfc_case(8, "headroom_used", "headroom_demand_cells"),
+             _pfc_case(8, "lost_per_pause", "headroom_short_cells", headroom=29))
+
+CASES = (*CHAIN_CASES, *PFC_CASES, _overload_case(2.0, 4), _overload_case(0.125, 8), _overload_case(8.0, 1), _overload_case(1.0, 16, 64),
          *(_incast_case(alpha, degree) for degree in (8, 32) for alpha in (0.25, 1.0, 4.0)))
 
 _OVERLOAD_COMPARE = Compare("queue_cells", "queue_occupancy", tolerance=1.0,
@@ -334,7 +431,7 @@ _INCAST_COMPARE = Compare("burst_cells", "burst_absorbed", tolerance=1.0,
                               "the fluid c/(N-1)")
 
 DECLARATION = Architecture(
-    name="shared-buffer", order=25, family="switch", accepts=(Overload, Incast, Traffic),
+    name="shared-buffer", order=95, family="switch", accepts=(Overload, Incast, Traffic),
     workload=(CONGESTED, FEEDERS, INCAST, BURST, PERIOD, BACKGROUND, *TRAFFIC),
     metrics=METRICS, counters=COUNTERS, labels=latency_per("cell"), units=UNITS,
     bounded="a finite shared memory: every queue is bounded by it, and a cell it has no room for is dropped",
@@ -345,7 +442,8 @@ DECLARATION = Architecture(
                 "memory), a static one, complete sharing or partitioning, or pushout; offered an overload "
                 "(--congested S), a synchronized N:1 incast (--incast N --burst SIZE) or unicast traffic.",
     config=(SharedBufferSwitch,), architectures=("shared-buffer",),
-    params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES, SONIC_PROFILE),
+    params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES, SONIC_PROFILE,
+            *LOSSLESS_PARAMS),
     build=build,
     kernel="switchq.validate.arch.shared_buffer",
     main="queue_occupancy", table=("queue_occupancy", "free_cells", "burst_absorbed", "loss_probability"),
@@ -357,9 +455,9 @@ DECLARATION = Architecture(
                "shared-memory switch: overloaded queues' shares (--congested) or the incast burst a queue "
                "absorbs (--incast)",
                params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES,
-                       SONIC_PROFILE, CONGESTED, INCAST, BACKGROUND_CELLS, *CHAIN_TRAFFIC,
+                       SONIC_PROFILE, *LOSSLESS_PARAMS, CONGESTED, INCAST, BACKGROUND_CELLS, *CHAIN_TRAFFIC,
                        *sim_only(FEEDERS, BURST, PERIOD, BACKGROUND, *SIM_TRAFFIC)),
-               solve=_solve, returns=(_OVERLOAD, _INCAST, _CHAIN), twin=_twin,
+               solve=_solve, returns=(_OVERLOAD, _INCAST, _CHAIN, _PFC), twin=_twin,
                table=("queue_cells", "free_cells", "burst_cells", "burst_whole", "fill_slots"),
                sim_main="queue_occupancy", sim_table=("queue_occupancy", "free_cells", "burst_absorbed",
                                                       "loss_probability"),
@@ -373,7 +471,7 @@ DECLARATION = Architecture(
                          "--congested 4 --json",
                          "switchq solve shared-buffer --ports 32 --buffer 256000B --dynamic-th -2 --incast 8"),
                vary_example="alpha=0.0625,0.25,1,4,8 --ports 32 --buffer 256000B --congested 4",
-               compares=(_OVERLOAD_COMPARE, _INCAST_COMPARE, *_CHAIN_COMPARES)),
+               compares=(_OVERLOAD_COMPARE, _INCAST_COMPARE, *_CHAIN_COMPARES, *_PFC_COMPARES)),
         Answer("size-shared-buffer", "Shared memory for an incast",
                "shared memory an N:1 incast burst needs to land in one queue without a drop",
                params=(PORTS, CELL, replace(POLICY, choices=("dt", "cs", "cp", "pushout")), ALPHA, DYNAMIC_TH,

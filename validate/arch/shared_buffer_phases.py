@@ -1,0 +1,294 @@
+"""The steps of a shared-memory switch's slot (issue 37), each over the packed state of
+:mod:`switchq.validate.arch.shared_buffer_state` and inlined into :func:`switchq.validate.arch.shared_buffer._run`.
+
+A slot: :func:`offer` (what each input sends, a paused sender holding its cells), :func:`admit_all` (each cell
+admitted by the policy, inputs in an order rotated every slot; a lossless cell by its input group's PFC
+accounting), :func:`depart_all` (each output sends its head cell; a group that drained to XON resumes its
+sender) and :func:`sample` (the queues at slot end, after departures).
+
+Admission, read from the model's text alone (``models/shared_buffer.py``), not from the solver. Lossy: a queue
+below its reserve r admits; above it the shared part (B_s = B - N r cells, ``used`` held beyond reserves)
+decides: ``dt`` while q - r < alpha (B_s - used), ``st`` while q - r < T, ``cs`` while used < B_s, ``cp``
+while q < floor(B / N); ``pushout`` admits while the memory has room, and when full drops the last cell of
+the longest queue in the arrival's place (or the arrival, when its own queue is as long as any). Lossless
+(IEEE 802.1Qbb's PFC with ingress accounting, as SONiC configures it): an input group's cells are counted up
+to ``xoff`` in the shared memory (while it has room) and the group sends XOFF when it reaches ``xoff``; what
+it holds above that is its headroom, its private headroom first, then the shared headroom pool, and a cell
+is lost only when both are full. Its sender stops ``pause_slots`` after the XOFF (the cells in flight land in the
+headroom) and resumes ``pause_slots`` after the group drains to ``xon`` cells.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import kernel as K
+from .shared_buffer_state import (ARRIVAL, BURST, CP, DT, EV_DROP, EV_OPEN, EV_START, FIRST, FREE, HEAD, HR_PEAK,
+                                  IN_POOL, IN_PRIVATE, IN_SHARED, INCAST, ING, LEFT, LEN, LOSSLESS_DROPS, M_ABSORBED,
+                                  M_BG_DELIVERED, M_BG_OFFERED, M_COMPLETED, M_COMPLETION, M_DROPPING, M_EVENTS,
+                                  M_FREE, M_OCC, M_PAUSED, M_XOFFS, NEVER, NEXT, NIL, OCC_MAX, OVERLOAD, POOL,
+                                  POOL_PEAK, POOL_USED, PREV, PRIVATE, PUSHED_OUT, PUSHOUT, RESUME_AT, SRC, ST, STAMP,
+                                  STOP_AT, TAIL, TOTAL, TRAFFIC, USED, XOFF)
+
+
+@njit(cache=True, inline="always")
+def room(sw, q, used, total):
+    """Whether a queue of ``q`` cells admits one more lossy cell, with ``used`` cells of the shared part held
+    beyond reserves and ``total`` cells in the shared memory (pushout's full memory is its caller's)."""
+    if total >= sw.cells:
+        return False
+    if sw.policy == CP:
+        return q < sw.partition
+    if q < sw.reserved:
+        return True
+    if used >= sw.shared:
+        return False
+    if sw.policy == DT:
+        return q - sw.reserved < sw.alpha * (sw.shared - used)
+    if sw.policy == ST:
+        return q - sw.reserved < sw.threshold
+    return True                      # cs, and pushout while the memory has room
+
+
+@njit(cache=True, inline="always")
+def sending(ports, i, t):
+    """Whether input ``i``'s sender may send in slot ``t``: not between its stop and its resume."""
+    return not (ports[STOP_AT, i] <= t < ports[RESUME_AT, i])
+
+
+@njit(cache=True)
+def push(cell, qs, g, d, stamp, src):
+    """Take the free list's first cell for the tail of queue ``d``."""
+    c = g[FREE]
+    g[FREE] = cell[NEXT, c]
+    cell[STAMP, c] = stamp
+    cell[SRC, c] = src
+    cell[NEXT, c] = NIL
+    cell[PREV, c] = qs[TAIL, d]
+    if qs[TAIL, d] == NIL:
+        qs[HEAD, d] = c
+    else:
+        cell[NEXT, qs[TAIL, d]] = c
+    qs[TAIL, d] = c
+    qs[LEN, d] += 1
+
+
+@njit(cache=True)
+def unlink(cell, qs, g, j, c):
+    """Return cell ``c`` of queue ``j`` to the free list."""
+    nxt, prv = cell[NEXT, c], cell[PREV, c]
+    if prv == NIL:
+        qs[HEAD, j] = nxt
+    else:
+        cell[NEXT, prv] = nxt
+    if nxt == NIL:
+        qs[TAIL, j] = prv
+    else:
+        cell[PREV, nxt] = prv
+    qs[LEN, j] -= 1
+    cell[NEXT, c] = g[FREE]
+    g[FREE] = c
+
+
+@njit(cache=True)
+def longest(qs, n):
+    best = 0
+    for j in range(1, n):
+        if qs[LEN, j] > qs[LEN, best]:
+            best = j
+    return best
+
+
+@njit(cache=True, inline="always")
+def offer(ports, g, sw, ld, t, run, tr, stats):
+    """This slot's arrivals into ``ports[ARRIVAL]``: a paused sender sends nothing (an incast sender keeps its
+    cells for later; a Bernoulli source draws none); a watched sender's paused slot is counted."""
+    n = sw.n_ports
+    if ld.kind == TRAFFIC:
+        K.draw_arrivals(ports[ARRIVAL], ports[BURST], tr, n)
+    elif ld.kind == INCAST and t % ld.period == 0:
+        g[EV_START], g[EV_DROP], g[EV_OPEN] = t, -1, 1
+        for i in range(ld.degree):
+            ports[LEFT, i] += ld.burst
+    for i in range(n):
+        if ld.kind == OVERLOAD:
+            ports[ARRIVAL, i] = i // ld.feeders if i < ld.congested * ld.feeders else -1
+        elif ld.kind == INCAST:
+            if i < ld.degree:
+                ports[ARRIVAL, i] = n - 1 if ports[LEFT, i] > 0 else -1
+            elif ld.background > 0.0 and np.random.random() < ld.background:
+                ports[ARRIVAL, i] = np.random.randint(0, n - 1)
+            else:
+                ports[ARRIVAL, i] = -1
+        if not sending(ports, i, t):
+            ports[ARRIVAL, i] = -1
+            if t >= run.warmup and i < ld.senders:
+                stats[M_PAUSED] += 1
+        if ld.kind == INCAST and ports[ARRIVAL, i] == n - 1 and i < ld.degree:
+            ports[LEFT, i] -= 1
+
+
+@njit(cache=True, inline="always")
+def _xoff(sw, ports, i, t, warmup, stats):
+    """Group ``i`` sends XOFF in slot ``t``: its sender stops ``pause_slots`` later (unless it still is)."""
+    ports[XOFF, i] = 1
+    if ports[RESUME_AT, i] <= t or ports[STOP_AT, i] == NEVER:
+        ports[STOP_AT, i] = t + 1 + sw.pause_slots
+    ports[RESUME_AT, i] = NEVER
+    if t >= warmup:
+        stats[M_XOFFS] += 1
+
+
+@njit(cache=True, inline="always")
+def admit_lossless(cell, qs, ports, g, sw, i, d, t, warmup, stats, parts):
+    """A lossless cell of input ``i`` for queue ``d``. Its group's cells are counted, not tagged: up to ``xoff``
+    of them in the shared memory, the rest in its private headroom, then in the pool (what a group holds
+    above its XOFF threshold is its headroom); lost only when both are full."""
+    where = -1
+    if ports[ING, i] < sw.xoff and ports[PRIVATE, i] + ports[POOL, i] == 0 and g[TOTAL] < sw.cells:
+        where = IN_SHARED
+    elif ports[PRIVATE, i] < sw.headroom:
+        where = IN_PRIVATE
+    elif g[POOL_USED] < sw.pool:
+        where = IN_POOL
+    admitted = K.admit(stats, t, warmup, where >= 0, False)
+    K.part_offered(parts, d, t, warmup, admitted)
+    if not admitted:
+        if t >= warmup:
+            stats[LOSSLESS_DROPS] += 1
+        return False
+    push(cell, qs, g, d, t, i)
+    if where == IN_SHARED:
+        g[TOTAL] += 1
+        ports[ING, i] += 1
+        if ports[ING, i] >= sw.xoff and ports[XOFF, i] == 0:
+            _xoff(sw, ports, i, t, warmup, stats)
+        return True
+    if ports[XOFF, i] == 0:            # the memory was full before the group reached its threshold
+        _xoff(sw, ports, i, t, warmup, stats)
+    if where == IN_PRIVATE:
+        ports[PRIVATE, i] += 1
+    else:
+        ports[POOL, i] += 1
+        g[POOL_USED] += 1
+        if g[POOL_USED] > stats[POOL_PEAK]:
+            stats[POOL_PEAK] = g[POOL_USED]
+    if ports[PRIVATE, i] + ports[POOL, i] > stats[HR_PEAK]:
+        stats[HR_PEAK] = ports[PRIVATE, i] + ports[POOL, i]
+    return True
+
+
+@njit(cache=True, inline="always")
+def admit_lossy(cell, qs, g, sw, i, d, t, warmup, stats, parts):
+    """A lossy cell of input ``i`` for queue ``d``, by the policy (pushout making room when the memory is full)."""
+    q = qs[LEN, d]
+    ok = room(sw, q, g[USED], g[TOTAL])
+    victim = -1
+    if not ok and sw.policy == PUSHOUT:
+        victim = longest(qs, sw.n_ports)
+        if qs[LEN, victim] <= q:
+            victim = -1
+    # A pushout is counted as the arrival's loss (offered, dropped) while the cell lost is the longest queue's
+    # last: conservation (arrived = delivered + queued) holds as for a refusal.
+    admitted = K.admit(stats, t, warmup, ok, False)
+    K.part_offered(parts, d, t, warmup, admitted or victim >= 0)
+    if victim >= 0:
+        unlink(cell, qs, g, victim, qs[TAIL, victim])
+        K.part_left(parts, victim, t, warmup)
+        stats[PUSHED_OUT] += 1
+        if qs[LEN, victim] >= sw.reserved:
+            g[USED] -= 1
+        g[TOTAL] -= 1
+    if admitted or victim >= 0:
+        if q >= sw.reserved:
+            g[USED] += 1
+        g[TOTAL] += 1
+        push(cell, qs, g, d, t, i)
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def admit_all(cell, qs, ports, g, sw, ld, t, run, stats, parts):
+    """Every arrival of the slot, inputs in an order rotated every slot (so none is favoured)."""
+    n = sw.n_ports
+    g[FIRST] = K.rr_next(g[FIRST], n)
+    for m in range(n):
+        i = g[FIRST] + m if g[FIRST] + m < n else g[FIRST] + m - n
+        d = ports[ARRIVAL, i]
+        if d < 0:
+            continue
+        if ld.kind == INCAST and d != n - 1 and t >= run.warmup:
+            stats[M_BG_OFFERED] += 1
+        if sw.lossless:
+            admitted = admit_lossless(cell, qs, ports, g, sw, i, d, t, run.warmup, stats, parts)
+        else:
+            admitted = admit_lossy(cell, qs, g, sw, i, d, t, run.warmup, stats, parts)
+        if not admitted and ld.kind == INCAST and d == n - 1 and g[EV_DROP] < 0:
+            g[EV_DROP] = t - g[EV_START]
+    if ld.kind == INCAST and g[EV_OPEN] == 1 and t - g[EV_START] == ld.burst - 1 and g[EV_START] >= run.warmup \
+            and not sw.lossless:
+        stats[M_EVENTS] += 1
+        stats[M_ABSORBED] += ld.burst if g[EV_DROP] < 0 else g[EV_DROP]
+        if g[EV_DROP] >= 0:
+            stats[M_DROPPING] += 1
+
+
+@njit(cache=True, inline="always")
+def _release(cell, ports, g, sw, c, t):
+    """A departing cell leaves its count: a lossy cell the shared memory; a lossless one its group, which
+    gives back the pool first, then its private headroom, then the shared memory (a group's headroom is what
+    it holds above its threshold). A lossless group drained to XON resumes its sender."""
+    if not sw.lossless:
+        g[TOTAL] -= 1
+        return
+    i = cell[SRC, c]
+    if ports[POOL, i] > 0:
+        ports[POOL, i] -= 1
+        g[POOL_USED] -= 1
+    elif ports[PRIVATE, i] > 0:
+        ports[PRIVATE, i] -= 1
+    else:
+        ports[ING, i] -= 1
+        g[TOTAL] -= 1
+    if ports[XOFF, i] == 1 and ports[ING, i] + ports[PRIVATE, i] + ports[POOL, i] <= sw.xon:
+        ports[XOFF, i] = 0
+        ports[RESUME_AT, i] = t + 1 + sw.pause_slots
+
+
+@njit(cache=True, inline="always")
+def depart_all(cell, qs, ports, g, sw, ld, t, run, stats, parts):
+    """Each output sends its head cell; an incast's queue emptying completes its event."""
+    n = sw.n_ports
+    for j in range(n):
+        c = qs[HEAD, j]
+        if c == NIL:
+            continue
+        if not sw.lossless and qs[LEN, j] > sw.reserved:
+            g[USED] -= 1
+        K.depart(stats, parts, j, t, cell[STAMP, c], run.warmup)
+        _release(cell, ports, g, sw, c, t)
+        unlink(cell, qs, g, j, c)
+        if ld.kind == INCAST and j != n - 1 and t >= run.warmup:
+            stats[M_BG_DELIVERED] += 1
+        if ld.kind == INCAST and j == n - 1 and g[EV_OPEN] == 1 and qs[LEN, j] == 0 and \
+                t - g[EV_START] >= ld.burst - 1:
+            g[EV_OPEN] = 0
+            if g[EV_START] >= run.warmup:
+                stats[M_COMPLETION] += t - g[EV_START] + 1
+                stats[M_COMPLETED] += 1
+
+
+@njit(cache=True, inline="always")
+def sample(qs, g, sw, ld, t, run, stats):
+    """The watched queues and the free shared memory at slot end, after departures."""
+    if t < run.warmup:
+        return
+    occ = 0
+    for j in range(ld.watch_lo, ld.watch_hi):
+        occ += qs[LEN, j]
+        if qs[LEN, j] > stats[OCC_MAX]:
+            stats[OCC_MAX] = qs[LEN, j]
+    stats[M_OCC] += occ
+    stats[M_FREE] += sw.cells - g[TOTAL]

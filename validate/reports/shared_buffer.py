@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from . import begin, est, page, points, pyplot, readings
-from .claims import cell, exactly, fmt, tally, within
+from .claims import cell, exactly, fmt, paired, tally, within
 from .readings import Reading
 
 TITLE = "Shared-memory switch: dynamic thresholds, overload and incast"
@@ -267,6 +267,68 @@ def _pfc_section(seed, workers, store, progress, verdicts, plt, out):
     return body + ["", "![pause duty](shared-buffer_pause.png)", ""]
 
 
+def _fabric_section(seed, workers, store, progress, verdicts, plt, out):
+    """The network twin: an incast's pause spreading hop by hop, and the victims it stalls."""
+    degrees, delay = (0, 2, 4, 8), 10
+    base = {"leaves": 4, "spines": 2, "hosts": 16, "buffer_cells": B, "xoff": 20, "xon_offset": 5,
+            "link_delay": delay, "victims": 2, "victim_load": 0.5}
+    rows = points("leaf-spine", [{**base, "incast": n} for n in degrees], slots=40_000, warmup=4_000,
+                  replications=REPLICATIONS, seed=seed, workers=workers, store=store, progress=progress)
+    body = ["## A leaf-spine fabric: the pause spreading upstream, and its victims", "",
+            "4 leaves of 4 hosts, 2 spines, each switch the lossless shared-memory switch above (1000 cells, XOFF "
+            f"20 cells a port, XON 5 below, headroom 2 D - 1 = {2 * delay - 1} cells: every cell in flight on a "
+            f"link of D = {delay} slots), PFC on every link (`switchq simulate leaf-spine`). N backlogged senders "
+            "off leaf 0 send to host 0; 2 victim flows, each Bernoulli 0.5, run between two other leaves and "
+            "share only the leaves' uplinks and the spines with the incast (ECMP: spine (src + dst) mod 2). Pause "
+            "duty per hop from the congested host link: 1, the spines' links down to leaf 0; 2, the other leaves' "
+            "uplinks; 3, the senders' and victims' host links. Judged: the host link carries a cell a slot "
+            "whenever N >= 2 backlogged senders share it and nothing is lost (tolerance 0.01); nothing is lost "
+            "with the headroom sized (half a cell); the victims alone carry their load (0.01). The victims' loss "
+            "is paired with N = 0 (the same seeds: the victims draw the same numbers).", "",
+            "| N | host link (cells/slot) | victims (cells/slot/flow) | victims' loss against N = 0 | pause duty: "
+            "hop 1 | hop 2 | hop 3 | lost cells | verdicts |", "|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    alone = rows[0]
+    victims, hops = [], []
+    for n, r in zip(degrees, rows):
+        judged = [within(est(r, "lost_cells"), 0.0, 0.5, claim=f"leaf-spine {n}:1: nothing lost at the sized "
+                         "headroom", section="derived (2 D - 1 cells in flight)")]
+        if n >= 2:
+            judged.append(within(est(r, "incast_throughput"), 1.0, 0.01, claim=f"leaf-spine {n}:1: the host link "
+                                 "carries a cell a slot", section="derived (lossless, backlogged)"))
+            loss = paired(alone, r, "victim_throughput")
+            shown_loss = fmt(loss, 4)
+        else:
+            judged.append(within(est(r, "victim_throughput"), 0.5, 0.01, claim="leaf-spine, no incast: victims "
+                                 "carry their load", section="derived (nothing pauses them)"))
+            shown_loss = ""
+        verdicts.extend(judged)
+        duties = [est(r, f"pause_duty_{tier}") for tier in ("spine", "uplink", "host")]
+        body.append(f"| {n} | {fmt(est(r, 'incast_throughput'), 4)} | {fmt(est(r, 'victim_throughput'), 4)} | "
+                    f"{shown_loss} | " + " | ".join(fmt(e, 3) for e in duties) +
+                    f" | {r['lost_cells']:.0f} | {', '.join(cell(v) for v in judged)} |")
+        victims.append(est(r, "victim_throughput"))
+        hops.append(duties)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    ax1.errorbar(degrees, [e.value for e in victims], yerr=[e.half_width for e in victims], fmt="o-", capsize=3)
+    ax1.axhline(0.5, color="grey", ls=":", label="offered")
+    ax1.set_xlabel("incast degree N")
+    ax1.set_ylabel("victim throughput (cells/slot/flow)")
+    ax1.legend()
+    ax1.grid(alpha=0.3)
+    for k, name in enumerate(("hop 1: spine -> leaf 0", "hop 2: leaf uplinks", "hop 3: host links")):
+        ax2.errorbar(degrees, [h[k].value for h in hops], yerr=[h[k].half_width for h in hops], fmt="o-",
+                     capsize=3, label=name)
+    ax2.set_xlabel("incast degree N")
+    ax2.set_ylabel("pause duty")
+    ax2.legend(fontsize=8)
+    ax2.grid(alpha=0.3)
+    fig.suptitle("Leaf-spine with PFC: victims' throughput and the pause at each hop")
+    fig.tight_layout()
+    fig.savefig(out / "shared-buffer_fabric.png", dpi=110)
+    plt.close(fig)
+    return body + ["", "![fabric](shared-buffer_fabric.png)", ""]
+
+
 def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store=None) -> list[Path]:
     started = begin("shared-buffer", BUDGET)
     plt = pyplot()
@@ -277,9 +339,10 @@ def build(out: Path, quick: bool = False, workers: int = 0, seed: int = 1, store
     body += _chain_section(seed, workers, store, progress, verdicts)
     body += _incast_section(seed, workers, store, progress, verdicts, plt, out)
     body += _pfc_section(seed, workers, store, progress, verdicts, plt, out)
+    body += _fabric_section(seed, workers, store, progress, verdicts, plt, out)
     body += [f"Every comparison: {tally(verdicts)}.", "",
-             "Not in this report yet (issue 37): the leaf-spine twin (pause spreading upstream, victim throughput), "
-             "each `size pfc` model's margin over the twin's headroom in bytes, and several priorities per port.", ""]
+             "Not in this report yet (issue 37): each `size pfc` model's margin over the twin's headroom in bytes, "
+             "several priorities per port, and dynamic XOFF thresholds.", ""]
     body += readings.table(CHOICES, source="source")
     path = page(out, "shared-buffer", TITLE, INTRO, verdicts, body, started, quick=quick, seed=seed)
-    return [path, out / "shared-buffer_overload.png", out / "shared-buffer_incast.png", out / "shared-buffer_pause.png"]
+    return [path, *(out / f"shared-buffer_{name}.png" for name in ("overload", "incast", "pause", "fabric"))]

@@ -296,7 +296,7 @@ def _fabric_section(seed, workers, store, progress, verdicts, plt, out):
             judged.append(within(est(r, "incast_throughput"), 1.0, 0.01, claim=f"leaf-spine {n}:1: the host link "
                                  "carries a cell a slot", section="derived (lossless, backlogged)"))
             loss = paired(alone, r, "victim_throughput")
-            shown_loss = fmt(loss, 4)
+            shown_loss = fmt(loss, 4, signed=True)
         else:
             judged.append(within(est(r, "victim_throughput"), 0.5, 0.01, claim="leaf-spine, no incast: victims "
                                  "carry their load", section="derived (nothing pauses them)"))

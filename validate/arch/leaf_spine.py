@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from .. import kernel as K
+from .cell_lists import append, give, new_memory, remove, take
 from .phase_pipeline import PhasePipeline
 
 LAYOUT = K.Layout(("m_incast_delivered", "m_victim_delivered", "m_victim_offered", "m_xoffs",
@@ -35,16 +36,17 @@ LAYOUT = K.Layout(("m_incast_delivered", "m_victim_delivered", "m_victim_offered
 
 NIL = -1
 NEVER = K.NEVER
-# Rows of ``cells``: linked-list pointers, generation slot, source and destination hosts, the link it arrived on.
+# Rows of ``cells``: linked-list pointers (cell_lists'), generation slot, source and destination hosts, the link
+# it arrived on.
 NEXT, PREV, STAMP, SRC, DST, INLINK = range(6)
-# Rows of ``links``: queue head, tail, length; the first slot its sender is stopped, the first it sends again;
+# Rows of ``links``: queue head, tail, length (cell_lists'); the first slot its sender is stopped, the first it sends again;
 # its ingress group at the receiving switch: cells in the shared memory, in headroom, XOFF sent; its tier
 # (0: not measured); the flow a host link sends (-1: none).
 HEAD, TAIL, LEN, STOP_AT, RESUME_AT, ING, HEADROOM, XOFF, TIER, FLOW = range(10)
 # Rows of ``flows``: source host, destination host, backlogged (1) or Bernoulli victim (0), cells owed.
 F_SRC, F_DST, F_BACKLOGGED, F_OWED = range(4)
 
-G_FREE, G_FIRST = 0, 1                               # slots of ``g``: the free list's head, the rotation
+G_FREE, G_FIRST = 0, 1           # slots of ``g``: the free list's head (cell_lists' FREE), the rotation
 Fabric = namedtuple("Fabric", "leaves spines hosts_per_leaf hosts buffer xoff xon headroom delay")
 
 
@@ -91,31 +93,6 @@ def route(f, switch, src, dst):
     return spine_leaf_link(f, switch - f.leaves, dst // f.hosts_per_leaf)
 
 
-@njit(cache=True)
-def _push(cells, links, link, c):
-    cells[NEXT, c] = NIL
-    cells[PREV, c] = links[TAIL, link]
-    if links[TAIL, link] == NIL:
-        links[HEAD, link] = c
-    else:
-        cells[NEXT, links[TAIL, link]] = c
-    links[TAIL, link] = c
-    links[LEN, link] += 1
-
-
-@njit(cache=True)
-def _pop(cells, links, link):
-    c = links[HEAD, link]
-    nxt = cells[NEXT, c]
-    links[HEAD, link] = nxt
-    if nxt == NIL:
-        links[TAIL, link] = NIL
-    else:
-        cells[PREV, nxt] = NIL
-    links[LEN, link] -= 1
-    return c
-
-
 @njit(cache=True, inline="always")
 def _xoff(f, links, link, t, warmup, stats):
     """The group of ``link`` sends XOFF in slot ``t``: its sender stops when the frame arrives, ``delay`` later
@@ -126,12 +103,6 @@ def _xoff(f, links, link, t, warmup, stats):
     links[RESUME_AT, link] = NEVER
     if t >= warmup:
         stats[M_XOFFS] += 1
-
-
-@njit(cache=True, inline="always")
-def _free(cells, g, c):
-    cells[NEXT, c] = g[G_FREE]
-    g[G_FREE] = c
 
 
 @njit(cache=True, inline="always")
@@ -155,7 +126,7 @@ def arrive(f, cells, links, wire, used, g, t, run, stats):
                 stats[K.STAT_M_LATENCY_SUM] += t - cells[STAMP, c]
                 stats[K.STAT_M_LATENCY_COUNT] += 1
                 stats[M_INCAST if cells[DST, c] == 0 else M_VICTIM] += 1
-            _free(cells, g, c)
+            give(cells, g, c)
             continue
         if links[XOFF, link] == 0 and links[ING, link] < f.xoff and used[sw] < f.buffer:
             links[ING, link] += 1
@@ -173,10 +144,10 @@ def arrive(f, cells, links, wire, used, g, t, run, stats):
             stats[K.STAT_ARRIVED] -= 1                  # counted when its host sent it; never inside now
             if t >= run.warmup:
                 stats[M_DROPS] += 1
-            _free(cells, g, c)
+            give(cells, g, c)
             continue
         cells[INLINK, c] = link
-        _push(cells, links, route(f, sw, cells[SRC, c], cells[DST, c]), c)
+        append(cells, links, route(f, sw, cells[SRC, c], cells[DST, c]), c)
 
 
 @njit(cache=True, inline="always")
@@ -196,8 +167,7 @@ def send(f, cells, links, flows, wire, used, g, t, run, stats):
                 continue
             if flows[F_BACKLOGGED, k] == 0:
                 flows[F_OWED, k] -= 1
-            c = g[G_FREE]
-            g[G_FREE] = cells[NEXT, c]
+            c = take(cells, g)
             cells[STAMP, c] = t
             cells[SRC, c] = flows[F_SRC, k]
             cells[DST, c] = flows[F_DST, k]
@@ -208,7 +178,8 @@ def send(f, cells, links, flows, wire, used, g, t, run, stats):
             continue
         if links[LEN, link] == 0:
             continue
-        c = _pop(cells, links, link)
+        c = links[HEAD, link]
+        remove(cells, links, link, c)
         into = cells[INLINK, c]
         if links[HEADROOM, into] > 0:
             links[HEADROOM, into] -= 1
@@ -239,12 +210,7 @@ def new_fabric(f, flows):
     switches = f.leaves + f.spines
     size = switches * (f.buffer + max(f.hosts_per_leaf + f.spines, f.leaves) * f.headroom) + n_links * f.delay \
         + f.hosts
-    cells = np.zeros((6, size), dtype=np.int64)
-    cells[NEXT, :] = np.arange(1, size + 1)
-    cells[NEXT, size - 1] = NIL
-    links = np.zeros((10, n_links), dtype=np.int64)
-    links[HEAD, :] = NIL
-    links[TAIL, :] = NIL
+    cells, links = new_memory(6, size, n_links, 10)
     links[STOP_AT, :] = NEVER
     links[RESUME_AT, :] = NEVER
     links[FLOW, :] = -1

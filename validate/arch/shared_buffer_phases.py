@@ -24,12 +24,13 @@ import numpy as np
 from numba import njit
 
 from .. import kernel as K
-from .shared_buffer_state import (ARRIVAL, BURST, CP, DT, EV_DROP, EV_OPEN, EV_START, FIRST, FREE, HEAD, HR_PEAK,
-                                  IN_POOL, IN_PRIVATE, IN_SHARED, INCAST, ING, LEFT, LEN, LOSSLESS_DROPS, M_ABSORBED,
+from .cell_lists import append, give, remove, take
+from .shared_buffer_state import (ARRIVAL, BURST, CP, DT, EV_DROP, EV_OPEN, EV_START, FIRST, HEAD, HR_PEAK, IN_POOL,
+                                  IN_PRIVATE, IN_SHARED, INCAST, ING, LEFT, LEN, LOSSLESS_DROPS, M_ABSORBED,
                                   M_BG_DELIVERED, M_BG_OFFERED, M_COMPLETED, M_COMPLETION, M_DROPPING, M_EVENTS,
-                                  M_FREE, M_OCC, M_PAUSED, M_XOFFS, NEVER, NEXT, NIL, OCC_MAX, OVERLOAD, POOL,
-                                  POOL_PEAK, POOL_USED, PREV, PRIVATE, PUSHED_OUT, PUSHOUT, RESUME_AT, SRC, ST, STAMP,
-                                  STOP_AT, TAIL, TOTAL, TRAFFIC, USED, XOFF)
+                                  M_FREE, M_OCC, M_PAUSED, M_XOFFS, NEVER, NIL, OCC_MAX, OVERLOAD, POOL, POOL_PEAK,
+                                  POOL_USED, PRIVATE, PUSHED_OUT, PUSHOUT, RESUME_AT, SRC, ST, STAMP, STOP_AT, TAIL,
+                                  TOTAL, TRAFFIC, USED, XOFF)
 
 
 @njit(cache=True, inline="always")
@@ -57,38 +58,20 @@ def sending(ports, i, t):
     return not (ports[STOP_AT, i] <= t < ports[RESUME_AT, i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(cell, qs, g, d, stamp, src):
-    """Take the free list's first cell for the tail of queue ``d``."""
-    c = g[FREE]
-    g[FREE] = cell[NEXT, c]
+    """Take a free cell for the tail of queue ``d``."""
+    c = take(cell, g)
     cell[STAMP, c] = stamp
     cell[SRC, c] = src
-    cell[NEXT, c] = NIL
-    cell[PREV, c] = qs[TAIL, d]
-    if qs[TAIL, d] == NIL:
-        qs[HEAD, d] = c
-    else:
-        cell[NEXT, qs[TAIL, d]] = c
-    qs[TAIL, d] = c
-    qs[LEN, d] += 1
+    append(cell, qs, d, c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unlink(cell, qs, g, j, c):
-    """Return cell ``c`` of queue ``j`` to the free list."""
-    nxt, prv = cell[NEXT, c], cell[PREV, c]
-    if prv == NIL:
-        qs[HEAD, j] = nxt
-    else:
-        cell[NEXT, prv] = nxt
-    if nxt == NIL:
-        qs[TAIL, j] = prv
-    else:
-        cell[PREV, nxt] = prv
-    qs[LEN, j] -= 1
-    cell[NEXT, c] = g[FREE]
-    g[FREE] = c
+    """Cell ``c`` of queue ``j`` leaves it, back to the free list."""
+    remove(cell, qs, j, c)
+    give(cell, g, c)
 
 
 @njit(cache=True)

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from .. import kernel as K
+from .cell_lists import new_memory
 
 LAYOUT = K.Layout(("m_occupancy_sum",     # cells in the watched queues at each measured slot's end, summed
                    "m_free_sum",          # cells free in the shared memory at each measured slot's end, summed
@@ -49,15 +50,15 @@ TRAFFIC, OVERLOAD, INCAST = 0, 1, 2
 NIL = -1
 NEVER = K.NEVER
 
-NEXT, PREV, STAMP, SRC = range(4)                    # rows of ``cell``
+NEXT, PREV, STAMP, SRC = range(4)                    # rows of ``cell`` (NEXT, PREV: cell_lists')
 IN_SHARED, IN_PRIVATE, IN_POOL = 0, 1, 2             # where a lossless cell is counted
-HEAD, TAIL, LEN = range(3)                           # rows of ``qs``
+HEAD, TAIL, LEN = range(3)                           # rows of ``qs`` (cell_lists')
 # rows of ``ports``: the group's cells in the shared memory, in its private headroom, in the pool; XOFF sent
 # (0/1); the first slot its sender is stopped and the first it sends again; incast cells left to send; the
 # source's burst destination; this slot's arrival (-1: none).
 ING, PRIVATE, POOL, XOFF, STOP_AT, RESUME_AT, LEFT, BURST, ARRIVAL = range(9)
 # slots of ``g``
-FREE, TOTAL, USED, POOL_USED, FIRST, EV_START, EV_DROP, EV_OPEN = range(8)
+FREE, TOTAL, USED, POOL_USED, FIRST, EV_START, EV_DROP, EV_OPEN = range(8)    # FREE: cell_lists'.FREE
 
 # The switch and its workload as the kernel sees them: built by keyword, read by name.
 SharedArgs = namedtuple("SharedArgs", "n_ports cells shared reserved policy alpha threshold partition lossless "
@@ -70,11 +71,7 @@ State = namedtuple("State", "cell qs ports g")
 def new_state(sw):
     """An empty switch: every cell of the memory (shared, private headrooms, pool) on the free list."""
     size = sw.cells + sw.n_ports * sw.headroom + sw.pool
-    cell = np.zeros((4, size), dtype=np.int64)
-    cell[NEXT, :] = np.arange(1, size + 1)
-    cell[NEXT, size - 1] = NIL
-    qs = np.full((3, sw.n_ports), NIL, dtype=np.int64)
-    qs[LEN, :] = 0
+    cell, qs = new_memory(4, size, sw.n_ports, 3)
     ports = np.zeros((9, sw.n_ports), dtype=np.int64)
     ports[STOP_AT, :] = NEVER
     ports[RESUME_AT, :] = NEVER

@@ -17,10 +17,11 @@ each. A cell is admitted to its queue by the switch's ``policy``:
 
 ``lossless``: every cell is of a lossless class with PFC (IEEE 802.1Qbb) and ingress accounting, as SONiC sets
 it up: each input's priority group counts its cells in the memory and sends XOFF upstream once it holds
-``xoff_cells``; its sender stops ``pause_slots`` later, and the cells in flight meanwhile land in the group's
-private headroom (``headroom_cells``) and then in a shared headroom pool (``headroom_pool_cells``) beside the
-memory; the group sends XON when it has drained to ``xoff_cells - xon_offset_cells``. A lossless class's egress
-queues admit while the memory has room (policy ``cs``): its ingress thresholds bound it.
+``xoff_cells`` there, or, with ``xoff_alpha`` (SONiC's lossless ``dynamic_th``), once it holds ``xoff_alpha`` times
+the shared memory still free; its sender stops ``pause_slots`` later, and the cells in flight meanwhile land in
+the group's private headroom (``headroom_cells``) and then in a shared headroom pool (``headroom_pool_cells``)
+beside the memory; the group sends XON when it has drained to its threshold less ``xon_offset_cells``. A
+lossless class's egress queues admit while the memory has room (policy ``cs``): its ingress thresholds bound it.
 
 The workloads: :class:`Overload` (S queues each fed every slot by ``feeders`` inputs, the 1998 paper's
 overload), :class:`Incast` (N inputs each send a burst to one output at once), or a
@@ -76,6 +77,7 @@ class SharedBufferSwitch(SingleSwitch):
     reserved_cells: int = 0
     lossless: bool = False
     xoff_cells: int | None = None
+    xoff_alpha: float | None = None
     xon_offset_cells: int = 0
     headroom_cells: int = 0
     headroom_pool_cells: int = 0
@@ -104,16 +106,24 @@ class SharedBufferSwitch(SingleSwitch):
         self._check_lossless()
 
     def _check_lossless(self):
-        names = ("xoff_cells", "xon_offset_cells", "headroom_cells", "headroom_pool_cells", "pause_slots")
+        names = ("xoff_cells", "xoff_alpha", "xon_offset_cells", "headroom_cells", "headroom_pool_cells",
+                 "pause_slots")
         if not self.lossless:
-            for name, default in zip(names, (None, 0, 0, 0, 0)):
+            for name, default in zip(names, (None, None, 0, 0, 0, 0)):
                 _check.only_with(name, getattr(self, name), default, False, "lossless is set")
             return
         if self.policy != "cs":
             raise _check.InputError("policy", self.policy, "cs with lossless (a lossless class's egress admits "
                                                            "while the memory has room; PFC bounds its groups)")
-        xoff = _check.integer("xoff_cells", self.xoff_cells, 1, self.buffer_cells)
-        _check.assign(self, xoff_cells=xoff,
+        if (self.xoff_cells is None) == (self.xoff_alpha is None):
+            raise _check.InputError("xoff_cells", self.xoff_cells, "a static XOFF threshold, or none with xoff_alpha "
+                                                                   "(a dynamic one): exactly one of the two")
+        if self.xoff_alpha is None:
+            xoff = _check.integer("xoff_cells", self.xoff_cells, 1, self.buffer_cells)
+        else:
+            _check.assign(self, xoff_alpha=_check.real("xoff_alpha", self.xoff_alpha, *ALPHA_RANGE))
+            xoff = self.buffer_cells
+        _check.assign(self, xoff_cells=None if self.xoff_alpha is not None else xoff,
                       xon_offset_cells=_check.integer("xon_offset_cells", self.xon_offset_cells, 0, xoff),
                       headroom_cells=_check.integer("headroom_cells", self.headroom_cells, 0, MAX_BUFFER_CELLS),
                       headroom_pool_cells=_check.integer("headroom_pool_cells", self.headroom_pool_cells, 0,

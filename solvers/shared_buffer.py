@@ -218,7 +218,7 @@ def buffer_for_incast(n_ports: int, cell_bytes: int, policy: str, alpha: float |
 class PfcIncastAnswer:
     n_ports: int = given("ports")
     incast: int = given("senders")
-    xoff_cells: int = given("cells")
+    xoff_cells: float = given("cells")
     pause_slots: int = given("slots")
     headroom_cells: int = given("cells")
     headroom_pool_cells: int = given("cells")
@@ -230,18 +230,30 @@ class PfcIncastAnswer:
     source: str = figure(default=PFC_SOURCE)
 
 
-def pfc_incast(n_ports: int, degree: int, xoff_cells: int, pause_slots: int, headroom_cells: int = 0,
-               headroom_pool_cells: int = 0) -> PfcIncastAnswer:
+def pfc_incast(n_ports: int, degree: int, xoff_cells: int | None, pause_slots: int, headroom_cells: int = 0,
+               headroom_pool_cells: int = 0, xoff_alpha: float | None = None,
+               buffer_cells: int | None = None) -> PfcIncastAnswer:
     """A lossless class under a sustained N:1 incast: the pause duty, the first XOFF, the headroom a group needs
     and how many groups the shared headroom pool holds at once (see the module's derivation).
+
+    A dynamic XOFF threshold (``xoff_alpha`` of the ``buffer_cells`` still free) settles, with the N groups
+    each at it, where the dynamic threshold settles under overload: X = alpha B / (1 + alpha N).
 
     >>> a = pfc_incast(32, 8, 100, 40, headroom_cells=10, headroom_pool_cells=200)
     >>> a.pause_duty, round(a.first_xoff_slots, 2), a.headroom_demand_cells, a.groups_in_pool
     (0.875, 114.29, 40, 6)
+    >>> pfc_incast(32, 8, None, 40, xoff_alpha=1.0, buffer_cells=900).xoff_cells     # 900 / 9
+    100.0
     """
+    if (xoff_cells is None) == (xoff_alpha is None):
+        raise _check.InputError("xoff_cells", xoff_cells, "a static threshold, or none with xoff_alpha: exactly one")
+    if xoff_alpha is not None:
+        a = _check.real("xoff_alpha", xoff_alpha, 2.0 ** -8, 2.0 ** 8)
+        b = _check.integer("buffer_cells", buffer_cells, 1)
+        xoff_cells = a * b / (1.0 + a * _check.integer("incast", degree, 2))
     n_ports = _check.integer("n_ports", n_ports, 1)
     n = _check.integer("incast", degree, 2, n_ports)
-    x = _check.integer("xoff_cells", xoff_cells, 1)
+    x = xoff_cells if xoff_alpha is not None else _check.integer("xoff_cells", xoff_cells, 1)
     d = _check.integer("pause_slots", pause_slots, 0)
     h = _check.integer("headroom_cells", headroom_cells, 0)
     pool = _check.integer("headroom_pool_cells", headroom_pool_cells, 0)

@@ -188,3 +188,15 @@ def test_lossless_options_refused_where_they_do_not_apply(args, option, capsys):
         main(["solve", "shared-buffer", "--ports", "32", "--buffer", "256000B", *args])
     lines = capsys.readouterr().err.strip().splitlines()
     assert e.value.code == 2 and len(lines) == 1 and f"{option}: got" in lines[0], lines
+
+
+@pytest.mark.parametrize("degree", [8, 32])
+def test_a_dynamic_xoff_threshold_needs_the_same_headroom(degree):
+    # XOFF at alpha x the free memory (SONiC's lossless dynamic_th): the threshold falls as the groups fill, so a
+    # group may find itself above it between two of its cells; the cell that finds it so is the last before the
+    # pause, and the headroom still holds exactly the 30 cells in flight: nothing lost, the duty 1 - 1/N.
+    sw = SharedBufferSwitch(32, 1000, 256, "cs", lossless=True, xoff_alpha=1.0, xon_offset_cells=5,
+                            headroom_cells=30, pause_slots=30)
+    c = _run(sw, Incast(degree, 1 << 24), slots=40_000, warmup=4_000)
+    assert c["m_lossless_drops"] == 0 and c["headroom_peak"] == 30
+    assert c["m_paused_slots"] / (degree * 40_000) == pytest.approx(1 - 1 / degree, abs=0.01)

@@ -85,3 +85,13 @@ def test_options_the_file_gives_are_refused_beside_it(capsys):
     with pytest.raises(SystemExit):
         main(["solve", "shared-buffer", "--ports", "32", *LOSSY, "--buffer", "1MB", "--congested", "2"])
     assert "--buffer: got" in capsys.readouterr().err
+
+
+def test_the_lossless_group_from_the_file(capsys):
+    # pg_lossless_400000_100m_profile: the ingress lossless pool (38,000,000 B: 263,888 cells of 144 B) with
+    # dynamic_th 0 (alpha 1); the pool's xoff, 4,800,000 B (33,333 cells), is a shared headroom pool, so no group
+    # keeps its own. Under an 8:1 incast the 8 groups settle at alpha B / (1 + 8 alpha) = 263,888 / 9 cells.
+    out, _ = _json(["solve", "shared-buffer", "--ports", "32", "--sonic-buffers", EXAMPLE, "--lossless", "--cell",
+                    "144B", "--pause-slots", "100", "--incast", "8"], capsys)
+    assert out["xoff_cells"] == pytest.approx(263_888 / 9) and out["headroom_cells"] == 0
+    assert out["headroom_pool_cells"] == 33_333 and out["pause_duty"] == 0.875

@@ -50,6 +50,10 @@ LOSSLESS = Param("lossless", "lossless", "flag", False,
 _LOSSLESS_ONLY = ("lossless", (True,))
 XOFF = Param("xoff", "xoff", "size", None, low=8, unit="bits", default_text="none (required with --lossless)",
              help="What an input group holds before it sends XOFF, with a unit (40KB).", applies=_LOSSLESS_ONLY)
+XOFF_ALPHA = Param("xoff_alpha", "xoff_alpha", "float", None, low=2.0 ** -8, high=2.0 ** 8, unit="1",
+                   help="A dynamic XOFF threshold instead of --xoff: a group sends XOFF once it holds this times the "
+                        "shared memory still free (SONiC's lossless dynamic_th: 2^dynamic_th).",
+                   applies=_LOSSLESS_ONLY)
 XON_OFFSET = Param("xon_offset", "xon_offset", "size", 0, low=0, unit="bits", default_text="0B",
                    help="XON when the group has drained to --xoff less this.", applies=_LOSSLESS_ONLY)
 PAUSE_SLOTS = Param("pause_slots", "pause_slots", "int", 0, low=0, high=1 << 24, unit="slots",
@@ -60,7 +64,7 @@ HEADROOM = Param("headroom", "headroom", "size", None, low=0, unit="bits", defau
 HEADROOM_POOL = Param("headroom_pool", "headroom_pool", "size", 0, low=0, unit="bits", default_text="0B",
                       help="Shared headroom pool beside the memory, with a unit (whole cells).",
                       applies=_LOSSLESS_ONLY)
-LOSSLESS_PARAMS = (LOSSLESS, XOFF, XON_OFFSET, PAUSE_SLOTS, HEADROOM, HEADROOM_POOL)
+LOSSLESS_PARAMS = (LOSSLESS, XOFF, XOFF_ALPHA, XON_OFFSET, PAUSE_SLOTS, HEADROOM, HEADROOM_POOL)
 CONGESTED = Param("congested", "congested", "int", None, low=1, unit="queues",
                   help="S: overloaded queues (the dynamic threshold's equilibrium).")
 FEEDERS = Param("feeders", "feeders", "int", 2, low=2, high=64, unit="inputs/queue",
@@ -137,6 +141,8 @@ def from_sonic(p) -> dict:
         raise InputError("reserved", f"{p['reserved'] // 8}B", "0 with --sonic-buffers (the profile's size is the "
                                                                  "reserve)")
     conf = read_once(p["sonic_buffers"])
+    if p.get("lossless"):
+        return _lossless_from_sonic(p, conf)
     prof = conf.queue_profile(p.get("sonic_profile"))
     policy = "dt" if prof.dynamic_th is not None else "st"
     if p.get("policy") not in (None, policy):
@@ -147,6 +153,25 @@ def from_sonic(p) -> dict:
     if policy == "dt" and p.get("alpha") is None and p.get("dynamic_th") is None:
         out["dynamic_th"] = prof.dynamic_th
     return out
+
+
+def _lossless_from_sonic(p, conf) -> dict:
+    """With --lossless: the memory is the lossless group's ingress pool, XOFF its profile's threshold (dynamic_th:
+    alpha = 2^dynamic_th of the free pool; static_th: bytes), XON its xon_offset below. The headroom: with a shared
+    headroom pool (the pool's xoff), every group draws on it and keeps none of its own (SONiC's shared headroom
+    pool, the groups' xoff over-subscribed); without one, each group keeps its profile's xoff."""
+    for name in ("xoff", "xoff_alpha", "headroom", "headroom_pool", "xon_offset"):
+        if p.get(name):
+            raise InputError(name, p[name], "unset with --sonic-buffers --lossless (the group's profile gives it)")
+    prof = conf.lossless_profile(p.get("sonic_profile"))
+    pool = conf.pools[prof.pool]
+    shared_pool = pool.xoff_bytes is not None
+    return {**p, "policy": "cs", "reserved": 0, "threshold": None, "buffer": pool.size_bytes * 8,
+            "xoff": None if prof.static_th is None else prof.static_th * 8,
+            "xoff_alpha": None if prof.dynamic_th is None else 2.0 ** prof.dynamic_th,
+            "xon_offset": (prof.xon_offset_bytes or 0) * 8,
+            "headroom": 0 if shared_pool else prof.xoff_bytes * 8,
+            "headroom_pool": pool.xoff_bytes * 8 if shared_pool else 0}
 
 
 def switch(p) -> SharedBufferSwitch:
@@ -167,10 +192,12 @@ def _lossless(p, cell) -> dict:
     headrooms rounded down (they hold whole cells); the private headroom defaults to the cells in flight."""
     if not p.get("lossless"):
         return {}
-    if p.get("xoff") is None:
-        raise InputError("xoff", None, "a size with a unit (e.g. 40KB) with --lossless")
+    if (p.get("xoff") is None) == (p.get("xoff_alpha") is None):
+        raise InputError("xoff", None if p.get("xoff") is None else f"{p['xoff'] // 8}B",
+                         "a size with a unit (e.g. 40KB), or --xoff-alpha, with --lossless: exactly one")
     pause = p.get("pause_slots") or 0
-    return {"lossless": True, "xoff_cells": _cells("xoff", p["xoff"], cell, 1),
+    return {"lossless": True, "xoff_alpha": p.get("xoff_alpha"),
+            "xoff_cells": None if p.get("xoff") is None else _cells("xoff", p["xoff"], cell, 1),
             "xon_offset_cells": _cells("xon_offset", p.get("xon_offset") or 0, cell),
             "headroom_cells": pause if p.get("headroom") is None else p["headroom"] // cell,
             "headroom_pool_cells": (p.get("headroom_pool") or 0) // cell, "pause_slots": pause}
@@ -219,7 +246,7 @@ def _solve(p):
             raise InputError(given[0], p[given[0]], "unset with --lossless: the lossless answer is a sustained "
                                                     "--incast's (simulate the others)")
         return _PFC(sw.n_ports, p["incast"], sw.xoff_cells, sw.pause_slots, sw.headroom_cells,
-                    sw.headroom_pool_cells)
+                    sw.headroom_pool_cells, sw.xoff_alpha, sw.buffer_cells)
     args = (sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy, sw.alpha if sw.policy == "dt" else None)
     if given[0] == "congested":
         return _OVERLOAD(*args, p["congested"], sw.threshold_cells, sw.reserved_cells)
@@ -326,7 +353,7 @@ COUNTERS = (*switch_counters(), Counter("pushed_out", "cells"), Counter("occupan
 UNITS = {"buffer_cells": "cells", "cell_bytes": "B", "threshold_cells": "cells", "reserved_cells": "cells",
          "alpha": "1", "congested": "queues", "feeders": "inputs/queue", "incast": "senders",
          "burst_cells": "cells/sender", "period_slots": "slots", "background_load": "cells/slot/input",
-         "xoff_cells": "cells", "xon_offset_cells": "cells", "headroom_cells": "cells", "headroom_pool_cells": "cells",
+         "xoff_cells": "cells", "xoff_alpha": "1", "xon_offset_cells": "cells", "headroom_cells": "cells", "headroom_pool_cells": "cells",
          "pause_slots": "slots"}
 
 _EXAMPLE = {"ports": 32, "buffer": 256000 * 8, "cell": 256 * 8}

@@ -39,9 +39,9 @@ NEVER = K.NEVER
 # Rows of ``cells``: linked-list pointers (cell_lists'), generation slot, source and destination hosts, the link
 # it arrived on.
 NEXT, PREV, STAMP, SRC, DST, INLINK = range(6)
-# Rows of ``links``: queue head, tail, length (cell_lists'); the first slot its sender is stopped, the first it sends again;
-# its ingress group at the receiving switch: cells in the shared memory, in headroom, XOFF sent; its tier
-# (0: not measured); the flow a host link sends (-1: none).
+# Rows of ``links``: queue head, tail, length (cell_lists'); the first slot its sender is stopped, the first it
+# sends again; its ingress group at the receiving switch: cells in the shared memory, in headroom, XOFF sent;
+# its tier (0: not measured); the flow a host link sends (-1: none).
 HEAD, TAIL, LEN, STOP_AT, RESUME_AT, ING, HEADROOM, XOFF, TIER, FLOW = range(10)
 # Rows of ``flows``: source host, destination host, backlogged (1) or Bernoulli victim (0), cells owed.
 F_SRC, F_DST, F_BACKLOGGED, F_OWED = range(4)

@@ -43,8 +43,9 @@ def args_for(switch):
     return SharedArgs(n_ports=switch.n_ports, cells=switch.buffer_cells, shared=switch.shared_cells,
                       reserved=switch.reserved_cells, policy=POLICY_CODES[switch.policy], alpha=float(switch.alpha),
                       threshold=switch.threshold_cells or 0, partition=switch.buffer_cells // switch.n_ports,
-                      lossless=lossless, xoff=switch.xoff_cells if lossless else 0,
-                      xon=switch.xoff_cells - switch.xon_offset_cells if lossless else 0,
+                      lossless=lossless, xoff=(switch.xoff_cells or 0) if lossless else 0,
+                      xoff_alpha=float(switch.xoff_alpha or 0.0) if lossless else 0.0,
+                      xon_offset=switch.xon_offset_cells if lossless else 0,
                       headroom=switch.headroom_cells if lossless else 0,
                       pool=switch.headroom_pool_cells if lossless else 0,
                       pause_slots=switch.pause_slots if lossless else 0)

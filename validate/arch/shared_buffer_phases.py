@@ -53,6 +53,15 @@ def room(sw, q, used, total):
 
 
 @njit(cache=True, inline="always")
+def xoff_point(sw, g):
+    """The cells a lossless group may hold in the shared memory before it sends XOFF: static, or alpha times the
+    shared memory still free (a dynamic threshold, as SONiC's lossless ``dynamic_th``)."""
+    if sw.xoff_alpha > 0.0:
+        return sw.xoff_alpha * (sw.cells - g[TOTAL])
+    return float(sw.xoff)
+
+
+@njit(cache=True, inline="always")
 def sending(ports, i, t):
     """Whether input ``i``'s sender may send in slot ``t``: not between its stop and its resume."""
     return not (ports[STOP_AT, i] <= t < ports[RESUME_AT, i])
@@ -128,8 +137,11 @@ def admit_lossless(cell, qs, ports, g, sw, i, d, t, warmup, stats, parts):
     """A lossless cell of input ``i`` for queue ``d``. Its group's cells are counted, not tagged: up to ``xoff``
     of them in the shared memory, the rest in its private headroom, then in the pool (what a group holds
     above its XOFF threshold is its headroom); lost only when both are full."""
+    # A group that has not sent XOFF takes its cell into the shared memory while the memory has room, then sends
+    # XOFF if it is at its threshold: the cell that crosses a threshold (a dynamic one may fall under the group
+    # between its cells) is the last before the pause, so the headroom holds exactly the cells in flight.
     where = -1
-    if ports[ING, i] < sw.xoff and ports[PRIVATE, i] + ports[POOL, i] == 0 and g[TOTAL] < sw.cells:
+    if ports[XOFF, i] == 0 and ports[PRIVATE, i] + ports[POOL, i] == 0 and g[TOTAL] < sw.cells:
         where = IN_SHARED
     elif ports[PRIVATE, i] < sw.headroom:
         where = IN_PRIVATE
@@ -145,7 +157,7 @@ def admit_lossless(cell, qs, ports, g, sw, i, d, t, warmup, stats, parts):
     if where == IN_SHARED:
         g[TOTAL] += 1
         ports[ING, i] += 1
-        if ports[ING, i] >= sw.xoff and ports[XOFF, i] == 0:
+        if ports[ING, i] >= xoff_point(sw, g) and ports[XOFF, i] == 0:
             _xoff(sw, ports, i, t, warmup, stats)
         return True
     if ports[XOFF, i] == 0:            # the memory was full before the group reached its threshold
@@ -235,7 +247,11 @@ def _release(cell, ports, g, sw, c, t):
     else:
         ports[ING, i] -= 1
         g[TOTAL] -= 1
-    if ports[XOFF, i] == 1 and ports[ING, i] + ports[PRIVATE, i] + ports[POOL, i] <= sw.xon:
+    # XON once the group is back under its threshold less the offset with its headroom given back (headroom
+    # drains first, so a static threshold implies it): a dynamic threshold may rise while headroom is still held,
+    # and a group resumed then would meet its next XOFF with less than the cells in flight.
+    if ports[XOFF, i] == 1 and ports[PRIVATE, i] + ports[POOL, i] == 0 and \
+            ports[ING, i] <= xoff_point(sw, g) - sw.xon_offset:
         ports[XOFF, i] = 0
         ports[RESUME_AT, i] = t + 1 + sw.pause_slots
 

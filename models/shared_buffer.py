@@ -20,7 +20,8 @@ it up: each input's priority group counts its cells in the memory and sends XOFF
 ``xoff_cells`` there, or, with ``xoff_alpha`` (SONiC's lossless ``dynamic_th``), once it holds ``xoff_alpha`` times
 the shared memory still free; its sender stops ``pause_slots`` later, and the cells in flight meanwhile land in
 the group's private headroom (``headroom_cells``) and then in a shared headroom pool (``headroom_pool_cells``)
-beside the memory; the group sends XON when it has drained to its threshold less ``xon_offset_cells``. A
+beside the memory; the group sends XON when it has drained to the higher of ``xon_cells`` and its threshold
+less ``xon_offset_cells`` (SAI's XON_TH and XON_OFFSET_TH, read so), its headroom given back. A
 lossless class's egress queues admit while the memory has room (policy ``cs``): its ingress thresholds bound it.
 
 The workloads: :class:`Overload` (S queues each fed every slot by ``feeders`` inputs, the 1998 paper's
@@ -79,6 +80,7 @@ class SharedBufferSwitch(SingleSwitch):
     xoff_cells: int | None = None
     xoff_alpha: float | None = None
     xon_offset_cells: int = 0
+    xon_cells: int = 0
     headroom_cells: int = 0
     headroom_pool_cells: int = 0
     pause_slots: int = 0
@@ -106,15 +108,16 @@ class SharedBufferSwitch(SingleSwitch):
         self._check_lossless()
 
     def _check_lossless(self):
-        names = ("xoff_cells", "xoff_alpha", "xon_offset_cells", "headroom_cells", "headroom_pool_cells",
+        names = ("xoff_cells", "xoff_alpha", "xon_offset_cells", "xon_cells", "headroom_cells", "headroom_pool_cells",
                  "pause_slots")
         if not self.lossless:
-            for name, default in zip(names, (None, None, 0, 0, 0, 0)):
+            for name, default in zip(names, (None, None, 0, 0, 0, 0, 0)):
                 _check.only_with(name, getattr(self, name), default, False, "lossless is set")
             return
         if self.policy != "cs":
             raise _check.InputError("policy", self.policy, "cs with lossless (a lossless class's egress admits "
                                                            "while the memory has room; PFC bounds its groups)")
+        _check.only_with("reserved_cells", self.reserved_cells, 0, False, "lossless is unset")
         if (self.xoff_cells is None) == (self.xoff_alpha is None):
             raise _check.InputError("xoff_cells", self.xoff_cells, "a static XOFF threshold, or none with xoff_alpha "
                                                                    "(a dynamic one): exactly one of the two")
@@ -125,6 +128,7 @@ class SharedBufferSwitch(SingleSwitch):
             xoff = self.buffer_cells
         _check.assign(self, xoff_cells=None if self.xoff_alpha is not None else xoff,
                       xon_offset_cells=_check.integer("xon_offset_cells", self.xon_offset_cells, 0, xoff),
+                      xon_cells=_check.integer("xon_cells", self.xon_cells, 0, xoff),
                       headroom_cells=_check.integer("headroom_cells", self.headroom_cells, 0, MAX_BUFFER_CELLS),
                       headroom_pool_cells=_check.integer("headroom_pool_cells", self.headroom_pool_cells, 0,
                                                          MAX_BUFFER_CELLS),

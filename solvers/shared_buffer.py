@@ -7,15 +7,14 @@ memory, T = alpha (B - Q). When S queues are overloaded each settles at its thre
     q = alpha B / (1 + alpha S),    free = B - S q = B / (1 + alpha S).
 
 Queues with their own alphas settle at q_i = alpha_i F with F = B / (1 + sum_j alpha_j) free, shares in
-proportion to their alphas (the same fixed point, queue by queue; per-class alphas in one memory, as Hahne &
-Choudhury's multi-priority extension, ToN 10(3), 2002, sets them). A guaranteed minimum r per queue is set
+proportion to their alphas (the same fixed point, queue by queue, derived here). A guaranteed minimum r per queue is set
 aside first: B_s = B - N r is shared, and each queue holds r plus its share of B_s. The other policies'
 overload is the same fluid balance: complete sharing and pushout give B_s / S each, a static threshold
 min(T, B_s / S), complete partitioning floor(B / N).
 
 **Incast absorption** (derived here). N senders each send b cells, one a slot, to one empty queue that sends
 one a slot; other queues hold G cells of the shared memory throughout. In the burst's k-th slot the queue
-holds (k - 1)(N - 1) cells before its N arrivals and k (N - 1) after the last of them is admitted. A cell
+holds (k - 1)(N - 1) cells before its N arrivals, so the last of them finds k (N - 1). A cell
 finding q cells is admitted while q < c, the queue's cap:
 
     dt:  q - r < alpha (B_s - G - (q - r))   <=>   q < c = r + alpha (B_s - G) / (1 + alpha)
@@ -30,7 +29,9 @@ cells and its sender stops D slots later (the cells in flight meanwhile, D of th
 its headroom: the worst-case demand is D cells, and a headroom of D - 1 loses a cell at every pause). N
 senders with data always waiting share one output that sends a cell a slot; no cell being lost and the
 senders alike, each gets 1/N of it in the long run, so each is paused 1 - 1/N of the time (the pause duty),
-whatever X, the XON offset and D (they set how often it pauses, not for how long in all). From empty, each
+as long as the output never runs dry (X less the XON offset leaves cells queued for the D slots a resumed
+sender takes to reach it): X, the offset and D then set how often it pauses, not for how long in all. From
+empty, each
 group gains N - 1 cells in N slots, so the first XOFF comes after about X N / (N - 1) slots. A shared headroom
 pool of H cells beside private headrooms of h cells holds floor(H / (D - h)) groups in headroom at once.
 

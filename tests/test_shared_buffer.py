@@ -200,3 +200,26 @@ def test_a_dynamic_xoff_threshold_needs_the_same_headroom(degree):
     c = _run(sw, Incast(degree, 1 << 24), slots=40_000, warmup=4_000)
     assert c["m_lossless_drops"] == 0 and c["headroom_peak"] == 30
     assert c["m_paused_slots"] / (degree * 40_000) == pytest.approx(1 - 1 / degree, abs=0.01)
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--lossless", "--xoff", "5KiB", "--reserved", "2KiB", "--incast", "8"], "--reserved"),
+    (["--lossless", "--xoff", "5KiB", "--background-cells", "100", "--incast", "8"], "--background-cells"),
+])
+def test_lossless_refuses_what_its_answer_does_not_read(args, option, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "shared-buffer", "--ports", "32", "--buffer", "256000B", *args])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 2 and len(lines) == 1 and f"{option}: got" in lines[0], lines
+
+
+def test_size_names_the_burst_when_no_memory_could_hold_it(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["size", "shared-buffer", "--ports", "32", "--incast", "8", "--burst", "1GB"])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 2 and len(lines) == 1 and "--burst: got" in lines[0], lines
+
+
+def test_the_chain_builds_only_its_states():
+    # 16 ports and 2 cells: C(18, 2) = 153 states, made directly (not by filtering 3^16 = 43 million tuples).
+    assert chain(16, 2, 256, "dt", 1.0, 0.5).states == 153

@@ -42,8 +42,12 @@ def build(p):
     return fabric, FabricIncast(p["incast"], p["victims"], p["victim_load"])
 
 
-def _tier(counter, links):
-    return lambda c: c[counter] / (links(c) * c.slots)
+def _tier(tier):
+    """The share of slots the links of a hop were paused, averaged over them (none where the hop has none)."""
+    def duty(c):
+        links = c[f"tier{tier}_links"]
+        return None if not links.all() else c[f"m_paused_tier{tier}"] / (links * c.slots)
+    return duty
 
 
 def _victim_throughput(c):
@@ -58,12 +62,15 @@ METRICS = (
            "cells reaching the incast's host per slot (its link carries at most 1)", bounds=(0.0, 1.0)),
     Metric("victim_throughput", "cells/slot/flow", _victim_throughput,
            "cells of the victim flows delivered per flow per slot (against their --victim-load)", bounds=(0.0, 1.0)),
-    Metric("pause_duty_spine", "1", _tier("m_paused_tier1", lambda c: c.system.spines),
-           "hop 1: share of slots the spines' links down to leaf 0 were paused", bounds=(0.0, 1.0)),
-    Metric("pause_duty_uplink", "1", _tier("m_paused_tier2", lambda c: (c.system.leaves - 1) * c.system.spines),
-           "hop 2: share of slots the other leaves' uplinks were paused", bounds=(0.0, 1.0)),
-    Metric("pause_duty_host", "1", _tier("m_paused_tier3", lambda c: max(1, c.workload.degree + c.workload.victims)),
-           "hop 3: share of slots the senders' and victims' host links were paused", bounds=(0.0, 1.0)),
+    Metric("pause_duty_spine", "1", _tier(1),
+           "hop 1: share of slots the spines' links down to leaf 0 that the incast takes were paused",
+           bounds=(0.0, 1.0)),
+    Metric("pause_duty_uplink", "1", _tier(2), "hop 2: share of slots the leaves' uplinks the incast takes were "
+                                               "paused", bounds=(0.0, 1.0)),
+    Metric("pause_duty_host", "1", _tier(3), "hop 3: share of slots the incast senders' host links were paused",
+           bounds=(0.0, 1.0)),
+    Metric("pause_duty_victim", "1", _tier(4), "share of slots the victims' host links were paused",
+           bounds=(0.0, 1.0)),
     Metric("mean_latency", "slots", lambda c: c["m_latency_sum"] / c["m_latency_count"],
            "slots from a host sending a cell to its arrival (links included)"),
     Metric("lost_cells", "cells", lambda c: c["m_lossless_drops"], "lossless cells lost (a headroom full)"),

@@ -13,8 +13,9 @@ always has a cell, a victim counts the cells it owes) and a wire of ``link_delay
    a switch leaves its ingress group, and a group drained to XON resumes its link ``link_delay`` later;
 3. **offer**: each victim flow draws its Bernoulli cell.
 
-Measured per link tier (the pause's hops from the congested host link): spine -> leaf 0 (1), leaf -> spine
-(2), host -> leaf of the senders and victims (3): the share of slots each link was paused.
+Measured on the links the incast's flows take, hop by hop back from host 0's leaf: the spines' links down to
+leaf 0 (1), the leaves' uplinks (2), the senders' host links (3); and the victims' host links (4): the share
+of slots each was paused, averaged over the links of its hop.
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ from .cell_lists import append, give, new_memory, remove, take
 from .phase_pipeline import PhasePipeline
 
 LAYOUT = K.Layout(("m_incast_delivered", "m_victim_delivered", "m_victim_offered", "m_xoffs",
-                   "m_paused_tier1", "m_paused_tier2", "m_paused_tier3", "headroom_peak", "m_lossless_drops",
-                   "victim_backlog"))
-(M_INCAST, M_VICTIM, M_VICTIM_OFFERED, M_XOFFS, M_PAUSED1, M_PAUSED2, M_PAUSED3, HR_PEAK, M_DROPS,
- VICTIM_BACKLOG) = (LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:])
+                   "m_paused_tier1", "m_paused_tier2", "m_paused_tier3", "m_paused_tier4",
+                   "tier1_links", "tier2_links", "tier3_links", "tier4_links",
+                   "headroom_peak", "m_lossless_drops", "victim_backlog"))
+(M_INCAST, M_VICTIM, M_VICTIM_OFFERED, M_XOFFS, M_PAUSED1, M_PAUSED2, M_PAUSED3, M_PAUSED4, TIER_LINKS1,
+ TIER_LINKS2, TIER_LINKS3, TIER_LINKS4, HR_PEAK, M_DROPS, VICTIM_BACKLOG) = (
+    LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:])
 
 NIL = -1
 NEVER = K.NEVER
@@ -186,7 +189,9 @@ def send(f, cells, links, flows, wire, used, g, t, run, stats):
         else:
             links[ING, into] -= 1
             used[receiver(f, into)] -= 1
-        if links[XOFF, into] == 1 and links[ING, into] + links[HEADROOM, into] <= f.xon:
+        # XON once drained to it with the headroom given back (as the single switch): a group resumed with
+        # headroom held would meet its next XOFF with less room than the cells in flight.
+        if links[XOFF, into] == 1 and links[HEADROOM, into] == 0 and links[ING, into] <= f.xon:
             links[XOFF, into] = 0
             links[RESUME_AT, into] = t + f.delay
         wire[link, slot] = c
@@ -215,13 +220,15 @@ def new_fabric(f, flows):
     links[RESUME_AT, :] = NEVER
     links[FLOW, :] = -1
     for k in range(flows.shape[1]):
-        links[FLOW, up_link(f, flows[F_SRC, k])] = k
-        links[TIER, up_link(f, flows[F_SRC, k])] = 3
-    for leaf in range(1, f.leaves):
-        for s in range(f.spines):
-            links[TIER, leaf_spine_link(f, leaf, s)] = 2
-    for s in range(f.spines):
-        links[TIER, spine_leaf_link(f, s, 0)] = 1
+        src = flows[F_SRC, k]
+        links[FLOW, up_link(f, src)] = k
+        if flows[F_BACKLOGGED, k] == 0:                 # a victim
+            links[TIER, up_link(f, src)] = 4
+            continue
+        spine = (src + flows[F_DST, k]) % f.spines      # the incast's path: the flow's ECMP spine
+        links[TIER, up_link(f, src)] = 3
+        links[TIER, leaf_spine_link(f, src // f.hosts_per_leaf, spine)] = 2
+        links[TIER, spine_leaf_link(f, spine, 0)] = 1
     wire = np.full((n_links, f.delay), NIL, dtype=np.int64)
     return cells, links, wire, np.zeros(switches, dtype=np.int64), np.zeros(2, dtype=np.int64)
 
@@ -230,6 +237,8 @@ def new_fabric(f, flows):
 def _run(f, flows, victim_load, run, stats):
     K.seed_rng(run.seed)
     cells, links, wire, used, g = new_fabric(f, flows)
+    for tier in range(4):
+        stats[TIER_LINKS1 + tier] = (links[TIER] == tier + 1).sum()
     for t in range(run.warmup + run.slots):
         K.mark_batch(stats, t, run)
         arrive(f, cells, links, wire, used, g, t, run, stats)

@@ -45,7 +45,7 @@ def args_for(switch):
                       threshold=switch.threshold_cells or 0, partition=switch.buffer_cells // switch.n_ports,
                       lossless=lossless, xoff=(switch.xoff_cells or 0) if lossless else 0,
                       xoff_alpha=float(switch.xoff_alpha or 0.0) if lossless else 0.0,
-                      xon_offset=switch.xon_offset_cells if lossless else 0,
+                      xon_offset=switch.xon_offset_cells if lossless else 0, xon=switch.xon_cells if lossless else 0,
                       headroom=switch.headroom_cells if lossless else 0,
                       pool=switch.headroom_pool_cells if lossless else 0,
                       pause_slots=switch.pause_slots if lossless else 0)

@@ -251,7 +251,7 @@ def _release(cell, ports, g, sw, c, t):
     # drains first, so a static threshold implies it): a dynamic threshold may rise while headroom is still held,
     # and a group resumed then would meet its next XOFF with less than the cells in flight.
     if ports[XOFF, i] == 1 and ports[PRIVATE, i] + ports[POOL, i] == 0 and \
-            ports[ING, i] <= xoff_point(sw, g) - sw.xon_offset:
+            ports[ING, i] <= max(float(sw.xon), xoff_point(sw, g) - sw.xon_offset):
         ports[XOFF, i] = 0
         ports[RESUME_AT, i] = t + 1 + sw.pause_slots
 

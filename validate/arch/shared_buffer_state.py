@@ -62,7 +62,7 @@ FREE, TOTAL, USED, POOL_USED, FIRST, EV_START, EV_DROP, EV_OPEN = range(8)    # 
 
 # The switch and its workload as the kernel sees them: built by keyword, read by name.
 SharedArgs = namedtuple("SharedArgs", "n_ports cells shared reserved policy alpha threshold partition lossless "
-                                      "xoff xoff_alpha xon_offset headroom pool pause_slots")
+                                      "xoff xoff_alpha xon_offset xon headroom pool pause_slots")
 LoadArgs = namedtuple("LoadArgs", "kind congested feeders degree burst period background watch_lo watch_hi senders")
 State = namedtuple("State", "cell qs ports g")
 

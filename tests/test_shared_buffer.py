@@ -223,3 +223,13 @@ def test_size_names_the_burst_when_no_memory_could_hold_it(capsys):
 def test_the_chain_builds_only_its_states():
     # 16 ports and 2 cells: C(18, 2) = 153 states, made directly (not by filtering 3^16 = 43 million tuples).
     assert chain(16, 2, 256, "dt", 1.0, 0.5).states == 153
+
+
+def test_oversubscription_sizes_the_headroom_pool(capsys):
+    # 32 groups each needing the 30 cells in flight, over-subscribed 4 times: a pool of 32 x 30 / 4 = 240 cells
+    # and no private headroom, which holds 240 / 30 = 8 groups in headroom at once.
+    with pytest.raises(SystemExit):
+        main(["solve", "shared-buffer", "--ports", "32", "--buffer", "256000B", "--lossless", "--xoff", "5KiB",
+              "--pause-slots", "30", "--oversubscription", "4", "--incast", "8", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["headroom_cells"] == 0 and out["headroom_pool_cells"] == 240 and out["groups_in_pool"] == 8

@@ -8,6 +8,7 @@ needs. Simulated as ``shared-buffer``: a linked-list shared memory, cell by cell
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import replace
 
@@ -68,7 +69,11 @@ HEADROOM = Param("headroom", "headroom", "size", None, low=0, unit="bits", defau
 HEADROOM_POOL = Param("headroom_pool", "headroom_pool", "size", 0, low=0, unit="bits", default_text="0B",
                       help="Shared headroom pool beside the memory, with a unit (whole cells).",
                       applies=_LOSSLESS_ONLY)
-LOSSLESS_PARAMS = (LOSSLESS, XOFF, XOFF_ALPHA, XON, XON_OFFSET, PAUSE_SLOTS, HEADROOM, HEADROOM_POOL)
+OVERSUBSCRIPTION = Param("oversubscription", "oversubscription", "float", None, low=1, high=1024, unit="1",
+                         help="A shared headroom pool of N x --pause-slots / R cells and no private headroom "
+                              "(SONiC's over_subscribe_ratio: every group's headroom in one pool, R times over).",
+                         applies=_LOSSLESS_ONLY)
+LOSSLESS_PARAMS = (LOSSLESS, XOFF, XOFF_ALPHA, XON, XON_OFFSET, PAUSE_SLOTS, HEADROOM, HEADROOM_POOL, OVERSUBSCRIPTION)
 CONGESTED = Param("congested", "congested", "int", None, low=1, unit="queues",
                   help="S: overloaded queues (the dynamic threshold's equilibrium).")
 FEEDERS = Param("feeders", "feeders", "int", 2, low=2, high=64, unit="inputs/queue",
@@ -174,7 +179,7 @@ def _lossless_from_sonic(p, conf) -> dict:
     alpha = 2^dynamic_th of the free pool; static_th: bytes), XON its xon_offset below. The headroom: with a shared
     headroom pool (the pool's xoff), every group draws on it and keeps none of its own (SONiC's shared headroom
     pool, the groups' xoff over-subscribed); without one, each group keeps its profile's xoff."""
-    for name in ("xoff", "xoff_alpha", "headroom", "headroom_pool", "xon_offset", "xon"):
+    for name in ("xoff", "xoff_alpha", "headroom", "headroom_pool", "xon_offset", "xon", "oversubscription"):
         if p.get(name):
             raise InputError(name, p[name], "unset with --sonic-buffers --lossless (the group's profile gives it)")
     prof = conf.lossless_profile(p.get("sonic_profile"))
@@ -215,6 +220,12 @@ def _lossless(p, cell) -> dict:
         raise InputError("xoff", None if p.get("xoff") is None else f"{p['xoff'] // 8}B",
                          "a size with a unit (e.g. 40KB), or --xoff-alpha, with --lossless: exactly one")
     pause = p.get("pause_slots") or 0
+    if p.get("oversubscription") is not None:
+        for name in ("headroom", "headroom_pool"):
+            if p.get(name):
+                raise InputError(name, f"{p[name] // 8}B", "unset with --oversubscription (it sizes the pool)")
+        # Every group's worst-case demand (the cells in flight) in one pool, R times over, rounded up.
+        p = {**p, "headroom": 0, "headroom_pool": math.ceil(p["ports"] * pause / p["oversubscription"]) * cell}
     return {"lossless": True, "xoff_alpha": p.get("xoff_alpha"),
             "xoff_cells": None if p.get("xoff") is None else _cells("xoff", p["xoff"], cell, 1),
             "xon_offset_cells": _cells("xon_offset", p.get("xon_offset") or 0, cell),

@@ -143,16 +143,18 @@ class IncastAnswer:
     burst_bytes: float = figure("B/sender")
     cap_cells: float = figure("cells")
     fill_slots: float = figure("slots")
+    fill_seconds: float | None = figure("s")
     source: str = figure(default=INCAST_SOURCE)
 
 
 def incast(n_ports: int, buffer_cells: int, cell_bytes: int, policy: str, alpha: float | None, degree: int,
            background_cells: float = 0.0, threshold_cells: int | None = None,
-           reserved_cells: int = 0) -> IncastAnswer:
+           reserved_cells: int = 0, link_rate: float | None = None) -> IncastAnswer:
     """The largest burst per sender an N:1 incast lands in one empty queue without a drop.
 
     ``burst_cells`` is the fluid c / (N - 1); ``burst_whole`` the slotted switch's integer, ceil(c/(N-1)) - 1
-    (a cell under the fluid value at most); ``fill_slots`` the slots until the queue reaches its cap c.
+    (a cell under the fluid value at most); ``fill_slots`` the slots until the queue reaches its cap c, and with
+    ``link_rate`` (bit/s) ``fill_seconds``, a slot being a cell's time on the link.
 
     >>> a = incast(32, 1000, 256, "dt", 4.0, 32)
     >>> round(a.cap_cells, 1), round(a.burst_cells, 3), a.burst_whole
@@ -163,8 +165,11 @@ def incast(n_ports: int, buffer_cells: int, cell_bytes: int, policy: str, alpha:
     g = _check.real("background_cells", background_cells, 0.0, float(sw.shared_cells - 1))
     cap = queue_cap(sw, g)
     burst = cap / (n - 1)
+    seconds = None
+    if link_rate is not None:
+        seconds = burst * sw.cell_bytes * 8 / _check.real("link_rate", link_rate, 0.0, low_open=True)
     return IncastAnswer(sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy, sw.alpha if policy == "dt" else None,
-                        n, g, burst, max(0, math.ceil(burst) - 1), burst * sw.cell_bytes, cap, burst)
+                        n, g, burst, max(0, math.ceil(burst) - 1), burst * sw.cell_bytes, cap, burst, seconds)
 
 
 @dataclass(frozen=True)

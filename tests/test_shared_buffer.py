@@ -233,3 +233,10 @@ def test_oversubscription_sizes_the_headroom_pool(capsys):
               "--pause-slots", "30", "--oversubscription", "4", "--incast", "8", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert out["headroom_cells"] == 0 and out["headroom_pool_cells"] == 240 and out["groups_in_pool"] == 8
+
+
+def test_time_to_fill_in_seconds():
+    # 8:1 into 1000 cells of 256 B at alpha 1: c = 500 cells, 500 / 7 slots of a 256 B cell at 400 Gb/s
+    # (5.12 ns each): 365.7 ns.
+    a = incast(32, 1000, 256, "dt", 1.0, 8, link_rate=400e9)
+    assert a.fill_seconds == pytest.approx(500 / 7 * 256 * 8 / 400e9, rel=1e-12)

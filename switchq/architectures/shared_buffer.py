@@ -16,7 +16,7 @@ from switchq.declaration import Answer, Architecture, BenchCase, Case, Compare, 
 from switchq.errors import InputError
 from switchq.models.shared_buffer import MAX_BUFFER_CELLS, POLICIES, Incast, Overload, SharedBufferSwitch
 from switchq.models.traffic import Traffic
-from switchq.params import REQUIRED, Above, Param, check_applies, sim_only
+from switchq.params import ANALYTIC, REQUIRED, Above, Param, check_applies, sim_only
 from switchq.solved import Solver, solved
 
 from ._shared import PORTS, UNICAST_TRAFFIC, latency_per, switch_counters, switch_metrics, unicast_traffic
@@ -87,6 +87,9 @@ PERIOD = Param("period", "period_slots", "int", None, low=1, unit="slots", defau
 BACKGROUND = Param("background", "background_load", "float", 0.0, low=0, high=1, unit="cells/slot/input",
                    help="Bernoulli load of the inputs not in the incast, to the other outputs (the flows that "
                         "share only the memory with it).", applies=("incast", Above()))
+LINK_RATE = Param("link_rate", "link_rate", "rate", None, low=0, low_open=True, unit="bit/s",
+                  help="The ports' rate with a unit (400Gb/s): gives the incast's time to fill in seconds.",
+                  applies=("incast", Above()), modes=ANALYTIC)
 BACKGROUND_CELLS = Param("background_cells", "background_cells", "float", 0.0, low=0, unit="cells",
                          help="Cells the other queues hold in the shared memory while the burst lands.")
 LOAD = replace(UNICAST_TRAFFIC[0], default=None, default_text="none: --congested or --incast",
@@ -285,7 +288,8 @@ def _solve(p):
     if given[0] == "congested":
         return _OVERLOAD(*args, p["congested"], sw.threshold_cells, sw.reserved_cells)
     if given[0] == "incast":
-        return _INCAST(*args, p["incast"], p["background_cells"], sw.threshold_cells, sw.reserved_cells)
+        return _INCAST(*args, p["incast"], p["background_cells"], sw.threshold_cells, sw.reserved_cells,
+                       p.get("link_rate"))
     pattern = p.get("pattern") or "uniform"
     if pattern not in ("uniform", "hotspot"):
         raise InputError("pattern", pattern, "uniform or hotspot for the exact chain (simulate the others)")
@@ -556,10 +560,11 @@ DECLARATION = Architecture(
                "shared-memory switch: overloaded queues' shares (--congested) or the incast burst a queue "
                "absorbs (--incast)",
                params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES,
-                       SONIC_PROFILE, *LOSSLESS_PARAMS, CONGESTED, INCAST, BACKGROUND_CELLS, *CHAIN_TRAFFIC,
+                       SONIC_PROFILE, *LOSSLESS_PARAMS, CONGESTED, INCAST, BACKGROUND_CELLS, LINK_RATE,
+                       *CHAIN_TRAFFIC,
                        *sim_only(FEEDERS, BURST, PERIOD, BACKGROUND, *SIM_TRAFFIC)),
                solve=_solve, returns=(_OVERLOAD, _INCAST, _CHAIN, _PFC), twin=_twin,
-               table=("queue_cells", "free_cells", "burst_cells", "burst_whole", "fill_slots"),
+               table=("queue_cells", "free_cells", "burst_cells", "burst_whole", "fill_slots", "fill_seconds"),
                sim_main="queue_occupancy", sim_table=("queue_occupancy", "free_cells", "burst_absorbed",
                                                       "loss_probability"),
                description="Under overload (--congested S) each queue of the dynamic threshold settles at alpha B "

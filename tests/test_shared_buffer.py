@@ -240,3 +240,20 @@ def test_time_to_fill_in_seconds():
     # (5.12 ns each): 365.7 ns.
     a = incast(32, 1000, 256, "dt", 1.0, 8, link_rate=400e9)
     assert a.fill_seconds == pytest.approx(500 / 7 * 256 * 8 / 400e9, rel=1e-12)
+
+
+def test_the_page_judges_a_lossless_row_under_its_premises():
+    # The page's side by side (judge_answer) on a sustained 8:1 lossless incast with the headroom sized: the duty
+    # is judged (0.875 agrees); the headroom used is not, as a headroom of exactly the demand cannot show more.
+    from switchq.registry import answers
+    from switchq.validate.compare import judge_answer
+
+    answer, _ = answers()["shared-buffer"]
+    values = {q.name: q.default for q in answer.params if not q.required}
+    values.update(ports=32, buffer=256000 * 8, lossless=True, xoff=5120 * 8, pause_slots=30, incast=8)
+    row = {"pause_duty": 0.875, "pause_duty_ci95": [0.8749, 0.8751], "headroom_used": 30.0,
+           "headroom_used_ci95": [30.0, 30.0], "replications": 5, "unstable": False}
+    by = {c["result"]: c for c in judge_answer(answer, values, row, overloaded=False)}
+    assert by["pause_duty"]["verdict"] == "agree"
+    assert by["headroom_demand_cells"]["verdict"] is None and "cannot show more" in by["headroom_demand_cells"][
+        "not_compared"]

@@ -179,12 +179,17 @@ def _not_used(path: str, key: str, why: str) -> None:
 
 def _lossless_from_sonic(p, conf) -> dict:
     """With --lossless: the memory is the lossless group's ingress pool, XOFF its profile's threshold (dynamic_th:
-    alpha = 2^dynamic_th of the free pool; static_th: bytes), XON its xon_offset below. The headroom: with a shared
+    alpha = 2^dynamic_th of the free pool; static_th: bytes), XON at the higher of its xon and the threshold less
+    its xon_offset. The headroom: with a shared
     headroom pool (the pool's xoff), every group draws on it and keeps none of its own (SONiC's shared headroom
     pool, the groups' xoff over-subscribed); without one, each group keeps its profile's xoff."""
     for name in ("xoff", "xoff_alpha", "headroom", "headroom_pool", "xon_offset", "xon", "oversubscription"):
         if p.get(name):
-            raise InputError(name, p[name], "unset with --sonic-buffers --lossless (the group's profile gives it)")
+            shown = p[name] if name in ("xoff_alpha", "oversubscription") else f"{p[name] // 8}B"
+            raise InputError(name, shown, "unset with --sonic-buffers --lossless (the group's profile gives it)")
+    if p.get("policy") not in (None, "cs"):
+        raise InputError("policy", p["policy"], "cs with --lossless (a lossless class's egress admits while the "
+                                                "memory has room)")
     prof = conf.lossless_profile(p.get("sonic_profile"))
     _not_used(conf.path, f"BUFFER_PROFILE|{prof.name}|size",
               "a lossless group's reserved bytes; the twin's group holds its shared cells, then its headroom")
@@ -224,11 +229,17 @@ def _lossless(p, cell) -> dict:
                          "a size with a unit (e.g. 40KB), or --xoff-alpha, with --lossless: exactly one")
     pause = p.get("pause_slots") or 0
     if p.get("oversubscription") is not None:
+        if pause < 1:
+            raise InputError("pause_slots", pause, "at least 1 with --oversubscription (the pool is N x the cells "
+                                                   "in flight / R)")
         for name in ("headroom", "headroom_pool"):
             if p.get(name):
                 raise InputError(name, f"{p[name] // 8}B", "unset with --oversubscription (it sizes the pool)")
         # Every group's worst-case demand (the cells in flight) in one pool, R times over, rounded up.
         p = {**p, "headroom": 0, "headroom_pool": math.ceil(p["ports"] * pause / p["oversubscription"]) * cell}
+    xoff_cells = None if p.get("xoff") is None else _cells("xoff", p["xoff"], cell, 1)
+    if (p.get("xon") or 0) // cell > (xoff_cells or p["buffer"] // cell):
+        raise InputError("xon", f"{p['xon'] // 8}B", "at most --xoff (or the memory, with --xoff-alpha)")
     return {"lossless": True, "xoff_alpha": p.get("xoff_alpha"),
             "xoff_cells": None if p.get("xoff") is None else _cells("xoff", p["xoff"], cell, 1),
             "xon_offset_cells": _cells("xon_offset", p.get("xon_offset") or 0, cell),
@@ -279,6 +290,9 @@ def _solve(p):
         if p.get("background_cells"):
             raise InputError("background_cells", p["background_cells"], "0 with --lossless (the PFC answer is the "
                                                                         "incast's alone)")
+        if p.get("link_rate") is not None:
+            raise InputError("link_rate", f"{p['link_rate']:g}b/s", "unset with --lossless (the PFC answer is in "
+                                                                    "slots; --pause-slots counts them)")
         if given[0] != "incast":
             raise InputError(given[0], p[given[0]], "unset with --lossless: the lossless answer is a sustained "
                                                     "--incast's (simulate the others)")
@@ -474,19 +488,32 @@ def _on_lossless(p, r):
     return "" if p.get("lossless") and p.get("incast") is not None else "not a lossless incast"
 
 
+def _sustained(p) -> bool:
+    """The senders always have a cell: no --burst (the twin's own), or one of the most cells a sender may send."""
+    return p.get("burst") is None or -(-p["burst"] // p["cell"]) >= MAX_BUFFER_CELLS
+
+
 def _nothing_lost(p, r):
-    """1 - 1/N rests on no cell being lost: every paused group's demand fits its headroom and the pool."""
+    """1 - 1/N rests on a sustained incast and on no cell being lost: every paused group's demand fits its
+    headroom and the pool. (It also needs the output never to run dry, which the twin shows rather than this.)"""
     why = _on_lossless(p, r)
-    if why or r["headroom_short_cells"] == 0 or r["groups_in_pool"] >= p["incast"]:
+    if why:
         return why
+    if not _sustained(p):
+        return "a finite --burst: the senders run out, so 1 - 1/N (a sustained incast's) does not apply"
+    if r["headroom_short_cells"] == 0 or r["groups_in_pool"] >= p["incast"]:
+        return ""
     return "the headroom and pool cannot hold every paused group's cells in flight: cells are lost"
 
 
 def _room_above_demand(p, r):
     """The headroom used can show a demand above D only where the headroom (and pool) hold more than D."""
     why = _on_lossless(p, r)
-    if why or r["headroom_cells"] + r["headroom_pool_cells"] > r["headroom_demand_cells"]:
+    if why:
         return why
+    sw = switch(p)
+    if sw.headroom_cells + sw.headroom_pool_cells > r["headroom_demand_cells"]:
+        return ""
     return "the headroom holds no more than the demand, so its use cannot show more"
 
 
@@ -519,6 +546,8 @@ PFC_CASES = (_pfc_case(8, "pause_duty", "pause_duty"), _pfc_case(32, "pause_duty
 CASES = (*CHAIN_CASES, *PFC_CASES, _overload_case(2.0, 4), _overload_case(0.125, 8), _overload_case(8.0, 1), _overload_case(1.0, 16, 64),
          *(_incast_case(alpha, degree) for degree in (8, 32) for alpha in (0.25, 1.0, 4.0)))
 
+# Side by side on the page a cell either way (a comparison's band is centred on its value); the validate rows and
+# the report judge the tighter [q - 1, q].
 _OVERLOAD_COMPARE = Compare("queue_cells", "queue_occupancy", tolerance=1.0,
                             applies=lambda p, r: "" if p.get("congested") is not None else "an incast, not overload",
                             why="slot-end sampling sits up to a cell under the fluid threshold")
@@ -528,6 +557,8 @@ def _lossy_incast_alone(p, r):
         return "not a lossy incast"
     if p.get("background_cells") or p.get("background"):
         return "the twin's queues hold no background: the answer at G > 0 has no twin"
+    if p.get("burst") is not None and -(-p["burst"] // p["cell"]) <= r["burst_whole"]:
+        return "the burst fits the queue: the twin's bursts never drop, so there is no largest burst to find"
     return ""
 
 

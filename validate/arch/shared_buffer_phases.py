@@ -11,11 +11,12 @@ below its reserve r admits; above it the shared part (B_s = B - N r cells, ``use
 decides: ``dt`` while q - r < alpha (B_s - used), ``st`` while q - r < T, ``cs`` while used < B_s, ``cp``
 while q < floor(B / N); ``pushout`` admits while the memory has room, and when full drops the last cell of
 the longest queue in the arrival's place (or the arrival, when its own queue is as long as any). Lossless
-(IEEE 802.1Qbb's PFC with ingress accounting, as SONiC configures it): an input group's cells are counted up
-to ``xoff`` in the shared memory (while it has room) and the group sends XOFF when it reaches ``xoff``; what
-it holds above that is its headroom, its private headroom first, then the shared headroom pool, and a cell
-is lost only when both are full. Its sender stops ``pause_slots`` after the XOFF (the cells in flight land in the
-headroom) and resumes ``pause_slots`` after the group drains to ``xon`` cells.
+(IEEE 802.1Qbb's PFC with ingress accounting, as SONiC configures it): an input group's cells are counted in
+the shared memory (while it has room) until the group reaches its XOFF threshold (``xoff`` cells, or
+``xoff_alpha`` times the free memory) and sends XOFF; what it holds from then on is its headroom, its private
+headroom first, then the shared headroom pool, and a cell is lost only when both are full. Its sender stops
+``pause_slots`` after the XOFF (the cells in flight land in the headroom) and resumes ``pause_slots`` after the
+group, its headroom given back, drains to the higher of ``xon`` and the threshold less ``xon_offset``.
 """
 
 from __future__ import annotations
@@ -134,14 +135,15 @@ def _xoff(sw, ports, i, t, warmup, stats):
 
 @njit(cache=True, inline="always")
 def admit_lossless(cell, qs, ports, g, sw, i, d, t, warmup, stats, parts):
-    """A lossless cell of input ``i`` for queue ``d``. Its group's cells are counted, not tagged: up to ``xoff``
-    of them in the shared memory, the rest in its private headroom, then in the pool (what a group holds
-    above its XOFF threshold is its headroom); lost only when both are full."""
+    """A lossless cell of input ``i`` for queue ``d``. Its group's cells are counted, not tagged: in the shared
+    memory until the group sends XOFF (a static threshold is never passed), the rest in its private headroom,
+    then in the pool (what a group holds from its XOFF on is its headroom); lost only when both are full."""
     # A group that has not sent XOFF takes its cell into the shared memory while the memory has room, then sends
     # XOFF if it is at its threshold: the cell that crosses a threshold (a dynamic one may fall under the group
     # between its cells) is the last before the pause, so the headroom holds exactly the cells in flight.
     where = -1
-    if ports[XOFF, i] == 0 and ports[PRIVATE, i] + ports[POOL, i] == 0 and g[TOTAL] < sw.cells:
+    if ports[XOFF, i] == 0 and ports[PRIVATE, i] + ports[POOL, i] == 0 and g[TOTAL] < sw.cells and \
+            (sw.xoff_alpha > 0.0 or ports[ING, i] < sw.xoff):
         where = IN_SHARED
     elif ports[PRIVATE, i] < sw.headroom:
         where = IN_PRIVATE
@@ -250,8 +252,11 @@ def _release(cell, ports, g, sw, c, t):
     # XON once the group is back under its threshold less the offset with its headroom given back (headroom
     # drains first, so a static threshold implies it): a dynamic threshold may rise while headroom is still held,
     # and a group resumed then would meet its next XOFF with less than the cells in flight.
-    if ports[XOFF, i] == 1 and ports[PRIVATE, i] + ports[POOL, i] == 0 and \
-            ports[ING, i] <= max(float(sw.xon), xoff_point(sw, g) - sw.xon_offset):
+    # Strictly under the threshold too, so that a group resumed with no offset crosses it again in the shared
+    # memory (the cell that crosses is the last before the pause) rather than in its headroom.
+    point = xoff_point(sw, g)
+    if ports[XOFF, i] == 1 and ports[PRIVATE, i] + ports[POOL, i] == 0 and ports[ING, i] < point and \
+            ports[ING, i] <= max(float(sw.xon), point - sw.xon_offset):
         ports[XOFF, i] = 0
         ports[RESUME_AT, i] = t + 1 + sw.pause_slots
 

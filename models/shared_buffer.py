@@ -37,7 +37,7 @@ from typing import ClassVar
 from . import _check
 from .switch import SingleSwitch, check_unicast_traffic
 
-__all__ = ["POLICIES", "SharedBufferSwitch", "Overload", "Incast", "MAX_BUFFER_CELLS"]
+__all__ = ["POLICIES", "SharedBufferSwitch", "Overload", "Incast", "MAX_BUFFER_CELLS", "overflowing_burst"]
 
 POLICIES = ("dt", "st", "cs", "cp", "pushout")
 # A memory of 2^24 cells (4 GiB of 256-byte cells) is beyond any switch made; the kernel's state grows with it.
@@ -175,6 +175,17 @@ class Overload:
 
     def describe(self) -> dict:
         return {"congested": self.congested, "feeders": self.feeders}
+
+
+def overflowing_burst(buffer_cells: int, degree: int) -> int:
+    """Cells per sender that overflow any queue of a ``buffer_cells`` memory under any policy: twice the memory
+    over N - 1, and 2 more. An incast twin sends this much so that every burst drops and its first drop measures
+    the burst absorbed (chosen from the memory alone, not from the answer it checks).
+
+    >>> overflowing_burst(1000, 8)
+    287
+    """
+    return 2 * buffer_cells // (degree - 1) + 2
 
 
 @dataclass(frozen=True)

@@ -91,26 +91,25 @@ class SonicBuffers:
     def queue_profile(self, name: str | None = None) -> Profile:
         """The egress queues' profile: ``name``, or the one profile BUFFER_QUEUE names (refused if several)."""
         used = tuple(dict.fromkeys(self.queues.values()))
-        if name is None:
-            if len(used) != 1:
-                raise InputError("sonic_profile", None, "one of " + ", ".join(used) + " (BUFFER_QUEUE names "
-                                 f"{len(used)} profiles)" if used else "a file whose BUFFER_QUEUE names a profile")
-            name = used[0]
-        if name not in self.profiles:
-            raise InputError("sonic_profile", name, "one of " + ", ".join(self.profiles))
-        return self.profiles[name]
+        return self._pick(name, used, tuple(self.profiles), "BUFFER_QUEUE names {} profiles",
+                          "a file whose BUFFER_QUEUE names a profile")
 
     def lossless_profile(self, name: str | None = None) -> Profile:
         """A lossless priority group's profile: ``name``, or the one lossless profile BUFFER_PG names."""
-        found = self.lossless_profiles()
+        found = tuple(f.name for f in self.lossless_profiles())
+        return self._pick(name, found, found, "BUFFER_PG names {} lossless profiles",
+                          "a file whose BUFFER_PG names a profile with xoff (a lossless group)")
+
+    def _pick(self, name, used, allowed, several: str, none: str) -> Profile:
+        """Profile ``name`` if it is among ``allowed``; unnamed, the one profile of ``used`` (``several`` and
+        ``none`` say why not, in the one-line refusal)."""
         if name is None:
-            if len(found) != 1:
-                raise InputError("sonic_profile", None, "one of " + ", ".join(f.name for f in found) +
-                                 f" (BUFFER_PG names {len(found)} lossless profiles)" if found else
-                                 "a file whose BUFFER_PG names a profile with xoff (a lossless group)")
-            return found[0]
-        if name not in self.profiles or not self.profiles[name].lossless:
-            raise InputError("sonic_profile", name, "one of " + ", ".join(f.name for f in found))
+            if len(used) != 1:
+                raise InputError("sonic_profile", None, f"one of {', '.join(used)} ({several.format(len(used))})"
+                                 if used else none)
+            name = used[0]
+        if name not in allowed:
+            raise InputError("sonic_profile", name, "one of " + ", ".join(allowed))
         return self.profiles[name]
 
     def lossless_profiles(self) -> tuple:

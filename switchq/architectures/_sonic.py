@@ -2,7 +2,7 @@
 
 Not a declaration (the registry skips modules whose name starts with ``_``). The file is read by
 :func:`switchq.models.sonic_buffers.read_sonic_buffers` once per process, and the tables it does not read are
-named once on stderr.
+named once on stderr, as is a key a command reads past (:func:`not_used`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 
 from switchq.params import Param
 
-__all__ = ["SONIC", "read_once"]
+__all__ = ["SONIC", "read_once", "not_used"]
 
 SONIC = Param("sonic_buffers", "sonic_buffers", "text", None, default_text="none",
               help="SONiC buffer tables (JSON: BUFFER_POOL, BUFFER_PROFILE, BUFFER_PG, BUFFER_QUEUE); the tables "
@@ -28,3 +28,13 @@ def read_once(path: str):
     if conf.ignored_tables:
         sys.stderr.write(f"switchq: {path}: tables not read: {', '.join(conf.ignored_tables)}\n")
     return conf
+
+
+_NAMED = set()
+
+
+def not_used(path: str, key: str, why: str) -> None:
+    """Name, once on stderr, a key of the file a command reads but does not use, and why."""
+    if (path, key) not in _NAMED:
+        _NAMED.add((path, key))
+        sys.stderr.write(f"switchq: {path}: {key} not used: {why}\n")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from switchq.models.shared_buffer import overflowing_burst
+
 from . import begin, est, page, points, pyplot, readings
 from .claims import cell, exactly, fmt, paired, tally, within
 from .readings import Reading
@@ -158,7 +160,7 @@ def _incast_section(seed, workers, store, progress, verdicts, plt, out):
     combos = [(n, a, b) for b in buffers for a in alphas for n in degrees]
     params = []
     for n, a, b in combos:
-        burst = 2 * b // (n - 1) + 2             # overflows any queue of the memory: every burst drops
+        burst = overflowing_burst(b, n)          # overflows any queue of the memory: every burst drops
         params.append({"ports": 32, "buffer": b * CELL_BITS, "cell": CELL_BITS, "alpha": a, "incast": n,
                        "burst": burst * CELL_BITS})
     # Three bursts of the longest period (N x burst + 1: N = 2, B = 4000 is 16,009 slots), none in a warm-up.

@@ -15,12 +15,19 @@ each. A cell is admitted to its queue by the switch's ``policy``:
 ``reserved_cells`` is a guaranteed minimum per queue, taken from the memory before it is shared (``dt``,
 ``st``, ``cs``): a queue below it admits without asking the shared part.
 
+``priorities``: P queues per output port (IEEE 802.1Q traffic classes), N x P queues in the memory, each output
+sending its highest nonempty priority first (strict priority, 802.1Q's default transmission selection).
+``priority_alphas`` gives each priority's queues their own alpha under ``dt`` (the multi-class thresholds of
+Hahne & Choudhury, IEEE/ACM ToN 10(3), 2002, which give each loss class its own alpha of the same free memory).
+
 ``lossless``: every cell is of a lossless class with PFC (IEEE 802.1Qbb) and ingress accounting, as SONiC sets
 it up: each input's priority group counts its cells in the memory and sends XOFF upstream once it holds
 ``xoff_cells`` there, or, with ``xoff_alpha`` (SONiC's lossless ``dynamic_th``), once it holds ``xoff_alpha`` times
 the shared memory still free; its sender stops ``pause_slots`` later, and the cells in flight meanwhile land in
 the group's private headroom (``headroom_cells``) and then in a shared headroom pool (``headroom_pool_cells``)
-beside the memory; the group sends XON when it has drained to the higher of ``xon_cells`` and its threshold
+beside the memory; with P priorities the groups are (input, priority) pairs and only the priorities in
+``lossless_priorities`` (all of them when unset) are lossless; the group sends XON when it has drained to the
+higher of ``xon_cells`` and its threshold
 less ``xon_offset_cells`` (SAI's XON_TH and XON_OFFSET_TH, read so), its headroom given back. A
 lossless class's egress queues admit while the memory has room (policy ``cs``): its ingress thresholds bound it.
 
@@ -37,13 +44,16 @@ from typing import ClassVar
 from . import _check
 from .switch import SingleSwitch, check_unicast_traffic
 
-__all__ = ["POLICIES", "SharedBufferSwitch", "Overload", "Incast", "MAX_BUFFER_CELLS", "overflowing_burst"]
+__all__ = ["POLICIES", "SharedBufferSwitch", "Overload", "Incast", "MAX_BUFFER_CELLS", "MAX_PRIORITIES",
+           "overflowing_burst"]
 
 POLICIES = ("dt", "st", "cs", "cp", "pushout")
 # A memory of 2^24 cells (4 GiB of 256-byte cells) is beyond any switch made; the kernel's state grows with it.
 MAX_BUFFER_CELLS = 1 << 24
 # alpha = 2^dynamic_th with SONiC's dynamic_th in [-8, 8] (sonic-buffermgrd's range).
 ALPHA_RANGE = (2.0 ** -8, 2.0 ** 8)
+# IEEE 802.1Q's eight traffic classes.
+MAX_PRIORITIES = 8
 
 
 @dataclass(frozen=True)
@@ -53,7 +63,10 @@ class SharedBufferSwitch(SingleSwitch):
     ``buffer_cells``: the memory in cells; ``cell_bytes``: its allocation unit; ``policy``: one of
     :data:`POLICIES`; ``alpha``: the dynamic threshold's factor (``dt`` only); ``threshold_cells``: the static
     threshold (``st`` only, required there); ``reserved_cells``: the guaranteed minimum per queue (not with
-    ``cp`` or ``pushout``), N of them taken from the memory before it is shared.
+    ``cp`` or ``pushout``), N of them taken from the memory before it is shared; ``priorities``: queues per
+    output, served in strict priority (the highest first); ``priority_alphas``: one alpha per priority
+    (``dt`` only, instead of ``alpha``); ``lossless_priorities``: which priorities are lossless (with
+    ``lossless``; all when None).
 
     Examples
     --------
@@ -64,6 +77,8 @@ class SharedBufferSwitch(SingleSwitch):
     Traceback (most recent call last):
     ...
     switchq.errors.InputError: alpha: got 0.0; allowed: a number in [0.00390625, 256.0]
+    >>> SharedBufferSwitch(8, 1000, 256, "dt", priorities=2, priority_alphas=(4.0, 0.5)).alphas
+    (4.0, 0.5)
     >>> SharedBufferSwitch(4, 100, 256, "cs", reserved_cells=30)
     Traceback (most recent call last):
     ...
@@ -84,6 +99,9 @@ class SharedBufferSwitch(SingleSwitch):
     headroom_cells: int = 0
     headroom_pool_cells: int = 0
     pause_slots: int = 0
+    priorities: int = 1
+    priority_alphas: tuple | None = None
+    lossless_priorities: tuple | None = None
     architecture: ClassVar[str] = "shared-buffer"
 
     def __post_init__(self):
@@ -91,8 +109,10 @@ class SharedBufferSwitch(SingleSwitch):
         _check.assign(self, buffer_cells=_check.integer("buffer_cells", self.buffer_cells, 1, MAX_BUFFER_CELLS),
                       cell_bytes=_check.integer("cell_bytes", self.cell_bytes, 1, 1 << 16),
                       policy=_check.choice("policy", self.policy, POLICIES))
-        _check.assign(self, alpha=_check.real("alpha", self.alpha, *ALPHA_RANGE))
+        _check.assign(self, alpha=_check.real("alpha", self.alpha, *ALPHA_RANGE),
+                      priorities=_check.integer("priorities", self.priorities, 1, MAX_PRIORITIES))
         _check.only_with("alpha", self.alpha, 1.0, self.policy == "dt", "policy is dt")
+        self._check_priority_alphas()
         if self.policy == "st":
             _check.assign(self, threshold_cells=_check.integer("threshold_cells", self.threshold_cells, 1,
                                                                self.buffer_cells))
@@ -100,23 +120,45 @@ class SharedBufferSwitch(SingleSwitch):
             _check.only_with("threshold_cells", self.threshold_cells, None, False, "policy is st")
         reserved = _check.integer("reserved_cells", self.reserved_cells, 0)
         _check.only_with("reserved_cells", reserved, 0, self.policy in ("dt", "st", "cs"), "policy is dt, st or cs")
-        most = (self.buffer_cells - 1) // self.n_ports
+        queues = self.n_ports * self.priorities
+        most = (self.buffer_cells - 1) // queues
         if reserved > most:
-            raise _check.InputError("reserved_cells", reserved, f"an integer in [0, {most}], so the {self.n_ports} "
+            raise _check.InputError("reserved_cells", reserved, f"an integer in [0, {most}], so the {queues} "
                                                                 "queues' reserves leave a shared cell")
         _check.assign(self, reserved_cells=reserved)
         self._check_lossless()
 
+    def _check_priority_alphas(self):
+        alphas = self.priority_alphas
+        if alphas is None:
+            return
+        _check.only_with("priority_alphas", alphas, None, self.policy == "dt", "policy is dt")
+        _check.only_with("alpha", self.alpha, 1.0, False, "priority_alphas is unset (one alpha per priority)")
+        alphas = tuple(alphas)
+        if len(alphas) != self.priorities:
+            raise _check.InputError("priority_alphas", ",".join(f"{a:g}" for a in alphas),
+                                    f"{self.priorities} numbers, one per priority")
+        _check.assign(self, priority_alphas=tuple(_check.real("priority_alphas", a, *ALPHA_RANGE) for a in alphas))
+
     def _check_lossless(self):
         names = ("xoff_cells", "xoff_alpha", "xon_offset_cells", "xon_cells", "headroom_cells", "headroom_pool_cells",
-                 "pause_slots")
+                 "pause_slots", "lossless_priorities")
         if not self.lossless:
-            for name, default in zip(names, (None, None, 0, 0, 0, 0, 0)):
+            for name, default in zip(names, (None, None, 0, 0, 0, 0, 0, None)):
                 _check.only_with(name, getattr(self, name), default, False, "lossless is set")
             return
-        if self.policy != "cs":
-            raise _check.InputError("policy", self.policy, "cs with lossless (a lossless class's egress admits "
-                                                           "while the memory has room; PFC bounds its groups)")
+        chosen = tuple(range(self.priorities)) if self.lossless_priorities is None else self.lossless_priorities
+        chosen = tuple(sorted({_check.integer("lossless_priorities", p, 0, self.priorities - 1) for p in chosen}))
+        if not chosen:
+            raise _check.InputError("lossless_priorities", "", f"priorities in [0, {self.priorities - 1}]")
+        _check.assign(self, lossless_priorities=chosen)
+        if self.policy != "cs" and len(chosen) == self.priorities:
+            raise _check.InputError("policy", self.policy, "cs with every priority lossless (a lossless class's "
+                                                           "egress admits while the memory has room; PFC bounds "
+                                                           "its groups)")
+        if self.policy == "pushout":
+            raise _check.InputError("policy", self.policy, "dt, st, cs or cp with lossless (pushout could drop "
+                                                           "a lossless cell)")
         _check.only_with("reserved_cells", self.reserved_cells, 0, False, "lossless is unset")
         if (self.xoff_cells is None) == (self.xoff_alpha is None):
             raise _check.InputError("xoff_cells", self.xoff_cells, "a static XOFF threshold, or none with xoff_alpha "
@@ -137,13 +179,29 @@ class SharedBufferSwitch(SingleSwitch):
     @property
     def shared_cells(self) -> int:
         """The cells left to share once every queue's guaranteed minimum is set aside."""
-        return self.buffer_cells - self.n_ports * self.reserved_cells
+        return self.buffer_cells - self.n_ports * self.priorities * self.reserved_cells
+
+    @property
+    def partition_cells(self) -> int:
+        """A queue's part under complete partitioning: the memory split evenly over the N x P queues."""
+        return self.buffer_cells // (self.n_ports * self.priorities)
 
     @property
     def buffer_bytes(self) -> int:
         return self.buffer_cells * self.cell_bytes
 
+    @property
+    def alphas(self) -> tuple:
+        """Each priority's alpha: ``priority_alphas``, or ``alpha`` for every one."""
+        return self.priority_alphas or (self.alpha,) * self.priorities
+
+    def is_lossless(self, priority: int) -> bool:
+        return self.lossless and priority in self.lossless_priorities
+
     def check_traffic(self, workload) -> None:
+        if isinstance(workload, Incast) and workload.priority >= self.priorities:
+            raise _check.InputError("incast_priority", workload.priority,
+                                    f"an integer in [0, {self.priorities - 1}], below --priorities")
         if isinstance(workload, (Overload, Incast)):
             workload.check_ports(self.n_ports)
         else:
@@ -153,7 +211,8 @@ class SharedBufferSwitch(SingleSwitch):
 @dataclass(frozen=True)
 class Overload:
     """The dynamic threshold's overload (Choudhury & Hahne 1998): ``congested`` queues (outputs 0 to
-    S - 1) each fed a cell every slot by each of its ``feeders`` inputs, every other queue idle.
+    S - 1) each fed a cell every slot by each of its ``feeders`` inputs, every other queue idle. With P
+    priorities the k-th is output k's queue of priority k mod P, each on its own output so each is sent from.
 
     >>> Overload(4).describe()
     {'congested': 4, 'feeders': 2}
@@ -191,8 +250,9 @@ def overflowing_burst(buffer_cells: int, degree: int) -> int:
 @dataclass(frozen=True)
 class Incast:
     """A synchronized N:1 incast: every ``period_slots`` slots inputs 0 to N - 1 each send ``burst_cells``
-    cells, one a slot, to the last output; the other inputs send Bernoulli ``background_load`` traffic
-    uniformly to the other outputs (the flows that share only the memory with the incast).
+    cells, one a slot, to the last output's queue of ``priority``; the other inputs send Bernoulli
+    ``background_load`` traffic uniformly to the other outputs and priorities (the flows that share only the
+    memory with the incast).
 
     ``period_slots`` None: N x burst + 1, time for the burst to drain before the next.
 
@@ -204,9 +264,11 @@ class Incast:
     burst_cells: int
     period_slots: int | None = None
     background_load: float = 0.0
+    priority: int = 0
 
     def __post_init__(self):
         _check.assign(self, degree=_check.integer("incast", self.degree, 2),
+                      priority=_check.integer("incast_priority", self.priority, 0, MAX_PRIORITIES - 1),
                       burst_cells=_check.integer("burst_cells", self.burst_cells, 1, MAX_BUFFER_CELLS),
                       background_load=_check.real("background_load", self.background_load, 0.0, 1.0))
         _check.assign(self, period_slots=_check.optional(_check.integer, "period_slots", self.period_slots,
@@ -224,5 +286,8 @@ class Incast:
                                     "0 when every input is an incast sender (no input left for background)")
 
     def describe(self) -> dict:
-        return {"incast": self.degree, "burst_cells": self.burst_cells, "period_slots": self.period,
-                "background_load": self.background_load}
+        out = {"incast": self.degree, "burst_cells": self.burst_cells, "period_slots": self.period,
+               "background_load": self.background_load}
+        if self.priority:
+            out["incast_priority"] = self.priority
+        return out

@@ -7,10 +7,12 @@ memory, T = alpha (B - Q). When S queues are overloaded each settles at its thre
     q = alpha B / (1 + alpha S),    free = B - S q = B / (1 + alpha S).
 
 Queues with their own alphas settle at q_i = alpha_i F with F = B / (1 + sum_j alpha_j) free, shares in
-proportion to their alphas (the same fixed point, queue by queue, derived here). A guaranteed minimum r per queue is set
+proportion to their alphas (the same fixed point, queue by queue, derived here; it is the fixed point of Hahne &
+Choudhury's multi-class thresholds, IEEE/ACM ToN 10(3), 2002, each class thresholded at its own alpha times the
+same free memory). With P priorities per port the k-th congested queue is of priority k mod P (its alpha). A guaranteed minimum r per queue is set
 aside first: B_s = B - N r is shared, and each queue holds r plus its share of B_s. The other policies'
 overload is the same fluid balance: complete sharing and pushout give B_s / S each, a static threshold
-min(T, B_s / S), complete partitioning floor(B / N).
+min(T, B_s / S), complete partitioning floor(B / (N P)).
 
 **Incast absorption** (derived here). N senders each send b cells, one a slot, to one empty queue that sends
 one a slot; other queues hold G cells of the shared memory throughout. In the burst's k-th slot the queue
@@ -18,7 +20,9 @@ holds (k - 1)(N - 1) cells before its N arrivals, so the last of them finds k (N
 finding q cells is admitted while q < c, the queue's cap:
 
     dt:  q - r < alpha (B_s - G - (q - r))   <=>   q < c = r + alpha (B_s - G) / (1 + alpha)
-    st:  c = r + min(T, B_s - G);   cs:  c = r + B_s - G;   pushout:  c = B - G;   cp:  c = floor(B / N).
+    st:  c = r + min(T, B_s - G);   cs:  c = r + B_s - G;   pushout:  c = B - G;   cp:  c = floor(B / (N P)),
+
+alpha being that of the incast's priority.
 
 So the whole burst is admitted iff b (N - 1) < c: the largest burst per sender absorbed without a drop is
 the integer b* = ceil(c / (N - 1)) - 1, within a cell of the fluid c / (N - 1), and the queue reaches its cap
@@ -64,9 +68,11 @@ INCAST_SOURCE = ("derived (switchq.solvers.shared_buffer): a burst of b cells fr
                  "iff b (N - 1) < the queue's cap; dt's cap r + alpha (B_s - G) / (1 + alpha)")
 
 
-def _switch(n_ports, buffer_cells, cell_bytes, policy, alpha, threshold_cells, reserved_cells):
+def _switch(n_ports, buffer_cells, cell_bytes, policy, alpha, threshold_cells, reserved_cells, priorities=1,
+            priority_alphas=None):
     return SharedBufferSwitch(n_ports, buffer_cells, cell_bytes, policy, 1.0 if alpha is None else alpha,
-                              threshold_cells, reserved_cells)
+                              threshold_cells, reserved_cells, priorities=priorities,
+                              priority_alphas=None if priority_alphas is None else tuple(priority_alphas))
 
 
 @dataclass(frozen=True)
@@ -81,19 +87,32 @@ class OverloadAnswer:
     queue_bytes: float = figure("B")
     free_cells: float = figure("cells")
     free_bytes: float = figure("B")
+    priority_queue_cells: tuple | None = figure("cells")
     source: str = figure(default=OVERLOAD_SOURCE)
 
 
 def overload(n_ports: int, buffer_cells: int, cell_bytes: int, policy: str, alpha: float | None, congested: int,
-             threshold_cells: int | None = None, reserved_cells: int = 0) -> OverloadAnswer:
-    """Each of ``congested`` overloaded queues' occupancy, and the memory left free, at equilibrium."""
-    sw = _switch(n_ports, buffer_cells, cell_bytes, policy, alpha, threshold_cells, reserved_cells)
+             threshold_cells: int | None = None, reserved_cells: int = 0, priorities: int = 1,
+             priority_alphas: tuple | None = None) -> OverloadAnswer:
+    """Each of ``congested`` overloaded queues' occupancy (the mean over them, ``queue_cells``), and the memory
+    left free, at equilibrium. With ``priorities`` P > 1, ``priority_queue_cells`` gives a congested queue of
+    each priority (the k-th being of priority k mod P; None for a priority with none).
+
+    >>> a = overload(8, 1100, 256, "dt", None, 4, priorities=2, priority_alphas=(4.0, 1.0))
+    >>> a.priority_queue_cells, a.free_cells        # F = 1100 / (1 + 4 + 1 + 4 + 1) = 100
+    ((400.0, 100.0), 100.0)
+    """
+    sw = _switch(n_ports, buffer_cells, cell_bytes, policy, alpha, threshold_cells, reserved_cells, priorities,
+                 priority_alphas)
     s = _check.integer("congested", congested, 1, sw.n_ports)
-    each = shares(sw, (sw.alpha,) * s)[0] if policy == "dt" else _fluid_share(sw, s)
-    used = s * each
-    return OverloadAnswer(sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy,
-                          sw.alpha if policy == "dt" else None, s, each, each * sw.cell_bytes,
-                          sw.buffer_cells - used, (sw.buffer_cells - used) * sw.cell_bytes)
+    p = sw.priorities
+    each = shares(sw, tuple(sw.alphas[k % p] for k in range(s))) if policy == "dt" else (_fluid_share(sw, s),) * s
+    used = sum(each)
+    by_priority = None if p == 1 else tuple(each[k] if k < s else None for k in range(p))
+    one_alpha = policy == "dt" and sw.priority_alphas is None
+    return OverloadAnswer(sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy, sw.alpha if one_alpha else None,
+                          s, used / s, used / s * sw.cell_bytes, sw.buffer_cells - used,
+                          (sw.buffer_cells - used) * sw.cell_bytes, by_priority)
 
 
 def shares(sw: SharedBufferSwitch, alphas) -> tuple:
@@ -110,22 +129,24 @@ def shares(sw: SharedBufferSwitch, alphas) -> tuple:
 
 def _fluid_share(sw: SharedBufferSwitch, s: int) -> float:
     if sw.policy == "cp":
-        return float(sw.buffer_cells // sw.n_ports)
+        return float(sw.partition_cells)
     if sw.policy == "st":
         return sw.reserved_cells + min(float(sw.threshold_cells), sw.shared_cells / s)
     return sw.reserved_cells + sw.shared_cells / s       # cs, pushout: the memory split evenly
 
 
-def queue_cap(sw: SharedBufferSwitch, background_cells: float = 0.0) -> float:
-    """The occupancy c at which one queue starts refusing cells while the others hold ``background_cells`` of
-    the shared memory: a cell finding q cells is admitted iff q < c (see the module's derivation)."""
+def queue_cap(sw: SharedBufferSwitch, background_cells: float = 0.0, priority: int = 0) -> float:
+    """The occupancy c at which one queue (of ``priority``) starts refusing cells while the others hold
+    ``background_cells`` of the shared memory: a cell finding q cells is admitted iff q < c (see the module's
+    derivation)."""
     room = sw.shared_cells - background_cells
     if sw.policy == "dt":
-        return sw.reserved_cells + sw.alpha * room / (1.0 + sw.alpha)
+        a = sw.alphas[priority]
+        return sw.reserved_cells + a * room / (1.0 + a)
     if sw.policy == "st":
         return sw.reserved_cells + min(float(sw.threshold_cells), room)
     if sw.policy == "cp":
-        return float(sw.buffer_cells // sw.n_ports)
+        return float(sw.partition_cells)
     return sw.reserved_cells + room                     # cs; pushout (reserves are refused there: r = 0)
 
 
@@ -149,8 +170,9 @@ class IncastAnswer:
 
 def incast(n_ports: int, buffer_cells: int, cell_bytes: int, policy: str, alpha: float | None, degree: int,
            background_cells: float = 0.0, threshold_cells: int | None = None,
-           reserved_cells: int = 0, link_rate: float | None = None) -> IncastAnswer:
-    """The largest burst per sender an N:1 incast lands in one empty queue without a drop.
+           reserved_cells: int = 0, link_rate: float | None = None, priorities: int = 1,
+           priority_alphas: tuple | None = None, priority: int = 0) -> IncastAnswer:
+    """The largest burst per sender an N:1 incast lands in one empty queue (of ``priority``) without a drop.
 
     ``burst_cells`` is the fluid c / (N - 1); ``burst_whole`` the slotted switch's integer, ceil(c/(N-1)) - 1
     (a cell under the fluid value at most); ``fill_slots`` the slots until the queue reaches its cap c, and with
@@ -160,16 +182,19 @@ def incast(n_ports: int, buffer_cells: int, cell_bytes: int, policy: str, alpha:
     >>> round(a.cap_cells, 1), round(a.burst_cells, 3), a.burst_whole
     (800.0, 25.806, 25)
     """
-    sw = _switch(n_ports, buffer_cells, cell_bytes, policy, alpha, threshold_cells, reserved_cells)
+    sw = _switch(n_ports, buffer_cells, cell_bytes, policy, alpha, threshold_cells, reserved_cells, priorities,
+                 priority_alphas)
     n = _check.integer("incast", degree, 2, sw.n_ports)
+    k = _check.integer("incast_priority", priority, 0, sw.priorities - 1)
     g = _check.real("background_cells", background_cells, 0.0, float(sw.shared_cells - 1))
-    cap = queue_cap(sw, g)
+    cap = queue_cap(sw, g, k)
     burst = cap / (n - 1)
     seconds = None
     if link_rate is not None:
         seconds = burst * sw.cell_bytes * 8 / _check.real("link_rate", link_rate, 0.0, low_open=True)
-    return IncastAnswer(sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy, sw.alpha if policy == "dt" else None,
-                        n, g, burst, max(0, math.ceil(burst) - 1), burst * sw.cell_bytes, cap, burst, seconds)
+    return IncastAnswer(sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy,
+                        sw.alphas[k] if policy == "dt" else None, n, g, burst, max(0, math.ceil(burst) - 1),
+                        burst * sw.cell_bytes, cap, burst, seconds)
 
 
 @dataclass(frozen=True)
@@ -187,9 +212,11 @@ class BufferNeed:
 
 
 def buffer_for_incast(n_ports: int, cell_bytes: int, policy: str, alpha: float | None, degree: int,
-                      burst_cells: int, background_cells: float = 0.0, reserved_cells: int = 0) -> BufferNeed:
+                      burst_cells: int, background_cells: float = 0.0, reserved_cells: int = 0,
+                      priorities: int = 1) -> BufferNeed:
     """The smallest shared memory (whole cells) whose queue absorbs ``degree`` senders' ``burst_cells`` each,
-    with ``background_cells`` held by the other queues: the least B with b (N - 1) < c(B).
+    with ``background_cells`` held by the other queues: the least B with b (N - 1) < c(B). ``alpha`` is the
+    incast's priority's; ``priorities`` P count the N P reserves and partitions.
 
     >>> buffer_for_incast(32, 256, "dt", 1.0, 8, 71).buffer_cells       # incast(...).burst_whole is 71 at 1000
     995
@@ -202,20 +229,24 @@ def buffer_for_incast(n_ports: int, cell_bytes: int, policy: str, alpha: float |
     b = _check.integer("burst_cells", burst_cells, 1)
     g = _check.real("background_cells", background_cells, 0.0)
     r = _check.integer("reserved_cells", reserved_cells, 0)
+    queues = n_ports * _check.integer("priorities", priorities, 1)
     need = b * (n - 1)                                   # the burst's last cell finds need cells: c > need,
     if policy == "dt":                                   # i.e. alpha (B_s - G) / (1 + alpha) > need - r
         a = _check.real("alpha", alpha, 2.0 ** -8, 2.0 ** 8)
         shared = math.floor(g + (need - r) * (1.0 + a) / a) + 1 if need > r else math.floor(g) + 1
-        cells = n_ports * r + shared
+        cells = queues * r + shared
     elif policy == "cp":
-        cells = n_ports * (need + 1)                    # floor(B / N) > need
+        cells = queues * (need + 1)                     # floor(B / (N P)) > need
     else:
-        cells = n_ports * r + math.floor(g + need - r) + 1
+        cells = queues * r + math.floor(g + need - r) + 1
     # Check the inversion on the model's own cap (and round up past any float tie).
-    sw = SharedBufferSwitch(n_ports, cells, cell_bytes, policy, alpha if policy == "dt" else 1.0,
-                            reserved_cells=r)
+    def memory(cells):
+        return SharedBufferSwitch(n_ports, cells, cell_bytes, policy, alpha if policy == "dt" else 1.0,
+                                  reserved_cells=r, priorities=priorities)
+
+    sw = memory(cells)
     while queue_cap(sw, g) <= need:
-        sw = SharedBufferSwitch(n_ports, sw.buffer_cells + 1, cell_bytes, policy, sw.alpha, reserved_cells=r)
+        sw = memory(sw.buffer_cells + 1)
     return BufferNeed(n_ports, sw.cell_bytes, policy, alpha if policy == "dt" else None, n, b, g, sw.buffer_cells,
                       sw.buffer_bytes)
 
@@ -238,11 +269,12 @@ class PfcIncastAnswer:
 
 def pfc_incast(n_ports: int, degree: int, xoff_cells: int | None, pause_slots: int, headroom_cells: int = 0,
                headroom_pool_cells: int = 0, xoff_alpha: float | None = None,
-               buffer_cells: int | None = None) -> PfcIncastAnswer:
+               buffer_cells: int | None = None, groups: int | None = None) -> PfcIncastAnswer:
     """A lossless class under a sustained N:1 incast: the pause duty, the first XOFF, the headroom a group needs
     and how many groups the shared headroom pool holds at once (see the module's derivation).
 
-    A dynamic XOFF threshold (``xoff_alpha`` of the ``buffer_cells`` still free) settles, with the N groups
+    ``groups``: the lossless ingress groups that may be in headroom at once (N per lossless priority; N when
+    None). A dynamic XOFF threshold (``xoff_alpha`` of the ``buffer_cells`` still free) settles, with the N groups
     each at it, where the dynamic threshold settles under overload: X = alpha B / (1 + alpha N).
 
     >>> a = pfc_incast(32, 8, 100, 40, headroom_cells=10, headroom_pool_cells=200)
@@ -264,5 +296,6 @@ def pfc_incast(n_ports: int, degree: int, xoff_cells: int | None, pause_slots: i
     h = _check.integer("headroom_cells", headroom_cells, 0)
     pool = _check.integer("headroom_pool_cells", headroom_pool_cells, 0)
     short = max(0, d - h)
-    groups = n_ports if short == 0 else min(n_ports, pool // short)
+    most = n_ports if groups is None else _check.integer("groups", groups, n_ports)
+    groups = most if short == 0 else min(most, pool // short)
     return PfcIncastAnswer(n_ports, n, x, d, h, pool, 1.0 - 1.0 / n, x * n / (n - 1), d, short, groups)

@@ -95,10 +95,10 @@ def test_pushout_makes_room_for_a_shorter_queue_and_conserves_cells():
 def test_reserve_admits_below_it_even_when_the_shared_part_is_full():
     # Hand-built: the shared part (B_s = 8 - 2 x 2 = 4) is all held; a queue of 1 cell is under its reserve of 2.
     args = kern.args_for(SharedBufferSwitch(2, 8, 64, "cs", reserved_cells=2))
-    assert room(args, 1, 4, 7) and not room(args, 2, 4, 7)
+    assert room(args, 1, 4, 7, 1.0) and not room(args, 2, 4, 7, 1.0)
     dt = kern.args_for(SharedBufferSwitch(2, 8, 64, "dt", alpha=0.5, reserved_cells=2))
     # q - r = 1 < 0.5 x (4 - 1) = 1.5 admits; q - r = 2 does not.
-    assert room(dt, 3, 1, 6) and not room(dt, 4, 2, 8)
+    assert room(dt, 3, 1, 6, 0.5) and not room(dt, 4, 2, 8, 0.5)
 
 
 @pytest.mark.parametrize("args, option", [

@@ -12,7 +12,8 @@ import math
 from dataclasses import replace
 
 from switchq.errors import InputError
-from switchq.models.shared_buffer import MAX_BUFFER_CELLS, POLICIES, Incast, Overload, SharedBufferSwitch
+from switchq.models.shared_buffer import (MAX_BUFFER_CELLS, MAX_PRIORITIES, POLICIES, Incast, Overload,
+                                          SharedBufferSwitch)
 from switchq.params import ANALYTIC, Above, Param
 
 from ._shared import UNICAST_TRAFFIC, unicast_traffic
@@ -38,6 +39,26 @@ ALPHA = Param("alpha", "alpha", "float", None, low=2.0 ** -8, high=2.0 ** 8, uni
 DYNAMIC_TH = Param("dynamic_th", "dynamic_th", "int", None, low=-8, high=8, unit="1", default_text="0",
                    help="SONiC's/SAI's exponent: alpha = 2^dynamic_th (instead of --alpha).",
                    applies=("policy", ("dt", None)))
+PRIORITIES = Param("priorities", "priorities", "int", 1, low=1, high=MAX_PRIORITIES, unit="queues/port",
+                   help="Queues (802.1Q traffic classes) per output, sent in strict priority, the highest first.")
+PRIORITY_ALPHAS = Param("priority_alphas", "priority_alphas", "floats", None, low=2.0 ** -8, high=2.0 ** 8, unit="1",
+                        default_text="--alpha for each",
+                        help="One alpha per priority, lowest first (2,0.5), instead of --alpha or --dynamic-th.",
+                        applies=(("policy", ("dt", None)), ("priorities", Above(1))))
+
+
+def _priority_list(text, where):
+    """Priorities as comma-separated integers (3,4), each in [0, 7]."""
+    items = text.split(",") if isinstance(text, str) else list(text if isinstance(text, (list, tuple)) else [text])
+    try:
+        values = tuple(int(str(x).strip()) for x in items)
+    except ValueError:
+        raise InputError(where, text, "comma-separated priorities, each an integer in [0, 7]") from None
+    if not values or any(not 0 <= v < MAX_PRIORITIES for v in values):
+        raise InputError(where, text, "comma-separated priorities, each an integer in [0, 7]")
+    return values
+
+
 THRESHOLD = Param("threshold", "threshold", "size", None, low=8, unit="bits",
                   help="Static threshold with a unit: a queue admits while it holds less (required with st).",
                   applies=("policy", ("st",)))
@@ -48,6 +69,10 @@ LOSSLESS = Param("lossless", "lossless", "flag", False,
                  help="A lossless class: PFC (802.1Qbb) with ingress accounting per input group, headroom and a "
                       "shared headroom pool (the egress admits while the memory has room: policy cs).")
 _LOSSLESS_ONLY = ("lossless", (True,))
+LOSSLESS_PRIORITIES = Param("lossless_priorities", "lossless_priorities", "text", None, default_text="every priority",
+                            parser=_priority_list, unit="priority",
+                            help="Which priorities are lossless (3,4); the others keep --policy.",
+                            applies=(_LOSSLESS_ONLY, ("priorities", Above(1))))
 XOFF = Param("xoff", "xoff", "size", None, low=8, unit="bits", default_text="none (required with --lossless)",
              help="What an input group holds before it sends XOFF, with a unit (40KB).", applies=_LOSSLESS_ONLY)
 XOFF_ALPHA = Param("xoff_alpha", "xoff_alpha", "float", None, low=2.0 ** -8, high=2.0 ** 8, unit="1",
@@ -68,10 +93,11 @@ HEADROOM_POOL = Param("headroom_pool", "headroom_pool", "size", 0, low=0, unit="
                       help="Shared headroom pool beside the memory, with a unit (whole cells).",
                       applies=_LOSSLESS_ONLY)
 OVERSUBSCRIPTION = Param("oversubscription", "oversubscription", "float", None, low=1, high=1024, unit="1",
-                         help="A shared headroom pool of N x --pause-slots / R cells and no private headroom "
+                         help="A shared headroom pool of the lossless groups (N per lossless priority) x "
+                              "--pause-slots / R cells and no private headroom "
                               "(SONiC's over_subscribe_ratio: every group's headroom in one pool, R times over).",
                          applies=_LOSSLESS_ONLY)
-LOSSLESS_PARAMS = (LOSSLESS, XOFF, XOFF_ALPHA, XON, XON_OFFSET, PAUSE_SLOTS, HEADROOM, HEADROOM_POOL, OVERSUBSCRIPTION)
+LOSSLESS_PARAMS = (LOSSLESS, LOSSLESS_PRIORITIES, XOFF, XOFF_ALPHA, XON, XON_OFFSET, PAUSE_SLOTS, HEADROOM, HEADROOM_POOL, OVERSUBSCRIPTION)
 CONGESTED = Param("congested", "congested", "int", None, low=1, unit="queues",
                   help="S: overloaded queues (the dynamic threshold's equilibrium).")
 FEEDERS = Param("feeders", "feeders", "int", 2, low=2, high=64, unit="inputs/queue",
@@ -82,6 +108,10 @@ BURST = Param("burst", "burst", "size", None, low=8, unit="bits",
               help="Burst per incast sender with a unit (64KB), in whole cells.", applies=("incast", Above()))
 PERIOD = Param("period", "period_slots", "int", None, low=1, unit="slots", default_text="N x burst + 1",
                help="Slots between incast bursts.", applies=("incast", Above()))
+INCAST_PRIORITY = Param("incast_priority", "incast_priority", "int", None, low=0, high=MAX_PRIORITIES - 1,
+                        unit="priority", default_text="0, or the first lossless priority with --lossless",
+                        help="The priority of the incast's cells.",
+                        applies=(("incast", Above()), ("priorities", Above(1))))
 BACKGROUND = Param("background", "background_load", "float", 0.0, low=0, high=1, unit="cells/slot/input",
                    help="Bernoulli load of the inputs not in the incast, to the other outputs (the flows that "
                         "share only the memory with it).", applies=("incast", Above()))
@@ -120,9 +150,13 @@ def _cells(name, bits, cell_bits, least=0):
 
 
 def alpha_of(p) -> float:
-    """--alpha, or 2^--dynamic-th; refuses both at once."""
+    """--alpha, or 2^--dynamic-th; refuses both at once, and either with --priority-alphas."""
     if p.get("alpha") is not None and p.get("dynamic_th") is not None:
         raise InputError("dynamic_th", p["dynamic_th"], "unset when --alpha is given (alpha = 2^dynamic_th)")
+    if p.get("priority_alphas") is not None:
+        for name in ("alpha", "dynamic_th"):
+            if p.get(name) is not None:
+                raise InputError(name, p[name], "unset with --priority-alphas (one alpha per priority)")
     if p.get("dynamic_th") is not None:
         return 2.0 ** p["dynamic_th"]
     return 1.0 if p.get("alpha") is None else p["alpha"]
@@ -194,8 +228,11 @@ def switch(p) -> SharedBufferSwitch:
         raise InputError("buffer", f"{p['buffer'] // 8}B", f"at least one cell ({cell // 8} B)")
     threshold = None if p.get("threshold") is None else _cells("threshold", p["threshold"], cell, 1)
     policy = p.get("policy") or ("cs" if p.get("lossless") else "dt")
+    alphas = p.get("priority_alphas")
     return SharedBufferSwitch(p["ports"], p["buffer"] // cell, cell // 8, policy, alpha_of(p),
-                              threshold, _cells("reserved", p.get("reserved") or 0, cell), **_lossless(p, cell))
+                              threshold, _cells("reserved", p.get("reserved") or 0, cell), **_lossless(p, cell),
+                              priorities=p.get("priorities") or 1,
+                              priority_alphas=None if alphas is None else tuple(alphas))
 
 
 def _lossless(p, cell) -> dict:
@@ -218,16 +255,24 @@ def _lossless(p, cell) -> dict:
             if p.get(name):
                 raise InputError(name, f"{p[name] // 8}B", "unset with --oversubscription (it sizes the pool)")
         # Every group's worst-case demand (the cells in flight) in one pool, R times over, rounded up.
-        p = {**p, "headroom": 0, "headroom_pool": math.ceil(p["ports"] * pause / p["oversubscription"]) * cell}
+        groups = p["ports"] * len(p.get("lossless_priorities") or range(p.get("priorities") or 1))
+        p = {**p, "headroom": 0, "headroom_pool": math.ceil(groups * pause / p["oversubscription"]) * cell}
     xoff_cells = None if p.get("xoff") is None else _cells("xoff", p["xoff"], cell, 1)
     if (p.get("xon") or 0) // cell > (xoff_cells or p["buffer"] // cell):
         raise InputError("xon", f"{p['xon'] // 8}B", "at most --xoff (or the memory, with --xoff-alpha)")
-    return {"lossless": True, "xoff_alpha": p.get("xoff_alpha"),
+    return {"lossless": True, "xoff_alpha": p.get("xoff_alpha"), "lossless_priorities": p.get("lossless_priorities"),
             "xoff_cells": None if p.get("xoff") is None else _cells("xoff", p["xoff"], cell, 1),
             "xon_offset_cells": _cells("xon_offset", p.get("xon_offset") or 0, cell),
             "xon_cells": (p.get("xon") or 0) // cell,
             "headroom_cells": pause if p.get("headroom") is None else p["headroom"] // cell,
             "headroom_pool_cells": (p.get("headroom_pool") or 0) // cell, "pause_slots": pause}
+
+
+def incast_priority(p, sw: SharedBufferSwitch) -> int:
+    """--incast-priority, or 0, or with a lossless class its first lossless priority."""
+    if p.get("incast_priority") is not None:
+        return p["incast_priority"]
+    return sw.lossless_priorities[0] if sw.lossless else 0
 
 
 def _one_workload(p, missing: str) -> str:
@@ -252,5 +297,5 @@ def workload(p, sw: SharedBufferSwitch):
         if burst > MAX_BUFFER_CELLS:
             raise InputError("burst", f"{p['burst'] // 8}B", f"at most {MAX_BUFFER_CELLS} cells of {sw.cell_bytes} B "
                                                              "per sender")
-        return Incast(p["incast"], burst, p["period"], p["background"])
+        return Incast(p["incast"], burst, p["period"], p["background"], incast_priority(p, sw))
     return unicast_traffic({**p, "burst": p.get("mean_burst", 1.0)})

@@ -19,9 +19,10 @@ from switchq.solved import Solver, solved
 
 from ._shared import PORTS, latency_per, switch_counters, switch_metrics
 from ._shared_buffer_params import (ALPHA, BACKGROUND, BACKGROUND_CELLS, BUFFER, BURST, CELL, CHAIN_TRAFFIC, CONGESTED,
-                                    DYNAMIC_TH, FEEDERS, INCAST, LINK_RATE, LOSSLESS_PARAMS, PERIOD, POLICY, RESERVED,
-                                    SIM_TRAFFIC, SONIC_PROFILE, SONIC_QUEUES, THRESHOLD, TRAFFIC, _cells, _one_workload,
-                                    alpha_of, switch, workload)
+                                    DYNAMIC_TH, FEEDERS, INCAST, INCAST_PRIORITY, LINK_RATE, LOSSLESS_PARAMS, PERIOD,
+                                    POLICY, PRIORITIES, PRIORITY_ALPHAS, RESERVED, SIM_TRAFFIC, SONIC_PROFILE,
+                                    SONIC_QUEUES, THRESHOLD, TRAFFIC, _cells, _one_workload, alpha_of, incast_priority,
+                                    switch, workload)
 from .pfc import _bytes
 
 def build(p):
@@ -40,7 +41,8 @@ def _solve(p):
     exact chain's loss and occupancy under Bernoulli traffic (--load)."""
     sw = switch(p)
     given = _one_workload(p, missing="congested")
-    if sw.lossless:
+    priority = incast_priority(p, sw) if given == "incast" else 0
+    if sw.lossless and (given != "incast" or sw.is_lossless(priority)):
         if p.get("background_cells"):
             raise InputError("background_cells", p["background_cells"], "0 with --lossless (the PFC answer is the "
                                                                         "incast's alone)")
@@ -51,13 +53,19 @@ def _solve(p):
             raise InputError(given, p[given], "unset with --lossless: the lossless answer is a sustained "
                                                     "--incast's (simulate the others)")
         return _PFC(sw.n_ports, p["incast"], sw.xoff_cells, sw.pause_slots, sw.headroom_cells,
-                    sw.headroom_pool_cells, sw.xoff_alpha, sw.buffer_cells)
-    args = (sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy, sw.alpha if sw.policy == "dt" else None)
+                    sw.headroom_pool_cells, sw.xoff_alpha, sw.buffer_cells,
+                    sw.n_ports * len(sw.lossless_priorities))
+    one_alpha = sw.policy == "dt" and sw.priority_alphas is None
+    args = (sw.n_ports, sw.buffer_cells, sw.cell_bytes, sw.policy, sw.alpha if one_alpha else None)
+    by_priority = {"priorities": sw.priorities, "priority_alphas": sw.priority_alphas}
     if given == "congested":
-        return _OVERLOAD(*args, p["congested"], sw.threshold_cells, sw.reserved_cells)
+        return _OVERLOAD(*args, p["congested"], sw.threshold_cells, sw.reserved_cells, **by_priority)
     if given == "incast":
         return _INCAST(*args, p["incast"], p["background_cells"], sw.threshold_cells, sw.reserved_cells,
-                       p.get("link_rate"))
+                       p.get("link_rate"), **by_priority, priority=priority)
+    if sw.priorities > 1:
+        raise InputError("priorities", sw.priorities, "1 for the exact chain (one queue per output; simulate "
+                                                      "several priorities)")
     pattern = p.get("pattern") or "uniform"
     if pattern not in ("uniform", "hotspot"):
         raise InputError("pattern", pattern, "uniform or hotspot for the exact chain (simulate the others)")
@@ -119,6 +127,28 @@ def _lossless_only(f):
     return lambda c: f(c) if c.system.lossless else None
 
 
+def _watched_of(c, priority):
+    """Watched queues of ``priority``: the congested ones of it (the k-th is of priority k mod P), the incast's,
+    or one per output."""
+    w, npri = c.workload, c.system.priorities
+    if isinstance(w, Overload):
+        return len(range(priority, w.congested, npri))
+    if isinstance(w, Incast):
+        return int(w.priority == priority)
+    return c.system.n_ports
+
+
+def _by_priority(f):
+    """A figure per priority (a column each), with several priorities only."""
+    def samples(c):
+        import numpy as np
+
+        if c.system.priorities < 2:
+            return None
+        return np.column_stack([f(c, k) for k in range(c.system.priorities)])
+    return samples
+
+
 def _offering(c):
     """Inputs offering cells: a congested queue's feeders, the incast's senders (and background inputs), else all."""
     w, n = c.workload, c.system.n_ports
@@ -150,6 +180,11 @@ METRICS = (
            "most cells one input group held in headroom (private and pool) in the run"),
     Metric("lost_per_pause", "cells/pause", _lossless_only(lambda c: c["m_lossless_drops"] / c["m_xoffs"]),
            "lossless cells lost (headroom and pool full) per XOFF, while measuring"),
+    Metric("priority_occupancy", "cells",
+           _by_priority(lambda c, k: c[f"m_occupancy_p{k}"] / (_watched_of(c, k) * c.slots)),
+           "cells per watched queue of each priority at slot end (none where no queue of it is watched)"),
+    Metric("priority_loss", "1", _by_priority(lambda c, k: c[f"m_dropped_p{k}"] / c[f"m_offered_p{k}"]),
+           "share of each priority's cells lost", bounds=(0.0, 1.0)),
     *(m for m in switch_metrics() if m.name not in ("throughput",)),
 )
 COUNTERS = (*switch_counters(), Counter("pushed_out", "cells"), Counter("occupancy_max", "cells", "max"),
@@ -159,7 +194,8 @@ UNITS = {"buffer_cells": "cells", "cell_bytes": "B", "threshold_cells": "cells",
          "alpha": "1", "congested": "queues", "feeders": "inputs/queue", "incast": "senders",
          "burst_cells": "cells/sender", "period_slots": "slots", "background_load": "cells/slot/input",
          "xoff_cells": "cells", "xoff_alpha": "1", "xon_offset_cells": "cells", "xon_cells": "cells", "headroom_cells": "cells", "headroom_pool_cells": "cells",
-         "pause_slots": "slots"}
+         "pause_slots": "slots", "priorities": "queues/port", "priority_alphas": "1", "lossless_priorities": "priority",
+         "incast_priority": "priority"}
 
 _EXAMPLE = {"ports": 32, "buffer": 256000 * 8, "cell": 256 * 8}
 
@@ -181,6 +217,21 @@ def _overload_case(alpha, congested, ports=32):
                 why="The fluid fixed point q = alpha B / (1 + alpha S). Sampled at slot end after departures, a "
                     "queue that refills to its threshold in every slot sits under it by less than a cell: the "
                     "band is [q - 1, q], so a queue over the fluid value by any amount fails.")
+
+
+def _priority_case():
+    # Two priorities, alphas 4 and 0.5, 4 congested queues (priorities 0, 1, 0, 1), 1000 cells: F = 1000 / 10.
+    params = {**_EXAMPLE, "priorities": 2, "priority_alphas": (4.0, 0.5), "congested": 4}
+
+    def band():
+        from switchq.solvers.shared_buffer import overload
+
+        q = overload(32, 1000, 256, "dt", None, 4, priorities=2, priority_alphas=(4.0, 0.5)).queue_cells
+        return q - 0.5, f"the mean of alpha_i B / (1 + sum alpha) = {q:.3f} less half a cell: the band (q - 1, q]"
+    return Case("shared-buffer", "N=32, B=1000 cells, 2 priorities of alpha 4 and 0.5, S=4: mean per-queue occupancy",
+                params, "queue_occupancy", band, slots=20_000, replications=5, tolerance=0.5,
+                why="Each queue at its own alpha times the memory left free (400 and 50 cells, F = 100); each, "
+                    "sampled after a departure, sits in [q - 1, q], so their mean does too.")
 
 
 def _incast_case(alpha, degree):
@@ -290,7 +341,8 @@ PFC_CASES = (_pfc_case(8, "pause_duty", "pause_duty"), _pfc_case(32, "pause_duty
              _pfc_case(8, "headroom_used", "headroom_demand_cells", headroom=60),
              _pfc_case(8, "lost_per_pause", "headroom_short_cells", headroom=29))
 
-CASES = (*CHAIN_CASES, *PFC_CASES, _overload_case(2.0, 4), _overload_case(0.125, 8), _overload_case(8.0, 1), _overload_case(1.0, 16, 64),
+CASES = (*CHAIN_CASES, *PFC_CASES, _overload_case(2.0, 4), _overload_case(0.125, 8), _overload_case(8.0, 1),
+         _overload_case(1.0, 16, 64), _priority_case(),
          *(_incast_case(alpha, degree) for degree in (8, 32) for alpha in (0.25, 1.0, 4.0)))
 
 # Side by side on the page a cell either way (a comparison's band is centred on its value); the validate rows and
@@ -315,7 +367,7 @@ _INCAST_COMPARE = Compare("burst_whole", "burst_absorbed", tolerance=0.5, applie
 
 DECLARATION = Architecture(
     name="shared-buffer", order=95, family="switch", accepts=(Overload, Incast, Traffic),
-    workload=(CONGESTED, FEEDERS, INCAST, BURST, PERIOD, BACKGROUND, *TRAFFIC),
+    workload=(CONGESTED, FEEDERS, INCAST, BURST, PERIOD, BACKGROUND, INCAST_PRIORITY, *TRAFFIC),
     metrics=METRICS, counters=COUNTERS, labels=latency_per("cell"), units=UNITS,
     bounded="a finite shared memory: every queue is bounded by it, and a cell it has no room for is dropped",
     title="Shared-memory switch",
@@ -325,8 +377,8 @@ DECLARATION = Architecture(
                 "memory), a static one, complete sharing or partitioning, or pushout; offered an overload "
                 "(--congested S), a synchronized N:1 incast (--incast N --burst SIZE) or unicast traffic.",
     config=(SharedBufferSwitch,), architectures=("shared-buffer",),
-    params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES, SONIC_PROFILE,
-            *LOSSLESS_PARAMS),
+    params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, PRIORITIES, PRIORITY_ALPHAS, THRESHOLD, RESERVED,
+            SONIC_QUEUES, SONIC_PROFILE, *LOSSLESS_PARAMS),
     build=build,
     kernel="switchq.validate.arch.shared_buffer",
     main="queue_occupancy", table=("queue_occupancy", "free_cells", "burst_absorbed", "loss_probability"),
@@ -337,8 +389,9 @@ DECLARATION = Architecture(
         Answer("shared-buffer", "Shared-memory switch",
                "shared-memory switch: overloaded queues' shares (--congested) or the incast burst a queue "
                "absorbs (--incast)",
-               params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, THRESHOLD, RESERVED, SONIC_QUEUES,
-                       SONIC_PROFILE, *LOSSLESS_PARAMS, CONGESTED, INCAST, BACKGROUND_CELLS, LINK_RATE,
+               params=(PORTS, BUFFER, CELL, POLICY, ALPHA, DYNAMIC_TH, PRIORITIES, PRIORITY_ALPHAS, THRESHOLD,
+                       RESERVED, SONIC_QUEUES, SONIC_PROFILE, *LOSSLESS_PARAMS, CONGESTED, INCAST, INCAST_PRIORITY,
+                       BACKGROUND_CELLS, LINK_RATE,
                        *CHAIN_TRAFFIC,
                        *sim_only(FEEDERS, BURST, PERIOD, BACKGROUND, *SIM_TRAFFIC)),
                solve=_solve, returns=(_OVERLOAD, _INCAST, _CHAIN, _PFC), twin=_twin,

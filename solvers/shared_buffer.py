@@ -39,6 +39,17 @@ empty, each
 group gains N - 1 cells in N slots, so the first XOFF comes after about X N / (N - 1) slots. A shared headroom
 pool of H cells beside private headrooms of h cells holds floor(H / (D - h)) groups in headroom at once.
 
+**A lossless incast without XOFF** (derived here). The same N senders' cells are counted by ingress group. The
+output's FIFO holds each slot's N cells as a block, one of each group, and sends one cell a slot; so when slot
+k's cells (k = 0 .. b - 1) are admitted it has sent k cells, at least floor(k / N) of each group's, and a group
+holds at most k + 1 - floor(k / N): most at its last cell, M = b - floor((b - 1) / N). A static XOFF threshold X
+(XOFF once a group holds X) is never reached iff M < X; the memory holds the queue's b N - (b - 1) cells at the
+last admission iff B >= b (N - 1) + 1. A dynamic threshold (alpha times the memory left free) is not reached if
+M < alpha (B - b (N - 1) - 1), the group's most against the memory's least: sufficient, within N - 1 cells of
+the least memory, as the group holding M may be admitted before the slot's last cell. Should XOFF fire, each
+of the N groups takes D cells (the pause's flight) beyond its private headroom h: a pool of N max(0, D - h)
+holds them all at once.
+
 >>> a = overload(32, 1000, 256, "dt", 2.0, 4)
 >>> round(a.queue_cells, 1), round(a.queue_bytes), round(a.free_cells, 1)
 (222.2, 56889, 111.1)
@@ -52,18 +63,20 @@ import math
 from dataclasses import dataclass
 
 from switchq.models import _check
-from switchq.models.shared_buffer import SharedBufferSwitch
+from switchq.models.shared_buffer import MAX_BUFFER_CELLS, SharedBufferSwitch
 
 from .figures import figure, given
 
-__all__ = ["OverloadAnswer", "IncastAnswer", "BufferNeed", "PfcIncastAnswer", "overload", "incast",
-           "buffer_for_incast", "queue_cap", "pfc_incast"]
+__all__ = ["OverloadAnswer", "IncastAnswer", "BufferNeed", "PfcIncastAnswer", "LosslessBufferNeed", "overload",
+           "incast", "buffer_for_incast", "queue_cap", "pfc_incast", "lossless_buffer_for_incast"]
 
 OVERLOAD_SOURCE = ("Choudhury & Hahne, 'Dynamic queue length thresholds for shared-memory packet switches', "
                    "IEEE/ACM ToN 6(2), 1998: q = alpha B / (1 + alpha S), B / (1 + alpha S) free")
 PFC_SOURCE = ("derived (switchq.solvers.shared_buffer): IEEE 802.1Qbb PFC with ingress accounting; N backlogged "
               "senders share one output, so each is paused 1 - 1/N of the time; the headroom demand is the D cells "
               "in flight")
+LOSSLESS_SIZE_SOURCE = ("derived (switchq.solvers.shared_buffer): a group holds at most M = b - floor((b - 1) / N) "
+                        "of an N:1 burst of b cells; no XOFF iff M < X, and the queue's b (N - 1) + 1 cells fit")
 INCAST_SOURCE = ("derived (switchq.solvers.shared_buffer): a burst of b cells from each of N senders is absorbed "
                  "iff b (N - 1) < the queue's cap; dt's cap r + alpha (B_s - G) / (1 + alpha)")
 
@@ -299,3 +312,58 @@ def pfc_incast(n_ports: int, degree: int, xoff_cells: int | None, pause_slots: i
     most = n_ports if groups is None else _check.integer("groups", groups, n_ports)
     groups = most if short == 0 else min(most, pool // short)
     return PfcIncastAnswer(n_ports, n, x, d, h, pool, 1.0 - 1.0 / n, x * n / (n - 1), d, short, groups)
+
+
+@dataclass(frozen=True)
+class LosslessBufferNeed:
+    n_ports: int = given("ports")
+    cell_bytes: int = given("B")
+    incast: int = given("senders")
+    burst_cells: int = given("cells/sender")
+    xoff_alpha: float | None = given("1")
+    pause_slots: int = given("slots")
+    headroom_cells: int = given("cells")
+    buffer_cells: int = figure("cells", main=True)
+    buffer_bytes: int = figure("B")
+    peak_group_cells: int = figure("cells")
+    xoff_cells: int | None = figure("cells")
+    xoff_bytes: int | None = figure("B")
+    headroom_pool_cells: int = figure("cells")
+    headroom_pool_bytes: int = figure("B")
+    source: str = figure(default=LOSSLESS_SIZE_SOURCE)
+
+
+def lossless_buffer_for_incast(n_ports: int, cell_bytes: int, degree: int, burst_cells: int, pause_slots: int,
+                               xoff_alpha: float | None = None, headroom_cells: int | None = None
+                               ) -> LosslessBufferNeed:
+    """The memory (and, with a static threshold, the least XOFF threshold) in which an N:1 burst of a lossless
+    class lands without any group sending XOFF, and the headroom pool its N groups need should XOFF fire (see the
+    module's derivation). ``headroom_cells``: each group's private headroom (None: the D cells in flight, so the
+    pool needs none).
+
+    >>> a = lossless_buffer_for_incast(32, 256, 8, 71, 30, headroom_cells=0)
+    >>> a.peak_group_cells, a.xoff_cells, a.buffer_cells, a.headroom_pool_cells    # 71 - floor(70 / 8) = 63
+    (63, 64, 498, 240)
+    >>> lossless_buffer_for_incast(32, 256, 8, 71, 30, xoff_alpha=1.0).buffer_cells   # more than 498 + 63 / 1
+    562
+    """
+    n_ports = _check.integer("n_ports", n_ports, 1)
+    n = _check.integer("incast", degree, 2, n_ports)
+    b = _check.integer("burst_cells", burst_cells, 1)
+    d = _check.integer("pause_slots", pause_slots, 0)
+    h = d if headroom_cells is None else _check.integer("headroom_cells", headroom_cells, 0)
+    peak = b - (b - 1) // n
+    queue = b * (n - 1) + 1
+    if xoff_alpha is None:
+        cells, xoff = queue, peak + 1
+    else:
+        a = _check.real("xoff_alpha", xoff_alpha, 2.0 ** -8, 2.0 ** 8)
+        cells, xoff = math.floor(queue + peak / a) + 1, None
+        while peak >= a * (cells - queue):           # past any float tie
+            cells += 1
+    if cells > MAX_BUFFER_CELLS:
+        raise _check.InputError("burst_cells", b, f"a burst whose memory fits in {MAX_BUFFER_CELLS} cells "
+                                                  f"({cells} needed)")
+    pool = n * max(0, d - h)
+    return LosslessBufferNeed(n_ports, cell_bytes, n, b, xoff_alpha, d, h, cells, cells * cell_bytes, peak, xoff,
+                              None if xoff is None else xoff * cell_bytes, pool, pool * cell_bytes)

@@ -97,6 +97,8 @@ OVERSUBSCRIPTION = Param("oversubscription", "oversubscription", "float", None, 
                               "--pause-slots / R cells and no private headroom "
                               "(SONiC's over_subscribe_ratio: every group's headroom in one pool, R times over).",
                          applies=_LOSSLESS_ONLY)
+# What `size shared-buffer --lossless` reads: the dynamic threshold, the cells in flight and the private headroom.
+SIZE_LOSSLESS = (XOFF_ALPHA, PAUSE_SLOTS, HEADROOM)
 LOSSLESS_PARAMS = (LOSSLESS, LOSSLESS_PRIORITIES, XOFF, XOFF_ALPHA, XON, XON_OFFSET, PAUSE_SLOTS, HEADROOM, HEADROOM_POOL, OVERSUBSCRIPTION)
 CONGESTED = Param("congested", "congested", "int", None, low=1, unit="queues",
                   help="S: overloaded queues (the dynamic threshold's equilibrium).")

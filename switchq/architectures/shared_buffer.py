@@ -20,8 +20,8 @@ from switchq.solved import Solver, solved
 from ._shared import PORTS, latency_per, switch_counters, switch_metrics
 from ._shared_buffer_params import (ALPHA, BACKGROUND, BACKGROUND_CELLS, BUFFER, BURST, CELL, CHAIN_TRAFFIC, CONGESTED,
                                     DYNAMIC_TH, FEEDERS, INCAST, INCAST_PRIORITY, LINK_RATE, LOSSLESS_PARAMS, PERIOD,
-                                    POLICY, PRIORITIES, PRIORITY_ALPHAS, RESERVED, SIM_TRAFFIC, SONIC_PROFILE,
-                                    SONIC_QUEUES, THRESHOLD, TRAFFIC, _cells, _one_workload, alpha_of, incast_priority,
+                                    LOSSLESS, POLICY, PRIORITIES, PRIORITY_ALPHAS, RESERVED, SIM_TRAFFIC,
+                                    SIZE_LOSSLESS, SONIC_PROFILE, SONIC_QUEUES, THRESHOLD, TRAFFIC, _cells, _one_workload, alpha_of, incast_priority,
                                     switch, workload)
 from .pfc import _bytes
 
@@ -34,6 +34,7 @@ def build(p):
 _OVERLOAD, _INCAST, _SIZE, _CHAIN, _PFC = (Solver("shared_buffer.overload"), Solver("shared_buffer.incast"),
                                            Solver("shared_buffer.buffer_for_incast"),
                                            Solver("shared_buffer_chain.chain"), Solver("shared_buffer.pfc_incast"))
+_SIZE_LOSSLESS = Solver("shared_buffer.lossless_buffer_for_incast")
 
 
 def _solve(p):
@@ -77,6 +78,8 @@ def _size(p):
     cell = p["cell"]
     _bytes("cell", cell)
     burst = _cells("burst", p["burst"], cell, 1)
+    if p.get("lossless"):
+        return _size_lossless(p, cell, burst)
     policy = p.get("policy") or "dt"
     reserved = _cells("reserved", p.get("reserved") or 0, cell)
     try:
@@ -87,6 +90,31 @@ def _size(p):
             raise
         raise InputError("burst", f"{p['burst'] // 8}B", f"a burst whose memory fits in {MAX_BUFFER_CELLS} cells "
                                                          f"({e.value} needed)") from None
+
+
+def _size_lossless(p, cell, burst):
+    """The memory and least static XOFF (or the memory under --xoff-alpha) an incast of a lossless class needs to
+    land without XOFF, and the headroom pool its groups need should XOFF fire."""
+    if p.get("policy") not in (None, "cs"):
+        raise InputError("policy", p["policy"], "cs with --lossless (a lossless class's egress admits while the "
+                                                "memory has room)")
+    for name in ("reserved", "background_cells"):
+        if p.get(name):
+            shown = p[name] if name == "background_cells" else f"{p[name] // 8}B"
+            raise InputError(name, shown, "0 with --lossless (the lossless answer is the incast's alone)")
+    for name in ("alpha", "dynamic_th"):
+        if p.get(name) is not None:
+            raise InputError(name, p[name], "unset with --lossless (its egress admits while the memory has room; "
+                                            "--xoff-alpha is its dynamic threshold)")
+    headroom = None if p.get("headroom") is None else p["headroom"] // cell
+    try:
+        return _SIZE_LOSSLESS(p["ports"], cell // 8, p["incast"], burst, p.get("pause_slots") or 0,
+                              p.get("xoff_alpha"), headroom)
+    except InputError as e:
+        if e.parameter != "burst_cells":
+            raise
+        raise InputError("burst", f"{p['burst'] // 8}B", f"a burst whose memory fits in {MAX_BUFFER_CELLS} cells"
+                         ) from None
 
 
 def _twin(p):
@@ -164,6 +192,8 @@ METRICS = (
            "cells delivered per offering input per slot", bounds=(0.0, 1.0)),
     Metric("queue_occupancy", "cells", lambda c: c["m_occupancy_sum"] / (_watched(c) * c.slots),
            "cells per watched queue (the congested ones, the incast's, else all) at slot end, after departures"),
+    Metric("queue_p99", "cells", lambda c: None if c.settings.batches > 1 else c["occupancy_p99"],
+           "the 99th percentile of the watched queues' lengths at slot end (one run's, so not with --batches)"),
     Metric("free_cells", "cells", lambda c: c["m_free_sum"] / c.slots, "cells free in the memory at slot end"),
     Metric("burst_absorbed", "cells/sender", _per_event("m_absorbed_sum"),
            "cells per sender of an incast burst admitted before its first drop (the whole burst if none)"),
@@ -412,14 +442,20 @@ DECLARATION = Architecture(
         Answer("size-shared-buffer", "Shared memory for an incast",
                "shared memory an N:1 incast burst needs to land in one queue without a drop",
                params=(PORTS, CELL, replace(POLICY, choices=("dt", "cs", "cp", "pushout")), ALPHA, DYNAMIC_TH,
-                       replace(RESERVED, applies=("policy", ("dt", "cs"))),
+                       replace(RESERVED, applies=("policy", ("dt", "cs", None))),
                        replace(INCAST, default=REQUIRED), replace(BURST, applies=(), default=REQUIRED),
-                       BACKGROUND_CELLS),
-               solve=_size, returns=(_SIZE,), verb="size",
+                       BACKGROUND_CELLS, LOSSLESS, *SIZE_LOSSLESS),
+               solve=_size, returns=(_SIZE, _SIZE_LOSSLESS), verb="size",
                description="The least shared memory (whole cells) in which N senders' bursts of b cells each land "
                            "in one empty queue without a drop, the other queues holding --background-cells: the "
-                           "least B with b (N - 1) below the queue's cap (switchq.solvers.shared_buffer).",
-               examples=("switchq size shared-buffer --ports 32 --alpha 1 --incast 8 --burst 18KB --json",)),
+                           "least B with b (N - 1) below the queue's cap. With --lossless, the memory in which it "
+                           "lands without XOFF: a group holds at most b - floor((b - 1) / N) cells, so the least "
+                           "static XOFF is one more, and the queue's b (N - 1) + 1 cells fit (with --xoff-alpha, "
+                           "the memory whose free part keeps the group under alpha times it); and the headroom "
+                           "pool the N groups need should XOFF fire (switchq.solvers.shared_buffer).",
+               examples=("switchq size shared-buffer --ports 32 --alpha 1 --incast 8 --burst 18KB --json",
+                         "switchq size shared-buffer --ports 32 --lossless --incast 8 --burst 18KB --pause-slots 30 "
+                         "--headroom 0B")),
     ),
     cases=CASES, report=(("shared-buffer", "switchq.validate.reports.shared_buffer"),),
     # The issue's speed: at least 1e7 port-slots/s at 32 ports (measured 2.7e7 uniform at 0.9, 2.7e8 overloaded,

@@ -19,7 +19,7 @@ from numba import njit
 
 from .. import kernel as K
 from .phase_pipeline import PhasePipeline
-from .shared_buffer_phases import admit_all, depart_all, offer, sample
+from .shared_buffer_phases import admit_all, depart_all, offer, percentile_99, sample
 from .shared_buffer_state import (INCAST, LAYOUT, LEN, OVERLOAD, POLICY_CODES, TRAFFIC, LoadArgs, SharedArgs,
                                   new_state)
 
@@ -29,13 +29,14 @@ __all__ = ["LAYOUT", "replicate", "args_for", "load_for"]
 @njit(cache=True, pipeline_class=PhasePipeline)
 def _run(sw, ld, run, tr, stats, parts):
     K.seed_rng(run.seed)
-    cell, qs, grp, ports, g = new_state(sw)
+    cell, qs, grp, ports, g, hist = new_state(sw)
     for t in range(run.warmup + run.slots):
         K.mark_batch(stats, t, run)
         offer(ports, grp, g, sw, ld, t, run, tr, stats)
         admit_all(cell, qs, grp, ports, g, sw, ld, t, run, stats, parts)
         depart_all(cell, qs, grp, g, sw, ld, t, run, stats, parts)
-        sample(qs, g, sw, ld, t, run, stats)
+        sample(qs, g, hist, sw, ld, t, run, stats)
+    percentile_99(hist, stats)
     K.finish(stats, parts, qs[LEN].sum(), tr)
 
 

@@ -33,7 +33,7 @@ from .shared_buffer_state import (ARRIVAL, BURST, CP, DT, EV_DROP, EV_OPEN, EV_S
                                   IN_PRIVATE, IN_SHARED, INCAST, ING, LEFT, LEN, LOSSLESS_DROPS, M_ABSORBED,
                                   M_BG_DELIVERED, M_BG_OFFERED, M_COMPLETED, M_COMPLETION, M_DROPPED_P, M_DROPPING,
                                   M_EVENTS, M_FREE, M_OCC, M_OCC_P, M_OFFERED_P, M_PAUSED, M_XOFFS, NEVER, NIL,
-                                  OCC_MAX, OVERLOAD, POOL, POOL_PEAK, POOL_USED, PRIO, PRIVATE, PUSHED_OUT, PUSHOUT,
+                                  OCC_MAX, OCC_P99, OVERLOAD, POOL, POOL_PEAK, POOL_USED, PRIO, PRIVATE, PUSHED_OUT, PUSHOUT,
                                   RESUME_AT, SRC, ST, STAMP, STOP_AT, TAIL, TOTAL, TRAFFIC, USED, XOFF)
 
 
@@ -345,8 +345,9 @@ def watched(sw, ld, m):
 
 
 @njit(cache=True, inline="always")
-def sample(qs, g, sw, ld, t, run, stats):
-    """The watched queues (overall and per priority) and the free shared memory at slot end, after departures."""
+def sample(qs, g, hist, sw, ld, t, run, stats):
+    """The watched queues (overall, per priority and their lengths' histogram) and the free shared memory at slot
+    end, after departures."""
     if t < run.warmup:
         return
     count = ld.congested if ld.kind == OVERLOAD else 1 if ld.kind == INCAST else qs.shape[1]
@@ -354,8 +355,23 @@ def sample(qs, g, sw, ld, t, run, stats):
     for m in range(count):
         q = watched(sw, ld, m)
         occ += qs[LEN, q]
+        hist[qs[LEN, q]] += 1
         stats[M_OCC_P + q % sw.priorities] += qs[LEN, q]
         if qs[LEN, q] > stats[OCC_MAX]:
             stats[OCC_MAX] = qs[LEN, q]
     stats[M_OCC] += occ
     stats[M_FREE] += sw.cells - g[TOTAL]
+
+
+@njit(cache=True)
+def percentile_99(hist, stats):
+    """The least length at least 99 % of the watched queues' slot-end samples are at or under, into ``stats``."""
+    total = hist.sum()
+    if total == 0:
+        return
+    seen = 0
+    for x in range(hist.size):
+        seen += hist[x]
+        if 100 * seen >= 99 * total:
+            stats[OCC_P99] = x
+            return

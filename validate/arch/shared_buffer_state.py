@@ -12,6 +12,7 @@ named rows (:func:`new_state`), so a phase takes one record and unpacks a few ar
   sent, the slots its sender stops and resumes).
 - ``ports`` (a column per input): its incast cells still to send, its source's burst, this slot's arrival
   and its priority.
+- ``hist``: how many measured slot ends found a watched queue at each length (its 99th percentile).
 - ``g``: the switch's scalars (free-list head, cells in the memory, shared cells beyond reserves, headroom
   pool in use, the rotation, the incast event in progress).
 """
@@ -44,14 +45,15 @@ LAYOUT = K.Layout(("m_occupancy_sum",     # cells in the watched queues at each 
                    "headroom_peak",       # most cells one input group held in headroom (private and pool)
                    "pool_peak",           # most cells of the shared headroom pool in use
                    "m_lossless_drops",    # lossless cells lost while measuring: headroom and pool full (in dropped too)
+                   "occupancy_p99",       # the 99th percentile of the watched queues at measured slots' ends
                    # per priority p (8 of each, 802.1Q's classes): watched queues' cells at slot end, summed;
                    # cells offered and dropped while measuring
                    *(f"m_occupancy_p{p}" for p in range(MAX_PRIORITIES)),
                    *(f"m_offered_p{p}" for p in range(MAX_PRIORITIES)),
                    *(f"m_dropped_p{p}" for p in range(MAX_PRIORITIES))))
 (M_OCC, M_FREE, OCC_MAX, M_EVENTS, M_ABSORBED, M_DROPPING, M_COMPLETION, M_COMPLETED, M_BG_OFFERED,
- M_BG_DELIVERED, PUSHED_OUT, M_XOFFS, M_PAUSED, HR_PEAK, POOL_PEAK, LOSSLESS_DROPS) = (
-    LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:K.N_CORE + 16])
+ M_BG_DELIVERED, PUSHED_OUT, M_XOFFS, M_PAUSED, HR_PEAK, POOL_PEAK, LOSSLESS_DROPS, OCC_P99) = (
+    LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:K.N_CORE + 17])
 M_OCC_P, M_OFFERED_P, M_DROPPED_P = (LAYOUT.index(f"m_{n}_p0") for n in ("occupancy", "offered", "dropped"))
 
 DT, ST, CS, CP, PUSHOUT = 0, 1, 2, 3, 4
@@ -79,7 +81,7 @@ SharedArgs = namedtuple("SharedArgs", "n_ports priorities cells shared reserved 
 # ``priority``: the incast's; ``classes``: the groups a watched sender's pause is counted over (P for unicast
 # traffic, whose cells take every priority; 1 for an overload's feeder or an incast's sender).
 LoadArgs = namedtuple("LoadArgs", "kind congested feeders degree burst period background priority senders classes")
-State = namedtuple("State", "cell qs grp ports g")
+State = namedtuple("State", "cell qs grp ports g hist")
 
 
 @njit(cache=True)
@@ -88,6 +90,7 @@ def new_state(sw):
     groups = sw.n_ports * sw.priorities
     size = sw.cells + sw.n_ports * sw.lossless_p.sum() * sw.headroom + sw.pool
     cell, qs = new_memory(4, size, groups, 3)
+    hist = np.zeros(size + 1, dtype=np.int64)      # watched queues' lengths at slot end (no queue holds more)
     grp = np.zeros((6, groups), dtype=np.int64)
     grp[STOP_AT, :] = NEVER
     grp[RESUME_AT, :] = NEVER
@@ -96,4 +99,4 @@ def new_state(sw):
     g = np.zeros(8, dtype=np.int64)
     g[EV_START] = -1
     g[EV_DROP] = -1
-    return State(cell, qs, grp, ports, g)
+    return State(cell, qs, grp, ports, g, hist)

@@ -32,13 +32,16 @@ def test_unequal_alphas_share_the_memory_in_proportion():
     assert a.free_cells == 100.0 and a.queue_cells == 225.0
 
 
-def test_kernel_holds_each_priority_at_its_share_within_a_cell():
-    # Slot-end sampling after departures: each queue, refilled to its threshold every slot, reads in [q - 1, q].
+def test_kernel_holds_each_priority_near_its_share():
+    # Slotted, the free memory a threshold sees runs from F* + S (the S departures not yet refilled) down to F*
+    # within a slot, so F* is in [F - S, F] and each queue, sampled after its departure, in
+    # [q - alpha S - 1, q + alpha S]; the free memory sampled after departures, F* + S, in [F, F + S].
     sw = SharedBufferSwitch(32, 1000, 256, "dt", priorities=2, priority_alphas=(4.0, 0.5))
     c = _run(sw, Overload(4))
-    for p, q in ((0, 400.0), (1, 50.0)):
+    for p, q, alpha in ((0, 400.0, 4.0), (1, 50.0, 0.5)):
         occ = c[f"m_occupancy_p{p}"] / (2 * 4000)     # two congested queues of each priority
-        assert q - 1 <= occ <= q, (p, occ)
+        assert q - alpha * 4 - 1 <= occ <= q + alpha * 4, (p, occ)
+    assert 100 <= c["m_free_sum"] / 4000 <= 104
     assert c["arrived"] == c["delivered"] + c["queued"]
 
 

@@ -1,0 +1,104 @@
+"""BookSim2's iq router network (issue 38): its configuration files read as BookSim2 reads them, and the kernel's
+timing against BookSim2's, derived from its channel and pipeline rules and checked on its own runs.
+
+Zero-load latency, from BookSim2's rules (a channel of latency d is read d + 1 cycles after the send; a stage of
+one cycle is evaluated the cycle after the stage before completes; a credit returns after its channel): a packet
+of one flit crossing H routers takes (d_inj + 1) + H (routing_delay + 1 + 1 + crossbar - 1) + (H - 1)(d + 1)
++ (d_ej + 1) cycles from injection to ejection: 4H + 2 on a mesh with lookahead routing (d = 1), 6H + 1 on a
+torus with BookSim2's defaults (routing_delay 1, d = 2), 6 through one router with lookahead routing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from switchq.cli import main
+from switchq.errors import InputError
+from switchq.models import booksim_config as bc
+from switchq.models.iq_router import IqRouterNetwork, IqTraffic
+from switchq.validate import kernel as K
+from switchq.validate.arch import iq_router as kern
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "switchq" / "examples" / "booksim"
+
+
+def _run(net, traffic, cycles=20_000, warmup=2000, seed=1):
+    return kern.LAYOUT.named(kern.replicate(net, traffic, K.Run(slots=cycles, warmup=warmup, drain=0, seed=seed)))
+
+
+def test_every_booksim_key_is_in_exactly_one_list():
+    bc.check_lists()
+    assert len(bc.KEYS) == 131          # src/booksim_config.cpp at 28f43299 declares 131 keys
+
+
+@pytest.mark.parametrize("name", ["singleconfig", "fattree_config", "mesh88_lat", "torus88"])
+def test_booksims_example_files_are_read(name):
+    cfg = bc.read(EXAMPLES / name, ["injection_rate=0.05"])
+    assert cfg.values["injection_rate"] == 0.05 and "topology" in cfg.assigned
+
+
+def test_a_file_is_read_as_booksim_types_it():
+    cfg = bc.parse_text("k = 4; n = 2; topology = mesh; vc_allocator = islip(2); // comment\n", "f",
+                        ["injection_rate=0.25", "k=8"])
+    assert (cfg.values["k"], cfg.values["injection_rate"], cfg.values["vc_allocator"]) == (8, 0.25, "islip(2)")
+    with pytest.raises(InputError, match="k = 10.0"):
+        bc.parse_text("k = 10.0;", "f")                         # an integer key written as a real: BookSim2 refuses
+    with pytest.raises(InputError, match="unknown key"):
+        bc.parse_text("limit = 2;", "f")                        # runfiles/knconfig's key, undeclared at 28f43299
+    with pytest.raises(InputError, match="speculative = 1"):
+        bc.parse_text("speculative = 1;", "f")                  # modelled at its default only
+    with pytest.raises(InputError, match="missing"):
+        bc.parse_text("k = 4", "f")
+
+
+def test_zero_load_latency_through_one_router_is_booksims_six_cycles():
+    # singleconfig's router: lookahead routing, VA, SA and the crossbar a cycle each: 2 + 2 + 2 = 6. BookSim2's own
+    # runs of the file give 6.025 at load 0.05 (5 seeds, 6.0241 .. 6.0250): queueing adds the 0.025.
+    net = IqRouterNetwork("fly", 10, 1, num_vcs=8, vc_buf_size=8, routing_delay=0,
+                          vc_allocator="separable_input_first", sw_allocator="separable_input_first")
+    c = _run(net, IqTraffic(0.05))
+    assert c["m_packet_latency_sum"] / c["m_packets"] == pytest.approx(6.025, abs=0.01)
+    # At 0.3, BookSim2's five runs give 6.2814 (6.2806 .. 6.2830); ours within 0.2 % (a run's own spread is 0.02 %).
+    c = _run(net, IqTraffic(0.3))
+    assert c["m_packet_latency_sum"] / c["m_packets"] == pytest.approx(6.2814, rel=0.002)
+
+
+@pytest.mark.parametrize("topology, rd, per_hop, constant", [("mesh", 0, 4, 2), ("torus", 1, 6, 1)])
+def test_zero_load_latency_follows_booksims_pipeline(topology, rd, per_hop, constant):
+    # At load 0.002 on 16 nodes a packet almost never meets another: each packet's latency is per_hop H + constant,
+    # so the mean is per_hop x (mean hops) + constant to within the rare contention (0.05 cycle).
+    net = IqRouterNetwork(topology, 4, 2, num_vcs=4, routing_delay=rd)
+    c = _run(net, IqTraffic(0.002), cycles=100_000)
+    hops = c["m_hops_sum"] / c["m_packets"]
+    assert c["m_network_latency_sum"] / c["m_packets"] == pytest.approx(per_hop * hops + constant, abs=0.05)
+    if topology == "mesh":
+        # Uniform destinations including the source: 1 + 2 (k^2 - 1) / (3k) = 3.5 routers on a 4 x 4 mesh.
+        assert hops == pytest.approx(3.5, abs=0.05)
+
+
+def test_below_saturation_what_is_offered_is_carried():
+    # 0.3 flits/node/cycle of 4-flit packets on a 4 x 4 mesh is well below its uniform saturation (~0.5): the
+    # accepted rate is the offered within the Bernoulli count's noise (sd 0.0012 over 16 x 20,000 cycles).
+    net = IqRouterNetwork("mesh", 4, 2, num_vcs=4, routing_delay=0)
+    c = _run(net, IqTraffic(0.3, packet_size=4, injection_rate_uses_flits=True))
+    assert c["m_flits_ejected"] / (16 * 20_000) == pytest.approx(0.3, abs=0.006)
+    assert c["arrived"] == c["delivered"] + c["queued"]
+
+
+def test_cli_runs_booksims_files_and_refuses_an_unknown_key(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "iq-router", "--booksim-config", str(EXAMPLES / "fattree_config"), "--injection-rate",
+              "0.2", "--cycles", "3000", "-r", "5", "--json"])
+    assert e.value.code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["topology"] == "fattree" and out["nodes"] == 64 and out["hold_switch_for_packet"] is True
+    assert out["throughput"] == pytest.approx(0.2, abs=0.02)
+    bad = tmp_path / "bad"
+    bad.write_text((EXAMPLES / "mesh88_lat").read_text() + "\nlimit = 2;\n")
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "iq-router", "--booksim-config", str(bad), "--cycles", "1000"])
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and "\n" not in err and "limit" in err

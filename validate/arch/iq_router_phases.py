@@ -21,7 +21,7 @@ from numba import njit
 
 from .. import kernel as K
 from .iq_router_alloc import allocate
-from .iq_router_state import (ACTIVE, G_FREE, G_LIVE, IDLE, M_FLAT, M_FLIT_GEN, M_FLITS_EJ, M_HOPS, M_NLAT, M_PACKETS,
+from .iq_router_state import (ACTIVE, B_CREDITS, B_FLITS, B_INCOMING, B_QUEUED, G_FREE, G_LIVE, IDLE, M_FLAT, M_FLIT_GEN, M_FLITS_EJ, M_HOPS, M_NLAT, M_PACKETS,
                               M_PKT_GEN, M_PLAT, N_FLIT, N_LAST, N_ON, N_PKT, N_QTIME, N_VC, NEVER, O_OCC, O_OWNER,
                               O_TAIL, P_CTIME, P_DEST, P_EJECTED, P_FLAT, P_HOPS, P_ITIME, P_NEXT, P_PH, PLAT_MAX,
                               ROUTING, V_DONE, V_EVAL, V_HEAD, V_HI, V_HOLD, V_LEN, V_LO, V_OUT, V_OVC, V_STATE, VA)
@@ -35,7 +35,7 @@ def _release_packet(st, pkt):
     st.g[G_LIVE] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def eject(st, net, wires, t, warmup, stats):
     """Flits read at the nodes in cycle t; each sends its credit back at once (a channel of 1 cycle); a tail's
     packet is measured (creation to tail, head injection to tail) if it arrives while measuring."""
@@ -49,6 +49,7 @@ def eject(st, net, wires, t, warmup, stats):
             continue
         st.ch_flit[ro, s] = -1
         st.cr[ro, (t + 2 + net.credit_delay) % ring, st.ch_vc[ro, s]] += 1
+        st.busy[B_CREDITS, wires.ej_router[node]] += 1
         pkt = f // size
         st.pk[P_FLAT, pkt] += t
         st.pk[P_EJECTED, pkt] += 1
@@ -72,7 +73,7 @@ def eject(st, net, wires, t, warmup, stats):
         _release_packet(st, pkt)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def node_credits(st, net, t):
     """Credits a node reads in cycle t, applied at once (BookSim2's traffic manager): its view of its router's
     input VCs."""
@@ -104,7 +105,7 @@ def _trial(st, ld, node):
     return st.nodes[N_ON, node] == 1 and np.random.random() < ld.r1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def inject(st, net, wires, ld, t, warmup, stats):
     """Each node's source (generating its next packet once the last has left it) and one flit onto its
     injection channel, if its router's input VC has room."""
@@ -170,6 +171,7 @@ def inject(st, net, wires, ld, t, warmup, stats):
         st.pk[P_FLAT, pkt] -= t
         st.ch_flit[nro + node, (t + 2) % ring] = pkt * size + f
         st.ch_vc[nro + node, (t + 2) % ring] = vc
+        st.busy[B_INCOMING, wires.inj_router[node]] += 1
         stats[K.STAT_ARRIVED] += 1
         st.nodes[N_FLIT, node] = f + 1
         if f + 1 == size:
@@ -193,7 +195,7 @@ def _route_head(st, net, r, p, iv, t):
     st.vcs[V_STATE, iv] = VA
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _arrivals(st, net, wires, r, t):
     """Flits read at router r's inputs in cycle t into their VCs, and the credits due at its outputs."""
     ring = st.ch_flit.shape[1]
@@ -201,6 +203,8 @@ def _arrivals(st, net, wires, r, t):
     nro = net.routers * net.ports
     v = net.vcs
     for p in range(net.ports):
+        if st.busy[B_INCOMING, r] == 0:
+            break
         node = wires.up_node[r, p]
         if node >= 0:
             ch = nro + node
@@ -212,6 +216,8 @@ def _arrivals(st, net, wires, r, t):
         if f < 0:
             continue
         st.ch_flit[ch, s] = -1
+        st.busy[B_INCOMING, r] -= 1
+        st.busy[B_FLITS, r] += 1
         iv = (r * net.ports + p) * v + st.ch_vc[ch, s]
         st.vbuf[iv, (st.vcs[V_HEAD, iv] + st.vcs[V_LEN, iv]) % net.depth] = f
         st.vcs[V_LEN, iv] += 1
@@ -222,12 +228,15 @@ def _arrivals(st, net, wires, r, t):
         elif st.vcs[V_STATE, iv] == ACTIVE and st.vcs[V_LEN, iv] == 1:
             st.vcs[V_EVAL, iv] = t             # a body flit reaching an empty VC that holds its output VC
     for o in range(net.ports):
+        if st.busy[B_CREDITS, r] == 0:
+            break
         ro = r * net.ports + o
         for c in range(v):
             k = st.cr[ro, s, c]
             if k == 0:
                 continue
             st.cr[ro, s, c] = 0
+            st.busy[B_CREDITS, r] -= k
             j = ro * v + c
             st.ovcs[O_OCC, j] -= k
             if net.wait_tail and st.ovcs[O_OCC, j] == 0 and st.ovcs[O_TAIL, j] == 1:
@@ -235,7 +244,7 @@ def _arrivals(st, net, wires, r, t):
                 st.ovcs[O_TAIL, j] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _vc_allocation(st, net, r, t):
     """Heads in VA ask for every free output VC of their route's range; the VC allocator matches them."""
     v, p_count = net.vcs, net.ports
@@ -274,7 +283,7 @@ def _vc_allocation(st, net, r, t):
             st.vcs[V_STATE, iv] = ACTIVE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _send(st, net, wires, r, iv, t):
     """Input VC ``iv``'s front flit crosses the switch in cycle t: a credit back upstream, the output VC's credit
     taken, the flit queued at its output until its crossbar traversal is over; then the VC's next step."""
@@ -286,6 +295,8 @@ def _send(st, net, wires, r, iv, t):
     st.vbuf[iv, st.vcs[V_HEAD, iv]] = -1
     st.vcs[V_HEAD, iv] = (st.vcs[V_HEAD, iv] + 1) % net.depth
     st.vcs[V_LEN, iv] -= 1
+    st.busy[B_FLITS, r] -= 1
+    st.busy[B_QUEUED, r] += 1
     o, ov = st.vcs[V_OUT, iv], st.vcs[V_OVC, iv]
     j = (r * ports + o) * v + ov
     st.ovcs[O_OCC, j] += 1
@@ -303,6 +314,7 @@ def _send(st, net, wires, r, iv, t):
     else:
         ur, uo = wires.up_router[r, p], wires.up_port[r, p]
         st.cr[ur * ports + uo, (t + wires.latency[ur, uo] + 1 + net.credit_delay) % ring, vc] += 1
+        st.busy[B_CREDITS, ur] += 1
     ro = r * ports + o
     pos = (st.oq_head[ro] + st.oq_len[ro]) % net.qcap
     st.oq_flit[ro, pos] = f
@@ -339,7 +351,7 @@ def _exp_out(net, o, p):
     return o * net.so + p % net.so
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _switch_allocation(st, net, wires, r, t):
     """The held switch first (a packet keeping its crossbar path while its flits follow back to back), then
     switch allocation over the crossbar's expanded inputs and outputs: one request per (input, output) pair, the
@@ -411,11 +423,14 @@ def _switch_allocation(st, net, wires, r, t):
                 st.held_out[r, _exp_out(net, st.vcs[V_OUT, iv], local // v)] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def router_step(st, net, wires, r, t):
     """Router r's cycle: arrivals and credits, routing done, VC allocation, the held switch and switch
-    allocation."""
-    _arrivals(st, net, wires, r, t)
+    allocation; nothing for a router with no flit and no credit on its way."""
+    if st.busy[B_INCOMING, r] + st.busy[B_CREDITS, r] > 0:
+        _arrivals(st, net, wires, r, t)
+    if st.busy[B_FLITS, r] == 0:
+        return
     if net.rd > 0:
         base = r * net.ports * net.vcs
         for local in range(net.ports * net.vcs):
@@ -434,17 +449,28 @@ def router_step(st, net, wires, r, t):
     _switch_allocation(st, net, wires, r, t)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def send_outputs(st, net, wires, t):
     """Each output sends the first flit of its queue whose crossbar traversal is over."""
     ring = st.ch_flit.shape[1]
-    for ro in range(net.routers * net.ports):
+    for r in range(net.routers):
+        if st.busy[B_QUEUED, r] > 0:
+            _send_router_outputs(st, net, wires, r, t, ring)
+
+
+@njit(cache=True, inline="always")
+def _send_router_outputs(st, net, wires, r, t, ring):
+    for o in range(net.ports):
+        ro = r * net.ports + o
         if st.oq_len[ro] == 0:
             continue
         h = st.oq_head[ro]
         if st.oq_ready[ro, h] > t:
             continue
-        r, o = ro // net.ports, ro % net.ports
+        st.busy[B_QUEUED, r] -= 1
+        dr = wires.out_router[r, o]
+        if dr >= 0:
+            st.busy[B_INCOMING, dr] += 1
         lat = 1 if wires.out_node[r, o] >= 0 else wires.latency[r, o]
         s = (t + lat + 1) % ring
         st.ch_flit[ro, s] = st.oq_flit[ro, h]

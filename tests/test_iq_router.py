@@ -102,3 +102,17 @@ def test_cli_runs_booksims_files_and_refuses_an_unknown_key(tmp_path, capsys):
         main(["simulate", "iq-router", "--booksim-config", str(bad), "--cycles", "1000"])
     err = capsys.readouterr().err.strip()
     assert e.value.code == 2 and "\n" not in err and "limit" in err
+
+
+# BookSim2 at 28f43299, built from its repository, run on its own example files (5 seeds, sample_period 10000
+# where set; means of its "Packet latency average"): fattree_config at 0.4 flits/node/cycle 21.351 (21.340 ..
+# 21.366); torus88 as shipped (0.15) 33.685 over 3 seeds (33.668 .. 33.717).
+@pytest.mark.parametrize("name, rate, booksim", [("fattree_config", 0.4, 21.351), ("torus88", None, 33.685)])
+def test_booksims_own_files_give_its_latency(name, rate, booksim, capsys):
+    # Within 0.5 %: the seeds' spread of either simulator's mean here is about 0.1 %, and the issue's band for
+    # agreement is 5 %; a modelling difference in the pipeline (a cycle per hop) moves these by 5-20 %.
+    args = ["simulate", "iq-router", "--booksim-config", name, "--cycles", "10000", "-r", "5", "--json"]
+    with pytest.raises(SystemExit):
+        main(args + (["--injection-rate", str(rate)] if rate is not None else []))
+    out = json.loads(capsys.readouterr().out)
+    assert out["packet_latency"] == pytest.approx(booksim, rel=0.005)

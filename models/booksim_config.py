@@ -131,13 +131,13 @@ NO_OP = {
         "write_request_end_vc", "read_reply_begin_vc", "read_reply_end_vc", "write_reply_begin_vc",
         "write_reply_end_vc", "read_request_subnet", "read_reply_subnet", "write_request_subnet",
         "write_reply_subnet", "read_request_size", "write_request_size", "read_reply_size", "write_reply_size")},
-    "max_samples": "switchq measures a fixed window with replications (--slots, -r) instead of BookSim2's "
+    "max_samples": "switchq measures a fixed window with replications (--cycles, -r) instead of BookSim2's "
                    "convergence test",
     **{k: "switchq judges a run's stability by its backlog, not by BookSim2's thresholds" for k in (
         "latency_thres", "warmup_thres", "acc_warmup_thres", "stopping_thres", "acc_stopping_thres")},
     "sim_count": "switchq's replications are -r",
     "seed": "switchq's --seed seeds the replications",
-    "warmup_periods": "switchq's warm-up is --warmup cycles", "sample_period": "switchq's window is --slots cycles",
+    "warmup_periods": "switchq's warm-up is --warmup cycles", "sample_period": "switchq's window is --cycles",
     "sim_type": "switchq measures latency and throughput in every run",
     "pair_stats": _FILES, "print_activity": _FILES, "print_csv_results": _FILES,
     "deadlock_warn_timeout": "a warning BookSim2 prints", "viewer_trace": _FILES,

@@ -10,8 +10,9 @@ import pytest
 from switchq.reports import report_names
 from switchq.validate.reports import claims
 
-# How an interval may be made (switchq.validate.result.Estimate.method): simulated ones and exact values.
-METHODS = {"t", "log", "logit", "clipped", "paired", "exact"}
+# How an interval may be made (switchq.validate.result.Estimate.method): simulated ones and exact values; "welch",
+# the difference of two simulators' means (switchq against BookSim2: their random numbers cannot be paired).
+METHODS = {"t", "log", "logit", "clipped", "paired", "exact", "welch"}
 
 
 # Every declared report (found from the registry, none listed here) is built, quick and with no store, in CI, but

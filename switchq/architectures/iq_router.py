@@ -83,6 +83,7 @@ BOOKSIM = (
           help="BookSim2 overrides after the file, as on its command line: 'injection_rate=0.2; k=4'."),
 )
 _NETWORK_KEYS = {q.name for q in SYSTEM}
+_SAID: set = set()
 _DEFAULTS = {"topology": "mesh", "k": 8, "n": 2}
 
 
@@ -121,7 +122,10 @@ def _from_file(p) -> dict:
     overrides = [s for s in (p.get("booksim_set") or "").split(";") if s.strip()]
     cfg = read(_config_path(p["booksim_config"]), overrides)
     for note in cfg.notes:
-        print(f"switchq: {cfg.source}: {note}", file=sys.stderr)
+        said = f"switchq: {Path(cfg.source).name}: {note}"
+        if said not in _SAID:               # once a process: a sweep builds the file at every point
+            _SAID.add(said)
+            print(said, file=sys.stderr)
     v = cfg.values
     out = {name: v[name] for name in _NETWORK_KEYS | {q.name for q in TRAFFIC}
            if name in v and name not in ("vc_allocator", "sw_allocator")}

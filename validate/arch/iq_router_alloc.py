@@ -75,47 +75,36 @@ def separable(req, m, nin, nout, in_ptr, out_ptr, input_first, match_in, match_o
     for o in range(nout):
         match_out[o] = -1
     if input_first:
-        for i in range(nin):
-            work[i] = -1                      # the output input i's arbiter picks
-        for j in range(m):
-            i, o = req[0, j], req[1, j]
-            c = work[i]
-            if c < 0 or _after(o, in_ptr[i], nout) < _after(c, in_ptr[i], nout):
-                work[i] = o
-        for j in range(m):
-            i, o = req[0, j], req[1, j]
-            if work[i] != o or match_out[o] >= 0:
-                continue
-            best = i                          # output o's arbiter among the inputs that picked it
-            for j2 in range(j + 1, m):
-                i2 = req[0, j2]
-                if req[1, j2] == o and work[i2] == o and _after(i2, out_ptr[o], nin) < _after(best, out_ptr[o], nin):
-                    best = i2
-            match_out[o] = best
-            match_in[best] = o
-            out_ptr[o] = (best + 1) % nin
-            in_ptr[best] = (o + 1) % nout
-        return
-    for o in range(nout):
-        work[o] = -1                          # the input output o's arbiter picks
+        _two_arbiters(req, m, 0, nin, nout, in_ptr, out_ptr, match_in, match_out, work)
+    else:
+        _two_arbiters(req, m, 1, nout, nin, out_ptr, in_ptr, match_out, match_in, work)
+
+
+@njit(cache=True, inline="always")
+def _two_arbiters(req, m, a, na, nb, a_ptr, b_ptr, match_a, match_b, work):
+    """The first side's (row ``a`` of ``req``) arbiters pick one request each; the other side's pick among those
+    picked: separable allocation from side a (a = 0: inputs first; 1: outputs first)."""
+    b = 1 - a
+    for x in range(na):
+        work[x] = -1                          # what x's arbiter picks
     for j in range(m):
-        i, o = req[0, j], req[1, j]
-        c = work[o]
-        if c < 0 or _after(i, out_ptr[o], nin) < _after(c, out_ptr[o], nin):
-            work[o] = i
+        x, y = req[a, j], req[b, j]
+        c = work[x]
+        if c < 0 or _after(y, a_ptr[x], nb) < _after(c, a_ptr[x], nb):
+            work[x] = y
     for j in range(m):
-        i, o = req[0, j], req[1, j]
-        if work[o] != i or match_in[i] >= 0:
+        x, y = req[a, j], req[b, j]
+        if work[x] != y or match_b[y] >= 0:
             continue
-        best = o                              # input i's arbiter among the outputs that picked it
+        best = x                              # y's arbiter among those that picked it
         for j2 in range(j + 1, m):
-            o2 = req[1, j2]
-            if req[0, j2] == i and work[o2] == i and _after(o2, in_ptr[i], nout) < _after(best, in_ptr[i], nout):
-                best = o2
-        match_in[i] = best
-        match_out[best] = i
-        in_ptr[i] = (best + 1) % nout
-        out_ptr[best] = (i + 1) % nin
+            x2 = req[a, j2]
+            if req[b, j2] == y and work[x2] == y and _after(x2, b_ptr[y], na) < _after(best, b_ptr[y], na):
+                best = x2
+        match_b[y] = best
+        match_a[best] = y
+        b_ptr[y] = (best + 1) % na
+        a_ptr[best] = (y + 1) % nb
 
 
 @njit(cache=True)

@@ -220,7 +220,7 @@ DECLARATION = Architecture(
            "st_prepare_delay": "cycles", "st_final_delay": "cycles", "credit_delay": "cycles", "input_speedup": "1",
            "output_speedup": "1", "vc_iterations": "1", "sw_iterations": "1", "injection_rate": "packets/node/cycle",
            "packet_size": "flits"},
-    stability=_stability, main="packet_latency",
+    stability=_stability, main="packet_latency", report=(("booksim", "switchq.validate.reports.booksim"),),
     table=("throughput", "packet_latency", "network_latency", "flit_latency", "hops"),
     sample={"topology": "mesh", "k": 4, "n": 2, "num_vcs": 4, "injection_rate": 0.1},
     examples=("switchq simulate iq-router --topology mesh --k 8 --n 2 --num-vcs 8 --injection-rate 0.02 --json",

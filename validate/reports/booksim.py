@@ -94,7 +94,7 @@ def _loads(binary, name, extra, cache):
         last_ok = load
     fine, sat = [], None
     g = 0.02 * (int(round(last_ok / 0.02, 6)) + 1)
-    while bad is not None and g <= bad + 1e-9:
+    while bad is not None and g <= bad + 0.02 + 1e-9:      # the grid point past the coarse one that saturated
         load = round(g, 2)
         fine.append(load)
         if _saturated_booksim(_booksim(binary, name, extra, load, cache), load):

@@ -21,7 +21,7 @@ from numba import njit
 
 from .. import kernel as K
 from .iq_router_alloc import allocate
-from .iq_router_state import (ACTIVE, B_CREDITS, B_FLITS, B_INCOMING, B_QUEUED, G_FREE, G_LIVE, IDLE, M_FLAT, M_FLIT_GEN, M_FLITS_EJ, M_HOPS, M_NLAT, M_PACKETS,
+from .iq_router_state import (ACTIVE, B_CREDITS, B_FLITS, B_INCOMING, B_QUEUED, B_VA, G_FREE, G_LIVE, IDLE, M_FLAT, M_FLIT_GEN, M_FLITS_EJ, M_HOPS, M_NLAT, M_PACKETS,
                               M_PKT_GEN, M_PLAT, N_FLIT, N_LAST, N_ON, N_PKT, N_QTIME, N_VC, NEVER, O_OCC, O_OWNER,
                               O_TAIL, P_CTIME, P_DEST, P_EJECTED, P_FLAT, P_HOPS, P_ITIME, P_NEXT, P_PH, PLAT_MAX,
                               ROUTING, V_DONE, V_EVAL, V_HEAD, V_HI, V_HOLD, V_LEN, V_LO, V_OUT, V_OVC, V_STATE, VA)
@@ -193,6 +193,7 @@ def _route_head(st, net, r, p, iv, t):
     st.pk[P_PH, pkt] = ph
     st.vcs[V_OUT, iv], st.vcs[V_LO, iv], st.vcs[V_HI, iv] = out, lo, hi
     st.vcs[V_STATE, iv] = VA
+    st.busy[B_VA, r] += 1
 
 
 @njit(cache=True, inline="always")
@@ -281,6 +282,7 @@ def _vc_allocation(st, net, r, t):
             st.ovcs[O_TAIL, (r * p_count + got // v) * v + ov] = 0
             st.vcs[V_OVC, iv] = ov
             st.vcs[V_STATE, iv] = ACTIVE
+            st.busy[B_VA, r] -= 1
 
 
 @njit(cache=True, inline="always")
@@ -443,9 +445,11 @@ def router_step(st, net, wires, r, t):
                 st.pk[P_PH, pkt] = ph
                 st.vcs[V_OUT, iv], st.vcs[V_LO, iv], st.vcs[V_HI, iv] = out, lo, hi
                 st.vcs[V_STATE, iv] = VA
+                st.busy[B_VA, r] += 1
                 st.vcs[V_DONE, iv] = NEVER
                 st.vcs[V_EVAL, iv] = t + 1
-    _vc_allocation(st, net, r, t)
+    if st.busy[B_VA, r] > 0:
+        _vc_allocation(st, net, r, t)
     _switch_allocation(st, net, wires, r, t)
 
 

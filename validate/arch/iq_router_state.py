@@ -50,8 +50,8 @@ N_QTIME, N_PKT, N_FLIT, N_VC, N_LAST, N_ON = range(6)
 # slots of ``g``: the packet pool's free-list head, packets in the network.
 G_FREE, G_LIVE = range(2)
 # rows of ``busy`` (one column per router), so an idle router is skipped: flits in its VCs, flits on channels
-# towards it, credits due at its outputs, flits in its output queues.
-B_FLITS, B_INCOMING, B_CREDITS, B_QUEUED = range(4)
+# towards it, credits due at its outputs, flits in its output queues, VCs waiting for VC allocation.
+B_FLITS, B_INCOMING, B_CREDITS, B_QUEUED, B_VA = range(5)
 
 # The network and router as the kernel reads them (built by iq_router.args_for).
 Net = namedtuple("Net", "topo k n nodes routers ports vcs depth si so xd rd credit_delay hold wait_tail "
@@ -102,7 +102,7 @@ def new_state(net, seed_nodes_on):
         for i in range(net.nodes):
             nodes[N_ON, i] = np.random.randint(0, 2)
     g = np.zeros(2, dtype=np.int64)
-    busy = np.zeros((4, r), dtype=np.int64)
+    busy = np.zeros((5, r), dtype=np.int64)
     va_ptr = np.zeros((2, r, p * v), dtype=np.int64)                   # allocator pointers: inputs, outputs
     sa_ptr = np.zeros((2, r, p * max(net.si, net.so)), dtype=np.int64)
     rr_off = np.zeros((r, p * net.si), dtype=np.int64)                 # BookSim2's _sw_rr_offset

@@ -155,7 +155,11 @@ REFUSED: dict = {}
 
 _INT = re.compile(r"-?[0-9]+")
 _REAL = re.compile(r"-?(?:[0-9]*\.[0-9]+|(?:[0-9]*\.)?[0-9]+[eE][+-]?[0-9]+)")
-_STATEMENT = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^;]*?)\s*;")
+# A statement as BookSim2's lexer reads one: a key, '=', one token (an integer, a real, a {list} or a name, as
+# src/config.l's patterns), ';'. Anything else, a ';' left out included, is refused rather than read into a value.
+_NAME = r"[A-Za-z_\-/.][A-Za-z0-9_\-/.+(){},]*"
+_STATEMENT = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(-?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|\{[^;{}]*\}|"
+                        + _NAME + r")\s*;")
 
 
 def check_lists() -> None:
@@ -203,11 +207,19 @@ def _typed(key: str, text: str, where: str):
                                                 f"(BookSim2: Unknown {field_name} field)")
 
 
+# No-op keys with a value that would change what BookSim2 does: sim_type batch runs another experiment.
+NO_OP_VALUES = {"sim_type": ("latency", "throughput")}
+
+
 def _check_value(key: str, value, where: str) -> None:
-    allowed = MODELLED.get(key)
+    allowed = MODELLED.get(key, NO_OP_VALUES.get(key))
     if allowed is not None and value not in allowed:
         shown = ", ".join(str(a) for a in allowed)
         raise InputError(where, f"{key} = {value}", f"{shown} (switchq's iq-router models {key} only so)")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:60]
 
 
 def parse_text(text: str, source: str, overrides=()) -> BookSimConfig:
@@ -221,7 +233,7 @@ def parse_text(text: str, source: str, overrides=()) -> BookSimConfig:
         end = 0
         for m in _STATEMENT.finditer(chunk):
             if chunk[end:m.start()].strip():
-                raise InputError(where, chunk[end:m.start()].strip()[:60], "key = value; statements")
+                raise InputError(where, _one_line(chunk[end:m.start()]), "key = value; statements, one value each")
             end = m.end()
             key, raw = m.group(1), m.group(2)
             value = _typed(key, raw, where)
@@ -232,7 +244,7 @@ def parse_text(text: str, source: str, overrides=()) -> BookSimConfig:
             if key in NO_OP and not any(n.startswith(key + ":") for n in cfg.notes):
                 cfg.notes.append(f"{key}: no effect here ({NO_OP[key]})")
         if chunk[end:].strip():
-            raise InputError(where, chunk[end:].strip()[:60], "key = value; statements (a ';' missing?)")
+            raise InputError(where, _one_line(chunk[end:]), "key = value; statements, one value each (a ';' missing?)")
     return cfg
 
 

@@ -81,6 +81,10 @@ class IqRouterNetwork:
         _check.assign(self, num_vcs=v,
                       input_speedup=_check.integer("input_speedup", self.input_speedup, 1, v),
                       output_speedup=_check.integer("output_speedup", self.output_speedup, 1, 16))
+        for kind, it in (("vc", self.vc_iterations), ("sw", self.sw_iterations)):
+            if it > 1 and getattr(self, f"{kind}_allocator") != "islip":
+                raise _check.InputError(f"{kind}_iterations", it, f"1 with {getattr(self, f'{kind}_allocator')} (only "
+                                                                  "iSLIP iterates)")
         if self.st_prepare_delay + self.st_final_delay < 1:
             raise _check.InputError("st_final_delay", self.st_final_delay, "at least 1 with st_prepare_delay 0 "
                                                                            "(a flit takes a cycle to cross)")

@@ -52,6 +52,29 @@ def test_a_file_is_read_as_booksim_types_it():
         bc.parse_text("speculative = 1;", "f")                  # modelled at its default only
     with pytest.raises(InputError, match="missing"):
         bc.parse_text("k = 4", "f")
+    with pytest.raises(InputError, match="watch_out = -"):
+        bc.parse_text("watch_out = -\nk = 4;", "f")             # a ';' left out: refused, not read into the value
+    with pytest.raises(InputError, match="sim_type = batch"):
+        bc.parse_text("sim_type = batch;", "f")                 # a no-op key, but batch is another experiment
+
+
+def test_booksim_output_without_its_statistics_is_an_error_not_a_saturated_run():
+    from switchq.validate.reports.booksim_runs import parse
+
+    assert parse("...\nSimulation unstable, ending ...\n") == {"stable": False}
+    with pytest.raises(RuntimeError):
+        parse("Parse error : Unknown integer field: limit\n")
+
+
+def test_more_crossbar_outputs_than_vc_requests_fit_the_allocators_scratch():
+    # One VC, output speedup 2: switch allocation matches over 2 P outputs, more than the P V^2 requests of VC
+    # allocation the scratch was first sized for; every flit offered below saturation is still carried.
+    net = IqRouterNetwork("mesh", 4, 2, num_vcs=1, output_speedup=2, routing_delay=0)
+    c = _run(net, IqTraffic(0.1), cycles=5000, warmup=500)
+    assert c["arrived"] == c["delivered"] + c["queued"]
+    assert c["m_flits_ejected"] / (16 * 5000) == pytest.approx(0.1, abs=0.01)
+    with pytest.raises(InputError, match="vc_iterations"):
+        IqRouterNetwork("mesh", 4, 2, vc_allocator="separable_input_first", vc_iterations=2)
 
 
 def test_zero_load_latency_through_one_router_is_booksims_six_cycles():

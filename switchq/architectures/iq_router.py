@@ -142,15 +142,17 @@ def _from_file(p) -> dict:
         raise InputError("booksim_config", f"routing_function = {routing}",
                          f"{' or '.join(ROUTING_OF[v['topology']])} on a {v['topology']} (switchq's iq-router routes "
                          "each topology as these)")
-    buf = v["buf_size"]
-    if buf > 0:
-        out["vc_buf_size"] = buf // v["num_vcs"]        # BookSim2's private policy splits buf_size over the VCs
+    if v["buf_size"] > 0:
+        out["buf_size"] = v["buf_size"]                # split over the VCs once --num-vcs is known (build)
     return out
 
 
 def build(p):
     check_applies(DECLARATION.all_params(), p, p)
     merged = {**_DEFAULTS, **_from_file(p), **{k: val for k, val in p.items() if val is not None}}
+    if merged.get("buf_size") and p.get("vc_buf_size") is None:
+        # BookSim2's private policy splits buf_size over the VCs: the number of them given last.
+        merged["vc_buf_size"] = merged["buf_size"] // merged.get("num_vcs", 16)
     net = IqRouterNetwork(merged["topology"], merged["k"], merged["n"],
                           **{k: merged[k] for k in ("num_vcs", "vc_buf_size", "routing_delay", "st_prepare_delay",
                                                     "st_final_delay", "credit_delay", "input_speedup",

@@ -111,7 +111,8 @@ def new_state(net, seed_nodes_on):
     held_in = np.zeros((r, p * net.si), dtype=np.int64)
     held_out = np.zeros((r, p * net.so), dtype=np.int64)
     # Scratch for one router's requests: (input, output, label) triples and the allocators' working rows.
-    most = p * v * v + 1
+    # (VA: P V requesters of V output VCs each; SA: P max(si, so) expanded ports, matched in rows 3-5.)
+    most = max(p * v * v, p * v, p * max(net.si, net.so)) + 1
     scratch = np.zeros((8, most), dtype=np.int64)
     return State(vcs, vbuf, ovcs, oq_flit, oq_vc, oq_ready, oq_head, oq_len, ch_flit, ch_vc, cr, ncr, nbs, pk, nodes,
                  g, busy, va_ptr, sa_ptr, rr_off, held_in, held_out, scratch)

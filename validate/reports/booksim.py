@@ -104,12 +104,34 @@ def _loads(binary, name, extra, cache):
     return coarse, fine, sat
 
 
+def _saturated_ours(r, load) -> bool:
+    return r["throughput"] < 0.98 * load or bool(r.get("unstable"))
+
+
+def _saturation(ours, loads, name, both, seed, workers, store, progress):
+    """switchq's first saturated load among those run (ascending), or further up the 0.02 grid (five more points
+    at most) where it still carries all of BookSim2's saturated load; None if it never saturates there."""
+    on_grid = [g for g in loads if abs(g / 0.02 - round(g / 0.02)) < 1e-9]     # 0.05's odd multiples are not
+    first = next((g for g in on_grid if _saturated_ours(ours[g], g)), None)
+    if first is not None:
+        return first
+    g = round(max(loads) + 0.02, 2)
+    for _ in range(5):
+        r = _ours(name, both, [g], seed, workers, store, progress)[0]
+        ours[g] = r
+        if _saturated_ours(r, g):
+            return g
+        g = round(g + 0.02, 2)
+    return None
+
+
 def _section(binary, name, extra, unit, seed, workers, store, progress, cache, verdicts, plt, out):
     coarse, fine, sat_b = _loads(binary, name, extra, cache)
     loads = sorted(set(coarse) | set(fine))
     ours = dict(zip(loads, _ours(name, extra[0], loads, seed, workers, store, progress)))
-    sat_s = next((g for g in fine if ours[g]["throughput"] < 0.98 * g or ours[g].get("unstable")), None)
-    body = [f"## `{name}`", "", f"Load in {unit}; BookSim2 saturates at {sat_b} on the 0.02 grid, switchq at {sat_s}.",
+    sat_s = _saturation(ours, loads, name, extra[0], seed, workers, store, progress)
+    body = [f"## `{name}`", "", f"Load in {unit}; BookSim2 saturates at {sat_b} on the 0.02 grid, switchq at {sat_s} "
+            "(its first saturated load of the 0.02 grid among those run).",
             "", "| load | BookSim2 accepted | switchq accepted | difference | verdict | BookSim2 latency (cycles) | "
             "switchq latency | difference | verdict |", "|---:|---:|---:|---:|---|---:|---:|---:|---|"]
     xs, lat_b, lat_s = [], [], []
@@ -138,11 +160,14 @@ def _section(binary, name, extra, unit, seed, workers, store, progress, cache, v
         body.append(f"| {load:.2f} | {np.mean(acc_b):.4f} | {r['throughput']:.4f} | {fmt(v_acc, 4, signed=True)} | "
                     f"{cell(v_acc)} | {np.mean(lat):.3f} | {r['packet_latency']:.3f} | {shown} |")
         xs.append(load), lat_b.append(float(np.mean(lat))), lat_s.append(r["packet_latency"])
-    if sat_b is not None and sat_s is not None:
-        v = within(Exact(sat_s - sat_b), 0.0, 0.02 + 1e-9, claim=f"{name}: saturation within one 0.02 step",
+    if sat_b is not None:
+        # switchq never saturating within five grid steps past BookSim2's is judged as that far off (a defect).
+        gap = (sat_s if sat_s is not None else max(ours) + 0.02) - sat_b
+        v = within(Exact(gap), 0.0, 0.02 + 1e-9, claim=f"{name}: saturation within one 0.02 step",
                    section="issue 38: agreement")
         verdicts.append(v)
-        body += ["", f"Saturation: BookSim2 {sat_b:.2f}, switchq {sat_s:.2f}: {cell(v)}."]
+        shown = f"{sat_s:.2f}" if sat_s is not None else f"none up to {max(ours):.2f}"
+        body += ["", f"Saturation: BookSim2 {sat_b:.2f}, switchq {shown}: {cell(v)}."]
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(xs, lat_b, "s-", label="BookSim2 (mean of 5 seeds)")
     ax.plot(xs, lat_s, "o--", label="switchq (mean of 5 replications)")

@@ -27,8 +27,12 @@ FIGURES = {"Packet latency average": "packet_latency", "Network latency average"
 
 
 def parse(text: str) -> dict:
-    """BookSim2's stdout as figures: the overall block's averages, and ``stable`` (False: it ended unstable)."""
-    out = {"stable": "Simulation unstable" not in text and "Overall Traffic Statistics" in text}
+    """BookSim2's stdout as figures: the overall block's averages, and ``stable`` (False: it ended unstable).
+    Output that neither ends unstable nor gives the block (a crash, a refused file) is an error, not a run."""
+    unstable = "Simulation unstable" in text
+    if not unstable and "Overall Traffic Statistics" not in text:
+        raise RuntimeError("BookSim2 gave neither its statistics nor 'Simulation unstable': " + text[-300:])
+    out = {"stable": not unstable}
     block = text.split("====== Overall Traffic Statistics ======")[-1] if out["stable"] else ""
     for label, name in FIGURES.items():
         m = re.search(rf"^{re.escape(label)}\s*=\s*(\S+)", block, re.M)
@@ -74,7 +78,7 @@ def run(binary, config, overrides: dict, seed: int, cache) -> dict:
     args = [str(binary), config.name, *(f"{k}={v}" for k, v in overrides.items()), f"seed={seed}"]
     t0 = time.perf_counter()
     done = subprocess.run(args, cwd=config.parent, capture_output=True, text=True, check=False)
-    out = parse(done.stdout)
+    out = parse(done.stdout + done.stderr)
     out.update(key=key, seconds=round(time.perf_counter() - t0, 3), seed=seed,
                overrides={k: str(v) for k, v in overrides.items()}, config=config.name)
     if cache is not None:

@@ -69,7 +69,7 @@ def _admits(sw: SharedBufferSwitch, q, d: int) -> bool:
     if total >= sw.buffer_cells:
         return False
     if sw.policy == "cp":
-        return q[d] < sw.buffer_cells // sw.n_ports
+        return q[d] < sw.partition_cells
     r = sw.reserved_cells
     if q[d] < r:
         return True

@@ -83,6 +83,7 @@ BOOKSIM = (
           help="BookSim2 overrides after the file, as on its command line: 'injection_rate=0.2; k=4'."),
 )
 _NETWORK_KEYS = {q.name for q in SYSTEM}
+_TRAFFIC_FIELD = {"traffic": "pattern", "injection_process": "process"}    # BookSim2's key -> IqTraffic's field
 _SAID: set = set()
 _DEFAULTS = {"topology": "mesh", "k": 8, "n": 2}
 
@@ -129,7 +130,6 @@ def _from_file(p) -> dict:
     v = cfg.values
     out = {name: v[name] for name in _NETWORK_KEYS | {q.name for q in TRAFFIC}
            if name in v and name not in ("vc_allocator", "sw_allocator")}
-    out["traffic"] = v["traffic"]
     out["vc_allocator"], out["vc_iterations"] = _allocator(v["vc_allocator"], "vc_allocator")
     out["sw_allocator"], out["sw_iterations"] = _allocator(v["sw_allocator"], "sw_allocator")
     if not isinstance(v["packet_size"], int):
@@ -153,17 +153,9 @@ def build(p):
     if merged.get("buf_size") and p.get("vc_buf_size") is None:
         # BookSim2's private policy splits buf_size over the VCs: the number of them given last.
         merged["vc_buf_size"] = merged["buf_size"] // merged.get("num_vcs", 16)
-    net = IqRouterNetwork(merged["topology"], merged["k"], merged["n"],
-                          **{k: merged[k] for k in ("num_vcs", "vc_buf_size", "routing_delay", "st_prepare_delay",
-                                                    "st_final_delay", "credit_delay", "input_speedup",
-                                                    "output_speedup", "vc_allocator", "vc_iterations",
-                                                    "sw_allocator", "sw_iterations", "wait_for_tail_credit",
-                                                    "hold_switch_for_packet", "use_noc_latency") if k in merged})
-    traffic = IqTraffic(**{new: merged[old] for old, new in (
-        ("injection_rate", "injection_rate"), ("traffic", "pattern"), ("packet_size", "packet_size"),
-        ("injection_rate_uses_flits", "injection_rate_uses_flits"), ("injection_process", "process"),
-        ("burst_alpha", "burst_alpha"), ("burst_beta", "burst_beta"), ("burst_r1", "burst_r1"),
-        ("include_queuing", "include_queuing")) if old in merged})
+    # Options are the models' fields (SYSTEM's targets are IqRouterNetwork's; two of TRAFFIC's are renamed).
+    net = IqRouterNetwork(**{q.target: merged[q.name] for q in SYSTEM if q.name in merged})
+    traffic = IqTraffic(**{_TRAFFIC_FIELD.get(q.name, q.name): merged[q.name] for q in TRAFFIC if q.name in merged})
     net.check_traffic(traffic)
     return net, traffic
 
@@ -183,8 +175,7 @@ def _stability(c):
 
     t = c.workload
     per_cycle = t.packet_rate * t.packet_size
-    growth = (c["source_lag_end"] - c["source_lag_start"]) * per_cycle + c["in_network_end"] - \
-        c["in_network_start"]
+    growth = (c["source_lag_end"] - c["source_lag_start"]) * per_cycle + c["queued"] - c["in_network_start"]
     offered = per_cycle * c.system.nodes * c.slots
     return Backlog(growth, offered, c.system.nodes * t.packet_size, "flits", granule=t.packet_size)
 

@@ -25,7 +25,7 @@ from numba import njit
 from .. import kernel as K
 from .iq_router_alloc import ALLOCATORS
 from .iq_router_phases import eject, inject, node_credits, router_step, send_outputs
-from .iq_router_state import IN_NET_END, IN_NET_START, LAG_END, LAG_START, LAYOUT, N_QTIME, Load, Net, Wires, new_state
+from .iq_router_state import IN_NET_START, LAG_END, LAG_START, LAYOUT, N_QTIME, Load, Net, Wires, new_state
 from .iq_routes import TOPOLOGY_CODES
 
 __all__ = ["LAYOUT", "replicate", "args_for", "load_for", "wires_for"]
@@ -56,9 +56,7 @@ def _run(net, wires, ld, run, stats):
             router_step(st, net, wires, r, t)
         send_outputs(st, net, wires, t)
     stats[LAG_END] = _lag(st, net, end)
-    stats[IN_NET_END] = stats[K.STAT_ARRIVED] - stats[K.STAT_DELIVERED]
-    stats[K.STAT_QUEUED] = stats[IN_NET_END]
-    stats[K.STAT_PART] = -1
+    stats[K.STAT_QUEUED] = stats[K.STAT_ARRIVED] - stats[K.STAT_DELIVERED]
 
 
 def _pow2(n: int) -> int:

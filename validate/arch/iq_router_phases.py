@@ -179,21 +179,27 @@ def inject(st, net, wires, ld, t, warmup, stats):
 
 
 @njit(cache=True, inline="always")
-def _route_head(st, net, r, p, iv, t):
-    """The route of the head at the front of input VC ``iv`` (port ``p`` of router ``r``): now, with lookahead
-    routing (routing_delay 0: its upstream hop computed it), else after routing_delay cycles."""
-    f = st.vbuf[iv, st.vcs[V_HEAD, iv]]
-    pkt = f // net.size
-    if net.rd > 0:
-        st.vcs[V_STATE, iv] = ROUTING
-        st.vcs[V_DONE, iv] = t + net.rd - 1
-        st.vcs[V_EVAL, iv] = NEVER
-        return
+def _routed(st, net, r, p, iv):
+    """The head at the front of input VC ``iv`` (port ``p`` of router ``r``) takes its route and waits for VC
+    allocation."""
+    pkt = st.vbuf[iv, st.vcs[V_HEAD, iv]] // net.size
     out, lo, hi, ph = route(net.topo, net.k, net.n, net.vcs, r, p, st.pk[P_DEST, pkt], st.pk[P_PH, pkt], False)
     st.pk[P_PH, pkt] = ph
     st.vcs[V_OUT, iv], st.vcs[V_LO, iv], st.vcs[V_HI, iv] = out, lo, hi
     st.vcs[V_STATE, iv] = VA
     st.busy[B_VA, r] += 1
+
+
+@njit(cache=True, inline="always")
+def _route_head(st, net, r, p, iv, t):
+    """The route of the head at the front of input VC ``iv`` (port ``p`` of router ``r``): now, with lookahead
+    routing (routing_delay 0: its upstream hop computed it), else after routing_delay cycles."""
+    if net.rd > 0:
+        st.vcs[V_STATE, iv] = ROUTING
+        st.vcs[V_DONE, iv] = t + net.rd - 1
+        st.vcs[V_EVAL, iv] = NEVER
+        return
+    _routed(st, net, r, p, iv)
 
 
 @njit(cache=True, inline="always")
@@ -438,14 +444,7 @@ def router_step(st, net, wires, r, t):
         for local in range(net.ports * net.vcs):
             iv = base + local
             if st.vcs[V_STATE, iv] == ROUTING and st.vcs[V_DONE, iv] <= t:
-                f = st.vbuf[iv, st.vcs[V_HEAD, iv]]
-                pkt = f // net.size
-                out, lo, hi, ph = route(net.topo, net.k, net.n, net.vcs, r, local // net.vcs,
-                                        st.pk[P_DEST, pkt], st.pk[P_PH, pkt], False)
-                st.pk[P_PH, pkt] = ph
-                st.vcs[V_OUT, iv], st.vcs[V_LO, iv], st.vcs[V_HI, iv] = out, lo, hi
-                st.vcs[V_STATE, iv] = VA
-                st.busy[B_VA, r] += 1
+                _routed(st, net, r, local // net.vcs, iv)
                 st.vcs[V_DONE, iv] = NEVER
                 st.vcs[V_EVAL, iv] = t + 1
     if st.busy[B_VA, r] > 0:

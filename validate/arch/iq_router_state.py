@@ -20,15 +20,15 @@ from .. import kernel as K
 
 LAYOUT = K.Layout(("m_packets", "m_packet_latency_sum", "m_network_latency_sum", "m_flit_latency_sum",
                    "m_hops_sum", "m_flits_ejected", "m_packets_generated", "m_flits_generated",
-                   "source_lag_start", "source_lag_end", "in_network_start", "in_network_end",
-                   "packet_latency_max"))
+                   "source_lag_start", "source_lag_end", "in_network_start", "packet_latency_max"))
 # m_packets: packets whose tail was ejected while measuring, with their latencies (creation to tail, head
 # injection to tail), their flits' (injection to ejection, summed over the packet's flits) and routers crossed;
 # m_flits_ejected: flits ejected while measuring; m_*_generated: packets (flits) generated while measuring;
 # source_lag_*: cycles each source's next Bernoulli trial lags the clock, summed over the nodes, when measuring
-# starts and ends (BookSim2's source queue is that lag: it grows without bound past saturation).
+# starts and ends (BookSim2's source queue is that lag: it grows without bound past saturation); in_network_start:
+# flits in the network when measuring starts (at the end: the core counter ``queued``).
 (M_PACKETS, M_PLAT, M_NLAT, M_FLAT, M_HOPS, M_FLITS_EJ, M_PKT_GEN, M_FLIT_GEN, LAG_START, LAG_END, IN_NET_START,
- IN_NET_END, PLAT_MAX) = (LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:])
+ PLAT_MAX) = (LAYOUT.index(n) for n in LAYOUT.names[K.N_CORE:])
 
 IDLE, ROUTING, VA, ACTIVE = 0, 1, 2, 3       # an input VC's state, as BookSim2's VC
 NEVER = K.NEVER

@@ -3,7 +3,8 @@
 :class:`IqRouterNetwork`: routers of BookSim2's ``iq`` kind on a ``fly``, ``mesh``, ``torus`` or ``fattree``
 (:mod:`switchq.models.iq_topology`), routed as BookSim2 routes each (dest-tag, dimension order with the torus's
 dateline VC classes, the fat tree's nearest common ancestor with a random up port). Each input port has
-``num_vcs`` VCs of ``vc_buf_size`` flits (BookSim2's private buffers); a head is routed (lookahead when
+``num_vcs`` VCs of ``vc_buf_size`` flits (BookSim2's private buffers), or, under ``buffer_policy`` shared, one
+buffer of ``buf_size`` flits with ``private_buf_size`` reserved per VC and the rest shared; a head is routed (lookahead when
 ``routing_delay`` is 0), wins an output VC (``vc_allocator``), then each flit wins the crossbar
 (``sw_allocator``) and crosses it in ``st_prepare_delay + st_final_delay`` cycles; credits return after the
 channel and ``credit_delay``. :class:`IqTraffic`: BookSim2's traffic manager's offered load.
@@ -18,9 +19,10 @@ from typing import ClassVar
 
 from . import _check
 
-__all__ = ["IqRouterNetwork", "IqTraffic", "ALLOCATORS", "PATTERNS", "ROUTING_OF", "TOPOLOGIES"]
+__all__ = ["IqRouterNetwork", "IqTraffic", "ALLOCATORS", "BUFFER_POLICIES", "PATTERNS", "ROUTING_OF", "TOPOLOGIES"]
 
 TOPOLOGIES = ("fly", "mesh", "torus", "fattree")       # models.iq_topology wires each (it needs NumPy; this not)
+BUFFER_POLICIES = ("private", "shared")       # BookSim2's buffer_policy values modelled
 ALLOCATORS = ("islip", "separable_input_first", "separable_output_first")
 PATTERNS = ("uniform", "bitcomp", "transpose", "bitrev", "shuffle", "tornado", "neighbor")
 # BookSim2's routing function per topology (routing_function + "_" + topology).
@@ -44,6 +46,9 @@ class IqRouterNetwork:
     n: int = 2
     num_vcs: int = 16
     vc_buf_size: int = 8
+    buffer_policy: str = "private"
+    buf_size: int = -1
+    private_buf_size: int = 1
     routing_delay: int = 1
     st_prepare_delay: int = 0
     st_final_delay: int = 1
@@ -81,6 +86,15 @@ class IqRouterNetwork:
         _check.assign(self, num_vcs=v,
                       input_speedup=_check.integer("input_speedup", self.input_speedup, 1, v),
                       output_speedup=_check.integer("output_speedup", self.output_speedup, 1, 16))
+        _check.assign(self, buffer_policy=_check.choice("buffer_policy", self.buffer_policy, BUFFER_POLICIES),
+                      buf_size=_check.integer("buf_size", self.buf_size, -1, 1 << 16),
+                      private_buf_size=_check.integer("private_buf_size", self.private_buf_size, -1, 1 << 16))
+        if self.buf_size == 0:
+            raise _check.InputError("buf_size", 0, "-1 (num_vcs x vc_buf_size) or at least 1 flit")
+        if self.buffer_policy == "shared" and self.num_vcs * self.private_slots > self.port_buffer:
+            raise _check.InputError("private_buf_size", self.private_buf_size,
+                                    f"at most {self.port_buffer // self.num_vcs} (num_vcs x private_buf_size "
+                                    f"within the port's {self.port_buffer} flits)")
         for kind, it in (("vc", self.vc_iterations), ("sw", self.sw_iterations)):
             if it > 1 and getattr(self, f"{kind}_allocator") != "islip":
                 raise _check.InputError(f"{kind}_iterations", it, f"1 with {getattr(self, f'{kind}_allocator')} (only "
@@ -94,6 +108,16 @@ class IqRouterNetwork:
     @property
     def nodes(self) -> int:
         return self.k ** self.n
+
+    @property
+    def port_buffer(self) -> int:
+        """Flits an input port holds: buf_size, or num_vcs x vc_buf_size where it is -1 (BookSim2's rule)."""
+        return self.buf_size if self.buf_size > 0 else self.num_vcs * self.vc_buf_size
+
+    @property
+    def private_slots(self) -> int:
+        """The shared policy's private slots per VC: private_buf_size, or an even split where it is negative."""
+        return self.private_buf_size if self.private_buf_size >= 0 else self.port_buffer // self.num_vcs
 
     def describe(self) -> dict:
         out = {"architecture": self.architecture}

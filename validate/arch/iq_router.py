@@ -25,37 +25,48 @@ from numba import njit
 from .. import kernel as K
 from .iq_router_alloc import ALLOCATORS
 from .iq_router_phases import eject, inject, node_credits, router_step, send_outputs
-from .iq_router_state import IN_NET_START, LAG_END, LAG_START, LAYOUT, N_QTIME, Load, Net, Wires, new_state
+from .iq_router_state import (IN_NET_START, LAG_END, LAG_START, LAYOUT, N_QTIME, W_EJ_PORT, W_EJ_ROUTER, W_INJ_PORT,
+                              W_INJ_ROUTER, W_LATENCY, W_OUT_NODE, W_OUT_PORT, W_OUT_ROUTER, W_UP_NODE, W_UP_PORT,
+                              W_UP_ROUTER, Load, Net, new_state, offsets)
 from .iq_routes import TOPOLOGY_CODES
 
 __all__ = ["LAYOUT", "replicate", "args_for", "load_for", "wires_for"]
 
 
 @njit(cache=True)
-def _lag(st, net, t):
+def _lag(nd, net, t):
     total = 0
     for node in range(net.nodes):
-        total += t - st.nodes[N_QTIME, node]
+        total += t - nd[N_QTIME, node]
     return total
 
 
 @njit(cache=True)
-def _run(net, wires, ld, run, stats):
-    K.seed_rng(run.seed)
-    st = new_state(net, ld.on_off == 1)
+def _start(net, ld, seed):
+    """Seed the replication's generator and build the empty network (the on-off sources draw their state)."""
+    K.seed_rng(seed)
+    return new_state(net, ld.on_off == 1)
+
+
+@njit(cache=True)
+def _run(net, wr_, ld, run, stats_, vcs_, vbuf_, port_, pk_, nd_, rt_, req_):
+    """The cycles, on borrowed views of the state (its caller holds the arrays; see kernel.borrowed)."""
+    b = K.borrowed
+    wr, stats, vcs, vbuf, port, pk, nd, rt, req = (b(wr_), b(stats_), b(vcs_), b(vbuf_), b(port_), b(pk_), b(nd_),
+                                                  b(rt_), b(req_))
     end = run.warmup + run.slots
     for t in range(end):
         K.mark_batch(stats, t, run)
         if t == run.warmup:
-            stats[LAG_START] = _lag(st, net, t)
+            stats[LAG_START] = _lag(nd, net, t)
             stats[IN_NET_START] = stats[K.STAT_ARRIVED] - stats[K.STAT_DELIVERED]
-        eject(st, net, wires, t, run.warmup, stats)
-        node_credits(st, net, t)
-        inject(st, net, wires, ld, t, run.warmup, stats)
+        eject(port, pk, rt, wr, stats, net, t, run.warmup)
+        node_credits(vcs, port, net, t)
+        inject(vcs, port, pk, nd, rt, wr, stats, net, ld, t, run.warmup)
         for r in range(net.routers):
-            router_step(st, net, wires, r, t)
-        send_outputs(st, net, wires, t)
-    stats[LAG_END] = _lag(st, net, end)
+            router_step(vcs, vbuf, port, pk, rt, req, wr, net, r, t)
+        send_outputs(port, rt, wr, net, t)
+    stats[LAG_END] = _lag(nd, net, end)
     stats[K.STAT_QUEUED] = stats[K.STAT_ARRIVED] - stats[K.STAT_DELIVERED]
 
 
@@ -64,20 +75,24 @@ def _pow2(n: int) -> int:
 
 
 def wires_for(w):
-    """The kernel's record of a :class:`~switchq.models.iq_topology.Wiring`, with each input's upstream."""
-    up_router = np.full((w.routers, w.ports), -1, dtype=np.int64)
-    up_port = np.full((w.routers, w.ports), -1, dtype=np.int64)
-    up_node = np.full((w.routers, w.ports), -1, dtype=np.int64)
+    """The kernel's record of a :class:`~switchq.models.iq_topology.Wiring` (rows ``W_*``), with each input's
+    upstream."""
+    nro = w.routers * w.ports
+    wr = np.full((11, max(nro, w.nodes)), -1, dtype=np.int64)
+    for row, table in ((W_OUT_ROUTER, w.out_router), (W_OUT_PORT, w.out_port), (W_OUT_NODE, w.out_node),
+                       (W_LATENCY, w.latency)):
+        wr[row, :nro] = np.asarray(table).reshape(-1)
     for r in range(w.routers):
         for o in range(w.ports):
             dr, dp = w.out_router[r, o], w.out_port[r, o]
             if dr >= 0:
-                up_router[dr, dp], up_port[dr, dp] = r, o
+                wr[W_UP_ROUTER, dr * w.ports + dp], wr[W_UP_PORT, dr * w.ports + dp] = r, o
     for node in range(w.nodes):
-        up_node[w.inj_router[node], w.inj_port[node]] = node
-    return Wires(out_router=w.out_router, out_port=w.out_port, out_node=w.out_node, latency=w.latency,
-                 inj_router=w.inj_router, inj_port=w.inj_port, ej_router=w.ej_router, ej_port=w.ej_port,
-                 up_router=up_router, up_port=up_port, up_node=up_node)
+        wr[W_UP_NODE, w.inj_router[node] * w.ports + w.inj_port[node]] = node
+    for row, table in ((W_INJ_ROUTER, w.inj_router), (W_INJ_PORT, w.inj_port), (W_EJ_ROUTER, w.ej_router),
+                       (W_EJ_PORT, w.ej_port)):
+        wr[row, :w.nodes] = table
+    return wr
 
 
 def args_for(net, traffic, w):
@@ -85,16 +100,25 @@ def args_for(net, traffic, w):
     ``traffic``'s size."""
     xd = net.st_prepare_delay + net.st_final_delay
     lmax = int(w.latency.max()) if w.latency.size else 1
-    qcap = _pow2(net.num_vcs * net.vc_buf_size + xd * net.output_speedup + 2)
+    shared = net.buffer_policy == "shared"
+    per_port = net.port_buffer                      # flits an input port's buffer holds
+    priv = net.private_slots if shared else 0
+    shsize = per_port - net.num_vcs * priv if shared else 0
+    depth = priv + shsize if shared else net.vc_buf_size   # the most one VC can hold
+    # An output queue takes at most one flit a cycle per crossbar output and sends one a cycle once its traversal
+    # is over: with output_speedup 1 it never holds more than xd + 1; with more, the downstream credits bound it.
+    qcap = _pow2(xd + 2 if net.output_speedup == 1 else per_port + xd * net.output_speedup + 2)
     ring = lmax + net.credit_delay + 3
     # Packets at once: one per flit any buffer, output queue or channel can hold, and each node's own.
-    pool = (w.routers * w.ports * (net.num_vcs * net.vc_buf_size + qcap + ring) + w.nodes * (ring + 1) + 1)
+    pool = (w.routers * w.ports * (per_port + qcap + ring) + w.nodes * (ring + 1) + 1)
     return Net(topo=TOPOLOGY_CODES[net.topology], k=net.k, n=net.n, nodes=w.nodes, routers=w.routers,
-               ports=w.ports, vcs=net.num_vcs, depth=net.vc_buf_size, si=net.input_speedup, so=net.output_speedup,
+               ports=w.ports, vcs=net.num_vcs, depth=depth, si=net.input_speedup, so=net.output_speedup,
                xd=xd, rd=net.routing_delay, credit_delay=net.credit_delay, hold=net.hold_switch_for_packet,
                wait_tail=net.wait_for_tail_credit, va_alloc=ALLOCATORS[net.vc_allocator], va_iters=net.vc_iterations,
-               sa_alloc=ALLOCATORS[net.sw_allocator], sa_iters=net.sw_iterations, lmax=lmax, qcap=qcap, pool=pool,
-               size=traffic.packet_size)
+               sa_alloc=ALLOCATORS[net.sw_allocator], sa_iters=net.sw_iterations, qcap=qcap, pool=pool,
+               size=traffic.packet_size, shared=int(shared), priv=priv, shsize=shsize, ring=ring,
+               niv=w.routers * w.ports * net.num_vcs, nro=w.routers * w.ports,
+               **offsets(w.ports, net.num_vcs, net.input_speedup, net.output_speedup, ring, qcap))
 
 
 def load_for(traffic, nodes):
@@ -114,5 +138,6 @@ def replicate(net, traffic, run):
 
     w = wiring(net.topology, net.k, net.n, net.use_noc_latency)
     stats = LAYOUT.zeros(run)
-    _run(args_for(net, traffic, w), wires_for(w), load_for(traffic, w.nodes), run, stats)
+    kn, ld = args_for(net, traffic, w), load_for(traffic, w.nodes)
+    _run(kn, wires_for(w), ld, run, stats, *_start(kn, ld, run.seed))
     return stats

@@ -5,8 +5,9 @@ steps of a cycle and :mod:`switchq.validate.arch.iq_router_alloc` the allocators
 
 Indices: an input VC ``iv = (router * P + port) * V + vc``, an output VC ``ov`` the same over output ports, an
 output ``ro = router * P + port``; a flit ``pkt * S + i`` (packet ``pkt`` of the pool, its ``i``-th flit of
-``S``). Every record is an int64 array with named rows, sized by the network and the buffers asked about: the
-packet pool holds what the buffers, channels and output queues can hold at once, and grows with nothing else.
+``S``). The state is seven int64 arrays, each a record of named rows or column blocks, passed to the phases one
+by one: a phase handed a tuple of arrays pays Numba a copy and a reference count per array at every call, which
+cost this kernel more than half its time (a tuple of 23 arrays: 113 ns a call; arrays passed as arguments: none).
 """
 
 from __future__ import annotations
@@ -33,86 +34,98 @@ LAYOUT = K.Layout(("m_packets", "m_packet_latency_sum", "m_network_latency_sum",
 IDLE, ROUTING, VA, ACTIVE = 0, 1, 2, 3       # an input VC's state, as BookSim2's VC
 NEVER = K.NEVER
 
-# rows of ``vcs`` (one column per input VC): its FIFO's head and length; its state; the cycle its pending stage
-# is evaluated (routing, VA or SA; NEVER: none pending) and the cycle routing completes; the route (output port,
-# VC range) and the output VC granted; whether it holds the switch (hold_switch_for_packet).
+# ``vc``: one column per input VC (iv), then one per node's VC (niv + node * V + vc).
+# Rows 0-9, an input VC: its FIFO's head and length; its state; the cycle its pending stage is evaluated
+# (routing, VA or SA; NEVER: none pending) and the cycle routing completes; the route (output port, VC range) and
+# the output VC granted; whether it holds the switch (hold_switch_for_packet).
 V_HEAD, V_LEN, V_STATE, V_EVAL, V_DONE, V_OUT, V_LO, V_HI, V_OVC, V_HOLD = range(10)
-# rows of ``ovcs`` (one column per output VC: the downstream buffer as its sender sees it, BookSim2's
-# BufferState): flits sent and not credited, the input VC owning it (-1: free), the tail sent.
-O_OCC, O_OWNER, O_TAIL = range(3)
-# rows of ``pk`` (one column per packet of the pool): destination, creation cycle, head's injection cycle,
-# the torus dateline phase, routers crossed, flits ejected, the flits' latencies (their ejection cycles less
-# their injection cycles, summed), the free list.
+# Rows 10-14, the buffer downstream of an output VC (column ov) or of a node's VC (column niv + node * V + vc) as
+# its sender sees it (BookSim2's BufferState): flits sent and not credited, the input VC owning it (-1: free),
+# the tail sent; under the shared policy the slots reserved for its packet and its private region's occupancy.
+O_OCC, O_OWNER, O_TAIL, O_RES, O_POCC = range(10, 15)
+VC_ROWS = 15
+# ``pk``: one column per packet of the pool: destination, creation cycle, head's injection cycle, the torus
+# dateline phase, routers crossed, flits ejected, the flits' latencies (ejection less injection cycles, summed),
+# the free list.
 P_DEST, P_CTIME, P_ITIME, P_PH, P_HOPS, P_EJECTED, P_FLAT, P_NEXT = range(8)
-# rows of ``nodes`` (one column per node): the next cycle its source tests (BookSim2's qtime), its packet being
-# injected (-1: none) and its next flit, the VC it uses, the last VC picked (round-robin), the on-off state.
+# ``nd``: one column per node: the next cycle its source tests (BookSim2's qtime), its packet being injected (-1:
+# none) and its next flit, the VC it uses, the last VC picked (round-robin), the on-off state.
 N_QTIME, N_PKT, N_FLIT, N_VC, N_LAST, N_ON = range(6)
-# slots of ``g``: the packet pool's free-list head, packets in the network.
-G_FREE, G_LIVE = range(2)
-# rows of ``busy`` (one column per router), so an idle router is skipped: flits in its VCs, flits on channels
-# towards it, credits due at its outputs, flits in its output queues, VCs waiting for VC allocation.
+# ``rt``: one row per router. Columns 0-4 (``busy``), so an idle router is skipped: flits in its VCs, flits on
+# channels towards it, credits due at its outputs, flits in its output queues, VCs waiting for VC allocation. Then
+# blocks at the offsets of ``Net``: the VC allocator's input and output pointers, the switch allocator's, the
+# round-robin offsets of the crossbar inputs (BookSim2's _sw_rr_offset), the held crossbar inputs and outputs.
+# The last row holds the packet pool's free-list head and the packets in the network.
 B_FLITS, B_INCOMING, B_CREDITS, B_QUEUED, B_VA = range(5)
+G_FREE, G_LIVE = range(2)
+# ``port``: one row per router output (ro), then one per node's injection channel (nro + node). Column blocks at
+# the offsets of ``Net``: the channel's flits and their VCs by the cycle they are read (a ring longer than any
+# delay), the credits due back at the channel's sender (ring x V), the output queue (flits, VCs, the cycle each
+# is ready, its head and length), and the shared occupancy of the buffer the channel feeds (shared policy).
 
-# The network and router as the kernel reads them (built by iq_router.args_for).
-Net = namedtuple("Net", "topo k n nodes routers ports vcs depth si so xd rd credit_delay hold wait_tail "
-                        "va_alloc va_iters sa_alloc sa_iters lmax qcap pool size")
-# Wiring tables (models.iq_topology.Wiring's arrays).
-Wires = namedtuple("Wires", "out_router out_port out_node latency inj_router inj_port ej_router ej_port up_router "
-                            "up_port up_node")
+# The network and router as the kernel reads them (built by iq_router.args_for): sizes, delays, allocators, the
+# buffer policy (shared 0: private, ``depth`` flits a VC; 1: ``priv`` private slots a VC and ``shsize`` shared,
+# ``depth`` = priv + shsize the most a VC can hold), and the column offsets of ``port`` and ``rt``.
+Net = namedtuple("Net", "topo k n nodes routers ports vcs depth si so xd rd credit_delay hold wait_tail va_alloc "
+                        "va_iters sa_alloc sa_iters qcap pool size shared priv shsize ring niv nro c_vc c_cr c_oqf "
+                        "c_oqv c_oqr c_oqh c_oql c_sh r_va_in r_va_out r_sa_in r_sa_out r_rr r_hin r_hout")
+# Wiring (models.iq_topology.Wiring's arrays) as one array: rows indexed by output or input (router * P + port),
+# then rows indexed by node.
+W_OUT_ROUTER, W_OUT_PORT, W_OUT_NODE, W_LATENCY, W_UP_ROUTER, W_UP_PORT, W_UP_NODE = range(7)
+W_INJ_ROUTER, W_INJ_PORT, W_EJ_ROUTER, W_EJ_PORT = range(7, 11)
 # The traffic: pattern code, rate (packets per node per cycle), on-off process (alpha, beta, r1; on_off 0:
 # Bernoulli), creation at the source queue's time (include_queuing).
 Load = namedtuple("Load", "pattern rate on_off alpha beta r1 queuing")
-State = namedtuple("State", "vcs vbuf ovcs oq_flit oq_vc oq_ready oq_head oq_len ch_flit ch_vc cr ncr nbs pk nodes "
-                            "g busy va_ptr sa_ptr rr_off held_in held_out scratch")
+State = namedtuple("State", "vc vbuf port pk nd rt scratch")
+
+
+def offsets(ports, vcs, si, so, ring, qcap) -> dict:
+    """The column offsets of ``port`` and ``rt`` (Net's c_* and r_* fields) and their widths."""
+    c = dict(c_vc=ring, c_cr=2 * ring)
+    c["c_oqf"] = c["c_cr"] + ring * vcs
+    c["c_oqv"] = c["c_oqf"] + qcap
+    c["c_oqr"] = c["c_oqv"] + qcap
+    c["c_oqh"] = c["c_oqr"] + qcap
+    c["c_oql"] = c["c_oqh"] + 1
+    c["c_sh"] = c["c_oql"] + 1
+    pv, ps = ports * vcs, ports * max(si, so)
+    c["r_va_in"] = 5
+    c["r_va_out"] = 5 + pv
+    c["r_sa_in"] = 5 + 2 * pv
+    c["r_sa_out"] = c["r_sa_in"] + ps
+    c["r_rr"] = c["r_sa_out"] + ps
+    c["r_hin"] = c["r_rr"] + ports * si
+    c["r_hout"] = c["r_hin"] + ports * si
+    return c
 
 
 @njit(cache=True)
 def new_state(net, seed_nodes_on):
     """An empty network: every VC idle, every output VC free, the pool's packets on its free list."""
     r, p, v = net.routers, net.ports, net.vcs
-    niv = r * p * v
-    vcs = np.zeros((10, niv), dtype=np.int64)
-    vcs[V_EVAL, :] = NEVER
-    vcs[V_DONE, :] = NEVER
-    vcs[V_OVC, :] = -1
-    vbuf = np.full((niv, net.depth), -1, dtype=np.int64)
-    ovcs = np.zeros((3, niv), dtype=np.int64)
-    ovcs[O_OWNER, :] = -1
-    nro = r * p
-    oq_flit = np.full((nro, net.qcap), -1, dtype=np.int64)
-    oq_vc = np.zeros((nro, net.qcap), dtype=np.int64)
-    oq_ready = np.zeros((nro, net.qcap), dtype=np.int64)
-    oq_head = np.zeros(nro, dtype=np.int64)
-    oq_len = np.zeros(nro, dtype=np.int64)
-    # Channels, indexed by the cycle a flit (or credit) is read at, modulo a ring longer than any delay.
-    ring = net.lmax + net.credit_delay + 3
-    ch_flit = np.full((nro + net.nodes, ring), -1, dtype=np.int64)   # router outputs, then node injections
-    ch_vc = np.zeros((nro + net.nodes, ring), dtype=np.int64)
-    cr = np.zeros((nro, ring, v), dtype=np.int64)                     # credits due at a router output's sender
-    ncr = np.zeros((net.nodes, ring, v), dtype=np.int64)               # credits due at a node's injection
-    nbs = np.zeros((3, net.nodes * v), dtype=np.int64)                 # the node's view of its router's input VCs
-    nbs[O_OWNER, :] = -1
+    vc = np.zeros((VC_ROWS, net.niv + net.nodes * v), dtype=np.int64)
+    vc[V_EVAL, :] = NEVER
+    vc[V_DONE, :] = NEVER
+    vc[V_OVC, :] = -1
+    vc[O_OWNER, :] = -1
+    vbuf = np.full((net.niv, net.depth), -1, dtype=np.int64)
+    port = np.zeros((net.nro + net.nodes, net.c_sh + 1), dtype=np.int64)
+    port[:, :net.c_vc] = -1                          # no flit on the channels
+    port[:, net.c_oqf:net.c_oqv] = -1
     pk = np.zeros((8, net.pool), dtype=np.int64)
     pk[P_NEXT, :] = np.arange(1, net.pool + 1)
     pk[P_NEXT, net.pool - 1] = -1
-    nodes = np.zeros((6, net.nodes), dtype=np.int64)
-    nodes[N_PKT, :] = -1
-    nodes[N_LAST, :] = v - 1
+    nd = np.zeros((6, net.nodes), dtype=np.int64)
+    nd[N_PKT, :] = -1
+    nd[N_LAST, :] = v - 1
     if seed_nodes_on:
         for i in range(net.nodes):
-            nodes[N_ON, i] = np.random.randint(0, 2)
-    g = np.zeros(2, dtype=np.int64)
-    busy = np.zeros((5, r), dtype=np.int64)
-    va_ptr = np.zeros((2, r, p * v), dtype=np.int64)                   # allocator pointers: inputs, outputs
-    sa_ptr = np.zeros((2, r, p * max(net.si, net.so)), dtype=np.int64)
-    rr_off = np.zeros((r, p * net.si), dtype=np.int64)                 # BookSim2's _sw_rr_offset
+            nd[N_ON, i] = np.random.randint(0, 2)
+    rt = np.zeros((r + 1, net.r_hout + p * net.so), dtype=np.int64)
     for i in range(p * net.si):
-        rr_off[:, i] = i % net.si
-    held_in = np.zeros((r, p * net.si), dtype=np.int64)
-    held_out = np.zeros((r, p * net.so), dtype=np.int64)
+        rt[:r, net.r_rr + i] = i % net.si
     # Scratch for one router's requests: (input, output, label) triples and the allocators' working rows.
     # (VA: P V requesters of V output VCs each; SA: P max(si, so) expanded ports, matched in rows 3-5.)
     most = max(p * v * v, p * v, p * max(net.si, net.so)) + 1
     scratch = np.zeros((8, most), dtype=np.int64)
-    return State(vcs, vbuf, ovcs, oq_flit, oq_vc, oq_ready, oq_head, oq_len, ch_flit, ch_vc, cr, ncr, nbs, pk, nodes,
-                 g, busy, va_ptr, sa_ptr, rr_off, held_in, held_out, scratch)
+    return State(vc, vbuf, port, pk, nd, rt, scratch)

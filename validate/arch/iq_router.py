@@ -108,7 +108,8 @@ def args_for(net, traffic, w):
     # An output queue takes at most one flit a cycle per crossbar output and sends one a cycle once its traversal
     # is over: with output_speedup 1 it never holds more than xd + 1; with more, the downstream credits bound it.
     qcap = _pow2(xd + 2 if net.output_speedup == 1 else per_port + xd * net.output_speedup + 2)
-    ring = lmax + net.credit_delay + 3
+    ring = _pow2(lmax + net.credit_delay + 3)
+    sbits = int(traffic.packet_size - 1).bit_length()
     # Packets at once: one per flit any buffer, output queue or channel can hold, and each node's own.
     pool = (w.routers * w.ports * (per_port + qcap + ring) + w.nodes * (ring + 1) + 1)
     return Net(topo=TOPOLOGY_CODES[net.topology], k=net.k, n=net.n, nodes=w.nodes, routers=w.routers,
@@ -116,7 +117,8 @@ def args_for(net, traffic, w):
                xd=xd, rd=net.routing_delay, credit_delay=net.credit_delay, hold=net.hold_switch_for_packet,
                wait_tail=net.wait_for_tail_credit, va_alloc=ALLOCATORS[net.vc_allocator], va_iters=net.vc_iterations,
                sa_alloc=ALLOCATORS[net.sw_allocator], sa_iters=net.sw_iterations, qcap=qcap, pool=pool,
-               size=traffic.packet_size, shared=int(shared), priv=priv, shsize=shsize, ring=ring,
+               size=traffic.packet_size, sbits=sbits, bits=int(w.ports * net.num_vcs <= 63), smask=(1 << sbits) - 1, shared=int(shared), priv=priv,
+               shsize=shsize, ring=ring, rmask=ring - 1, vmask=_pow2(depth) - 1,
                niv=w.routers * w.ports * net.num_vcs, nro=w.routers * w.ports,
                **offsets(w.ports, net.num_vcs, net.input_speedup, net.output_speedup, ring, qcap))
 

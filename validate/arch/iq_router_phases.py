@@ -23,7 +23,7 @@ from numba import njit
 
 from .. import kernel as K
 from .iq_router_alloc import allocate
-from .iq_router_state import (ACTIVE, B_CREDITS, B_FLITS, B_INCOMING, B_QUEUED, B_VA, G_FREE, G_LIVE, IDLE,
+from .iq_router_state import (ACTIVE, B_FLITS, B_QUEUED, B_ROUTING, B_SA, B_VA, G_FREE, G_LIVE, IDLE,
                               M_FLAT, M_FLIT_GEN, M_FLITS_EJ, M_HOPS, M_NLAT, M_PACKETS, M_PKT_GEN, M_PLAT,
                               N_FLIT, N_LAST, N_ON, N_PKT, N_QTIME, N_VC, NEVER, O_OCC, O_OWNER, O_POCC, O_RES,
                               O_TAIL, P_CTIME, P_DEST, P_EJECTED, P_FLAT, P_HOPS, P_ITIME, P_NEXT, P_PH, PLAT_MAX,
@@ -112,9 +112,9 @@ def eject(port, pk, rt, wr, stats, net, t, warmup):
     """Flits read at the nodes in cycle t; each sends its credit back at once (a channel of 1 cycle); a tail's
     packet is measured (creation to tail, head injection to tail) if it arrives while measuring."""
     ring = net.ring
-    s = t % ring
-    size = net.size
-    back = net.c_cr + ((t + 2 + net.credit_delay) % ring) * net.vcs
+    s = t & net.rmask
+    slot = (t + 2 + net.credit_delay) & net.rmask
+    back = net.c_cr + slot * net.vcs
     for node in range(net.nodes):
         er = wr[W_EJ_ROUTER, node]
         ro = er * net.ports + wr[W_EJ_PORT, node]
@@ -123,15 +123,15 @@ def eject(port, pk, rt, wr, stats, net, t, warmup):
             continue
         port[ro, s] = -1
         port[ro, back + port[ro, net.c_vc + s]] += 1
-        rt[er, B_CREDITS] += 1
-        pkt = f // size
+        rt[er, net.r_cdue + slot] += 1
+        pkt = f >> net.sbits
         pk[P_FLAT, pkt] += t
         pk[P_EJECTED, pkt] += 1
         stats[K.STAT_DELIVERED] += 1
         if t >= warmup:
             stats[K.STAT_M_DELIVERED] += 1
             stats[M_FLITS_EJ] += 1
-        if f % size != size - 1:
+        if f & net.smask != net.size - 1:
             continue
         if t >= warmup:
             plat = t - pk[P_CTIME, pkt]
@@ -151,7 +151,7 @@ def eject(port, pk, rt, wr, stats, net, t, warmup):
 def node_credits(vcs, port, net, t):
     """Credits a node reads in cycle t, applied at once (BookSim2's traffic manager): its view of its router's
     input VCs."""
-    due = net.c_cr + (t % net.ring) * net.vcs
+    due = net.c_cr + (t & net.rmask) * net.vcs
     for node in range(net.nodes):
         x = net.nro + node
         for c in range(net.vcs):
@@ -201,9 +201,8 @@ def _new_packet(pk, nd, rt, stats, net, ld, node, q, t, warmup):
 def inject(vcs, port, pk, nd, rt, wr, stats, net, ld, t, warmup):
     """Each node's source (generating its next packet once the last has left it) and one flit onto its
     injection channel, if its router's input VC has room."""
-    ring = net.ring
     size = net.size
-    s = (t + 2) % ring
+    s = (t + 2) & net.rmask
     for node in range(net.nodes):
         if nd[N_PKT, node] < 0:
             while nd[N_QTIME, node] <= t:
@@ -242,9 +241,9 @@ def inject(vcs, port, pk, nd, rt, wr, stats, net, ld, t, warmup):
                 continue
         _sending(vcs, port, net, base + vc, x, f == size - 1)
         pk[P_FLAT, pkt] -= t
-        port[x, s] = pkt * size + f
+        port[x, s] = (pkt << net.sbits) | f
         port[x, net.c_vc + s] = vc
-        rt[wr[W_INJ_ROUTER, node], B_INCOMING] += 1
+        rt[wr[W_INJ_ROUTER, node], net.r_idue + s] += 1
         stats[K.STAT_ARRIVED] += 1
         nd[N_FLIT, node] = f + 1
         if f + 1 == size:
@@ -258,7 +257,7 @@ def inject(vcs, port, pk, nd, rt, wr, stats, net, ld, t, warmup):
 def _routed(vcs, vbuf, pk, rt, net, r, p, iv):
     """The head at the front of input VC ``iv`` (port ``p`` of router ``r``) takes its route and waits for VC
     allocation."""
-    pkt = vbuf[iv, vcs[V_HEAD, iv]] // net.size
+    pkt = vbuf[iv, vcs[V_HEAD, iv]] >> net.sbits
     out, lo, hi, ph = route(net.topo, net.k, net.n, net.vcs, r, p, pk[P_DEST, pkt], pk[P_PH, pkt], False)
     pk[P_PH, pkt] = ph
     vcs[V_OUT, iv], vcs[V_LO, iv], vcs[V_HI, iv] = out, lo, hi
@@ -274,6 +273,7 @@ def _route_head(vcs, vbuf, pk, rt, net, r, p, iv, t):
         vcs[V_STATE, iv] = ROUTING
         vcs[V_DONE, iv] = t + net.rd - 1
         vcs[V_EVAL, iv] = NEVER
+        rt[r, B_ROUTING] += 1
         return
     _routed(vcs, vbuf, pk, rt, net, r, p, iv)
 
@@ -281,10 +281,12 @@ def _route_head(vcs, vbuf, pk, rt, net, r, p, iv, t):
 @njit(cache=True, inline="always")
 def _arrivals(vcs, vbuf, port, pk, rt, wr, net, r, t):
     """Flits read at router r's inputs in cycle t into their VCs, and the credits due at its outputs."""
-    s = t % net.ring
+    s = t & net.rmask
     v = net.vcs
+    due = rt[r, net.r_idue + s]
+    rt[r, net.r_idue + s] = 0
     for p in range(net.ports):
-        if rt[r, B_INCOMING] == 0:
+        if due == 0:
             break
         rp = r * net.ports + p
         node = wr[W_UP_NODE, rp]
@@ -298,10 +300,10 @@ def _arrivals(vcs, vbuf, port, pk, rt, wr, net, r, t):
         if f < 0:
             continue
         port[ch, s] = -1
-        rt[r, B_INCOMING] -= 1
+        due -= 1
         rt[r, B_FLITS] += 1
         iv = rp * v + port[ch, net.c_vc + s]
-        vbuf[iv, (vcs[V_HEAD, iv] + vcs[V_LEN, iv]) % net.depth] = f
+        vbuf[iv, (vcs[V_HEAD, iv] + vcs[V_LEN, iv]) & net.vmask] = f
         vcs[V_LEN, iv] += 1
         if vcs[V_STATE, iv] == IDLE:
             _route_head(vcs, vbuf, pk, rt, net, r, p, iv, t)
@@ -309,17 +311,20 @@ def _arrivals(vcs, vbuf, port, pk, rt, wr, net, r, t):
                 vcs[V_EVAL, iv] = t
         elif vcs[V_STATE, iv] == ACTIVE and vcs[V_LEN, iv] == 1:
             vcs[V_EVAL, iv] = t                # a body flit reaching an empty VC that holds its output VC
-    due = net.c_cr + s * v
+            rt[r, B_SA] |= 1 << (iv - r * net.ports * v) if net.bits else 0
+    left = rt[r, net.r_cdue + s]
+    rt[r, net.r_cdue + s] = 0
+    col = net.c_cr + s * v
     for o in range(net.ports):
-        if rt[r, B_CREDITS] == 0:
+        if left == 0:
             break
         ro = r * net.ports + o
         for c in range(v):
-            k = port[ro, due + c]
+            k = port[ro, col + c]
             if k == 0:
                 continue
-            port[ro, due + c] = 0
-            rt[r, B_CREDITS] -= k
+            port[ro, col + c] = 0
+            left -= k
             _credited(vcs, port, net, ro * v + c, ro, k)
 
 
@@ -361,41 +366,45 @@ def _vc_allocation(vcs, rt, req, net, r, t):
             vcs[V_OVC, iv] = ov
             vcs[V_STATE, iv] = ACTIVE
             rt[r, B_VA] -= 1
+            rt[r, B_SA] |= 1 << local if net.bits else 0
 
 
 @njit(cache=True, inline="always")
-def _send(vcs, vbuf, port, pk, rt, wr, net, r, iv, t):
+def _send(vcs, vbuf, port, pk, rt, wr, net, r, p, vc, t):
     """Input VC ``iv``'s front flit crosses the switch in cycle t: a credit back upstream, the output VC's credit
-    taken, the flit queued at its output until its crossbar traversal is over; then the VC's next step."""
-    v, ports, size, ring = net.vcs, net.ports, net.size, net.ring
-    local = iv - r * ports * v
-    p, vc = local // v, local % v
+    taken, the flit queued at its output until its crossbar traversal is over; then the VC's next step (``iv`` is
+    VC ``vc`` of port ``p``)."""
+    v, ports, size = net.vcs, net.ports, net.size
+    rp = r * ports + p
+    iv = rp * v + vc
     f = vbuf[iv, vcs[V_HEAD, iv]]
     vbuf[iv, vcs[V_HEAD, iv]] = -1
-    vcs[V_HEAD, iv] = (vcs[V_HEAD, iv] + 1) % net.depth
+    vcs[V_HEAD, iv] = (vcs[V_HEAD, iv] + 1) & net.vmask
     vcs[V_LEN, iv] -= 1
     rt[r, B_FLITS] -= 1
     rt[r, B_QUEUED] += 1
     o, ov = vcs[V_OUT, iv], vcs[V_OVC, iv]
     ro = r * ports + o
-    pkt, idx = f // size, f % size
+    pkt, idx = f >> net.sbits, f & net.smask
     tail = idx == size - 1
     if idx == 0:
         pk[P_HOPS, pkt] += 1
     _sending(vcs, port, net, ro * v + ov, ro, tail)
-    rp = r * ports + p
     node = wr[W_UP_NODE, rp]
     if node >= 0:
-        port[net.nro + node, net.c_cr + ((t + 2) % ring) * v + vc] += 1
+        port[net.nro + node, net.c_cr + ((t + 2) & net.rmask) * v + vc] += 1
     else:
         ur, up = wr[W_UP_ROUTER, rp], wr[W_UP_ROUTER, rp] * ports + wr[W_UP_PORT, rp]
-        port[up, net.c_cr + ((t + wr[W_LATENCY, up] + 1 + net.credit_delay) % ring) * v + vc] += 1
-        rt[ur, B_CREDITS] += 1
-    pos = (port[ro, net.c_oqh] + port[ro, net.c_oql]) % net.qcap
+        slot = (t + wr[W_LATENCY, up] + 1 + net.credit_delay) & net.rmask
+        port[up, net.c_cr + slot * v + vc] += 1
+        rt[ur, net.r_cdue + slot] += 1
+    pos = (port[ro, net.c_oqh] + port[ro, net.c_oql]) & (net.qcap - 1)
     port[ro, net.c_oqf + pos] = f
     port[ro, net.c_oqv + pos] = ov
     port[ro, net.c_oqr + pos] = t + net.xd
     port[ro, net.c_oql] += 1
+    if net.bits and (tail or vcs[V_LEN, iv] == 0):
+        rt[r, B_SA] &= ~(1 << (p * v + vc))    # no longer asking for the switch
     if vcs[V_LEN, iv] == 0:
         vcs[V_HOLD, iv] = 0
         vcs[V_EVAL, iv] = NEVER
@@ -418,12 +427,12 @@ def _send(vcs, vbuf, port, pk, rt, wr, net, r, iv, t):
 
 @njit(cache=True, inline="always")
 def _exp_in(net, p, vc):
-    return p * net.si + vc % net.si
+    return p * net.si + (vc % net.si if net.si > 1 else 0)
 
 
 @njit(cache=True, inline="always")
 def _exp_out(net, o, p):
-    return o * net.so + p % net.so
+    return o * net.so + (p % net.so if net.so > 1 else 0)
 
 
 @njit(cache=True, inline="always")
@@ -435,22 +444,30 @@ def _switch_allocation(vcs, vbuf, port, pk, rt, req, wr, net, r, t):
     base = r * ports * v
     nin, nout = ports * net.si, ports * net.so
     # Ports held at the cycle's start are kept out of allocation even if their hold ends this cycle.
-    for local in range(ports * v):
+    for local in range(ports * v if net.hold else 0):
         iv = base + local
         if vcs[V_HOLD, iv] == 0 or vcs[V_EVAL, iv] > t or vcs[V_LEN, iv] == 0:
             continue
         ro = r * ports + vcs[V_OUT, iv]
         if not _full(vcs, port, net, ro * v + vcs[V_OVC, iv], ro):
-            _send(vcs, vbuf, port, pk, rt, wr, net, r, iv, t)
+            _send(vcs, vbuf, port, pk, rt, wr, net, r, local // v, local - (local // v) * v, t)
         else:                                  # a stall releases the hold; the VC asks the allocator again
             vcs[V_HOLD, iv] = 0
             vcs[V_EVAL, iv] = t + 1
     m = 0
+    # The VCs asking for the switch: ACTIVE with a flit (a bit each where the router has at most 63 VCs).
+    asking = rt[r, B_SA] if net.bits else -1
     for local in range(ports * v):
+        if asking == 0:
+            break
+        if net.bits:
+            local = K.lowest_bit(asking)
+            asking &= asking - 1
         iv = base + local
         if vcs[V_STATE, iv] != ACTIVE or vcs[V_HOLD, iv] == 1 or vcs[V_EVAL, iv] > t or vcs[V_LEN, iv] == 0:
             continue
-        p, vc = local // v, local % v
+        p = local // v
+        vc = local - p * v
         o = vcs[V_OUT, iv]
         vcs[V_EVAL, iv] = t + 1
         ro = r * ports + o
@@ -464,22 +481,24 @@ def _switch_allocation(vcs, vbuf, port, pk, rt, req, wr, net, r, t):
             if req[0, j] == ei and req[1, j] == eo:
                 found = j
                 break
-        off = rt[r, net.r_rr + ei]
         if found < 0:
             req[0, m], req[1, m], req[2, m] = ei, eo, vc
             m += 1
-        elif (vc - off + v) % v < (req[2, found] - off + v) % v:
-            req[2, found] = vc
+        else:
+            off = rt[r, net.r_rr + ei]     # the VC nearest at or after the input's offset
+            if (vc - off + v if vc < off else vc - off) < \
+                    (req[2, found] - off + v if req[2, found] < off else req[2, found] - off):
+                req[2, found] = vc
     if m > 0:
         allocate(net.sa_alloc, net.sa_iters, req, m, nin, nout, rt, r, net.r_sa_in, net.r_sa_out)
         for j in range(m):
             ei, eo, vc = req[0, j], req[1, j], req[2, j]
             if req[3, ei] != eo:
                 continue
-            p = ei // net.si
+            p = ei // net.si if net.si > 1 else ei
             iv = base + p * v + vc
             rt[r, net.r_rr + ei] = (vc + net.si) % v
-            _send(vcs, vbuf, port, pk, rt, wr, net, r, iv, t)
+            _send(vcs, vbuf, port, pk, rt, wr, net, r, p, vc, t)
             if vcs[V_HOLD, iv] == 1:
                 rt[r, net.r_hin + ei] = 1
                 rt[r, net.r_hout + eo] = 1
@@ -500,15 +519,17 @@ def _switch_allocation(vcs, vbuf, port, pk, rt, req, wr, net, r, t):
 def router_step(vcs, vbuf, port, pk, rt, req, wr, net, r, t):
     """Router r's cycle: arrivals and credits, routing done, VC allocation, the held switch and switch
     allocation; nothing for a router with no flit and no credit on its way."""
-    if rt[r, B_INCOMING] + rt[r, B_CREDITS] > 0:
+    s = t & net.rmask
+    if rt[r, net.r_idue + s] + rt[r, net.r_cdue + s] > 0:
         _arrivals(vcs, vbuf, port, pk, rt, wr, net, r, t)
     if rt[r, B_FLITS] == 0:
         return
-    if net.rd > 0:
+    if rt[r, B_ROUTING] > 0:
         base = r * net.ports * net.vcs
         for local in range(net.ports * net.vcs):
             iv = base + local
             if vcs[V_STATE, iv] == ROUTING and vcs[V_DONE, iv] <= t:
+                rt[r, B_ROUTING] -= 1
                 _routed(vcs, vbuf, pk, rt, net, r, local // net.vcs, iv)
                 vcs[V_DONE, iv] = NEVER
                 vcs[V_EVAL, iv] = t + 1
@@ -535,13 +556,13 @@ def _send_router_outputs(port, rt, wr, net, r, t):
         if port[ro, net.c_oqr + h] > t:
             continue
         rt[r, B_QUEUED] -= 1
+        lat = 1 if wr[W_OUT_NODE, ro] >= 0 else wr[W_LATENCY, ro]
+        s = (t + lat + 1) & net.rmask
         dr = wr[W_OUT_ROUTER, ro]
         if dr >= 0:
-            rt[dr, B_INCOMING] += 1
-        lat = 1 if wr[W_OUT_NODE, ro] >= 0 else wr[W_LATENCY, ro]
-        s = (t + lat + 1) % net.ring
+            rt[dr, net.r_idue + s] += 1
         port[ro, s] = port[ro, net.c_oqf + h]
         port[ro, net.c_vc + s] = port[ro, net.c_oqv + h]
         port[ro, net.c_oqf + h] = -1
-        port[ro, net.c_oqh] = (h + 1) % net.qcap
+        port[ro, net.c_oqh] = (h + 1) & (net.qcap - 1)
         port[ro, net.c_oql] -= 1

@@ -51,12 +51,15 @@ P_DEST, P_CTIME, P_ITIME, P_PH, P_HOPS, P_EJECTED, P_FLAT, P_NEXT = range(8)
 # ``nd``: one column per node: the next cycle its source tests (BookSim2's qtime), its packet being injected (-1:
 # none) and its next flit, the VC it uses, the last VC picked (round-robin), the on-off state.
 N_QTIME, N_PKT, N_FLIT, N_VC, N_LAST, N_ON = range(6)
-# ``rt``: one row per router. Columns 0-4 (``busy``), so an idle router is skipped: flits in its VCs, flits on
-# channels towards it, credits due at its outputs, flits in its output queues, VCs waiting for VC allocation. Then
-# blocks at the offsets of ``Net``: the VC allocator's input and output pointers, the switch allocator's, the
-# round-robin offsets of the crossbar inputs (BookSim2's _sw_rr_offset), the held crossbar inputs and outputs.
-# The last row holds the packet pool's free-list head and the packets in the network.
-B_FLITS, B_INCOMING, B_CREDITS, B_QUEUED, B_VA = range(5)
+# ``rt``: one row per router. Columns 0-4 (``busy``), so a router skips what has nothing to do: flits in its VCs,
+# flits in its output queues, VCs waiting for VC allocation, VCs in the routing stage, and a bit per VC (local
+# index p V + vc, routers of at most 63 VCs: ``bits``) for each VC that holds an output VC and a flit, so switch
+# allocation visits only those. Then blocks at the offsets
+# of ``Net``: flits and credits reaching it by the cycle they are read (a ring, as the channels'), the VC
+# allocator's input and output pointers, the switch allocator's, the round-robin offsets of the crossbar inputs
+# (BookSim2's _sw_rr_offset), the held crossbar inputs and outputs. The last row holds the packet pool's
+# free-list head and the packets in the network.
+B_FLITS, B_QUEUED, B_VA, B_ROUTING, B_SA = range(5)
 G_FREE, G_LIVE = range(2)
 # ``port``: one row per router output (ro), then one per node's injection channel (nro + node). Column blocks at
 # the offsets of ``Net``: the channel's flits and their VCs by the cycle they are read (a ring longer than any
@@ -65,10 +68,14 @@ G_FREE, G_LIVE = range(2)
 
 # The network and router as the kernel reads them (built by iq_router.args_for): sizes, delays, allocators, the
 # buffer policy (shared 0: private, ``depth`` flits a VC; 1: ``priv`` private slots a VC and ``shsize`` shared,
-# ``depth`` = priv + shsize the most a VC can hold), and the column offsets of ``port`` and ``rt``.
+# ``depth`` = priv + shsize the most a VC can hold), and the column offsets of ``port`` and ``rt``. Rings are a
+# power of two long (the channels' ``ring``, a VC's FIFO ``vmask + 1``, the output queue ``qcap``) and a flit is
+# ``pkt << sbits | i``, so positions and flits are split by masks: a 64-bit division costs 40-90 cycles.
 Net = namedtuple("Net", "topo k n nodes routers ports vcs depth si so xd rd credit_delay hold wait_tail va_alloc "
-                        "va_iters sa_alloc sa_iters qcap pool size shared priv shsize ring niv nro c_vc c_cr c_oqf "
-                        "c_oqv c_oqr c_oqh c_oql c_sh r_va_in r_va_out r_sa_in r_sa_out r_rr r_hin r_hout")
+                        "va_iters sa_alloc sa_iters qcap pool size sbits smask bits shared priv shsize ring rmask vmask niv "
+                        "nro c_vc c_cr c_oqf "
+                        "c_oqv c_oqr c_oqh c_oql c_sh r_idue r_cdue r_va_in r_va_out r_sa_in r_sa_out r_rr r_hin "
+                        "r_hout")
 # Wiring (models.iq_topology.Wiring's arrays) as one array: rows indexed by output or input (router * P + port),
 # then rows indexed by node.
 W_OUT_ROUTER, W_OUT_PORT, W_OUT_NODE, W_LATENCY, W_UP_ROUTER, W_UP_PORT, W_UP_NODE = range(7)
@@ -89,9 +96,11 @@ def offsets(ports, vcs, si, so, ring, qcap) -> dict:
     c["c_oql"] = c["c_oqh"] + 1
     c["c_sh"] = c["c_oql"] + 1
     pv, ps = ports * vcs, ports * max(si, so)
-    c["r_va_in"] = 5
-    c["r_va_out"] = 5 + pv
-    c["r_sa_in"] = 5 + 2 * pv
+    c["r_idue"] = 5
+    c["r_cdue"] = 5 + ring
+    c["r_va_in"] = 5 + 2 * ring
+    c["r_va_out"] = c["r_va_in"] + pv
+    c["r_sa_in"] = c["r_va_out"] + pv
     c["r_sa_out"] = c["r_sa_in"] + ps
     c["r_rr"] = c["r_sa_out"] + ps
     c["r_hin"] = c["r_rr"] + ports * si
@@ -108,7 +117,7 @@ def new_state(net, seed_nodes_on):
     vc[V_DONE, :] = NEVER
     vc[V_OVC, :] = -1
     vc[O_OWNER, :] = -1
-    vbuf = np.full((net.niv, net.depth), -1, dtype=np.int64)
+    vbuf = np.full((net.niv, net.vmask + 1), -1, dtype=np.int64)
     port = np.zeros((net.nro + net.nodes, net.c_sh + 1), dtype=np.int64)
     port[:, :net.c_vc] = -1                          # no flit on the channels
     port[:, net.c_oqf:net.c_oqv] = -1

@@ -91,7 +91,9 @@ KEYS = _table()
 MODELLED = {
     "topology": ("fly", "mesh", "torus", "fattree"), "k": None, "n": None, "use_noc_latency": (0, 1),
     "routing_function": ("dest_tag", "dor", "dim_order", "nca"), "router": ("iq",), "credit_delay": None,
-    "num_vcs": None, "vc_buf_size": None, "buf_size": None, "buffer_policy": ("private",),
+    "num_vcs": None, "vc_buf_size": None, "buf_size": None, "buffer_policy": ("private", "shared"),
+    # Read by the shared policy only (as BookSim2 reads them); switchq's iq-router checks them there.
+    "private_bufs": None, "private_buf_size": None, "private_buf_start_vc": None, "private_buf_end_vc": None,
     "wait_for_tail_credit": (0, 1), "hold_switch_for_packet": (0, 1), "input_speedup": None,
     "output_speedup": None, "routing_delay": None, "vc_alloc_delay": (1,), "sw_alloc_delay": (1,),
     "st_prepare_delay": None, "st_final_delay": None, "vc_allocator": None, "sw_allocator": None,
@@ -117,9 +119,7 @@ NO_OP = {
     "network_file": "anynet only", "fail_seed": "read only with link_failures",
     "spec_check_elig": "read only with speculative", "spec_check_cred": "read only with speculative",
     "spec_mask_by_reqs": "read only with speculative", "spec_sw_allocator": "read only with speculative",
-    "private_bufs": "read only by the shared buffer policies", "private_buf_size": "read only by the shared "
-    "buffer policies", "private_buf_start_vc": "read only by the shared buffer policies",
-    "private_buf_end_vc": "read only by the shared buffer policies", "max_held_slots": "read only by the limited "
+    "max_held_slots": "read only by the limited "
     "buffer policy", "feedback_aging_scale": "read only by the feedback buffer policies",
     "feedback_offset": "read only by the feedback buffer policies",
     "class_priority": "read only with several classes", "perm_seed": "read only by randperm traffic",

@@ -91,6 +91,10 @@ class IqRouterNetwork:
                       private_buf_size=_check.integer("private_buf_size", self.private_buf_size, -1, 1 << 16))
         if self.buf_size == 0:
             raise _check.InputError("buf_size", 0, "-1 (num_vcs x vc_buf_size) or at least 1 flit")
+        if self.buffer_policy == "private" and self.buf_size > 0:
+            raise _check.InputError("buf_size", self.buf_size, "-1 with the private policy (its VCs have "
+                                                               "vc_buf_size flits; a BookSim2 file's buf_size is "
+                                                               "split over them when read)")
         if self.buffer_policy == "shared" and self.num_vcs * self.private_slots > self.port_buffer:
             raise _check.InputError("private_buf_size", self.private_buf_size,
                                     f"at most {self.port_buffer // self.num_vcs} (num_vcs x private_buf_size "

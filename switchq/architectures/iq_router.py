@@ -13,7 +13,8 @@ from pathlib import Path
 
 from switchq.declaration import CYCLES, Architecture, Counter, Metric
 from switchq.errors import InputError
-from switchq.models.iq_router import ALLOCATORS, PATTERNS, ROUTING_OF, TOPOLOGIES, IqRouterNetwork, IqTraffic
+from switchq.models.iq_router import (ALLOCATORS, BUFFER_POLICIES, PATTERNS, ROUTING_OF, TOPOLOGIES, IqRouterNetwork,
+                                      IqTraffic)
 from switchq.params import Param, check_applies
 
 _BOOL = dict(low=0, high=1, unit="1")
@@ -27,6 +28,12 @@ SYSTEM = (
           help="Virtual channels per port."),
     Param("vc_buf_size", "vc_buf_size", "int", None, low=1, high=4096, unit="flits", default_text="8",
           help="Flits per VC buffer (private buffers)."),
+    Param("buffer_policy", "buffer_policy", "choice", None, choices=BUFFER_POLICIES, default_text="private",
+          help="private: vc_buf_size flits per VC; shared: buf_size flits per port, private_buf_size per VC."),
+    Param("buf_size", "buf_size", "int", None, low=-1, high=1 << 16, unit="flits", default_text="-1",
+          help="Flits per input port (-1: num_vcs x vc_buf_size); with private buffers split over the VCs."),
+    Param("private_buf_size", "private_buf_size", "int", None, low=-1, high=1 << 16, unit="flits",
+          default_text="1", help="shared: flits reserved per VC (-1: buf_size / num_vcs); the rest is shared."),
     Param("routing_delay", "routing_delay", "int", None, low=0, high=64, unit="cycles", default_text="1",
           help="Routing stage; 0: lookahead routing (computed at the hop before)."),
     Param("st_prepare_delay", "st_prepare_delay", "int", None, low=0, high=64, unit="cycles", default_text="0",
@@ -142,17 +149,32 @@ def _from_file(p) -> dict:
         raise InputError("booksim_config", f"routing_function = {routing}",
                          f"{' or '.join(ROUTING_OF[v['topology']])} on a {v['topology']} (switchq's iq-router routes "
                          "each topology as these)")
-    if v["buf_size"] > 0:
-        out["buf_size"] = v["buf_size"]                # split over the VCs once --num-vcs is known (build)
+    if v["buffer_policy"] == "shared":
+        _check_private_regions(v)
     return out
+
+
+def _check_private_regions(v) -> None:
+    """The shared policy as modelled: one private region per VC (BookSim2's private_bufs -1, its default), of
+    one size. Other layouts are refused by name, never read as this one."""
+    if v["private_bufs"] not in (-1, v["num_vcs"]):
+        raise InputError("booksim_config", f"private_bufs = {v['private_bufs']}", f"-1 or num_vcs ({v['num_vcs']}): "
+                         "switchq's shared policy has one private region per VC")
+    for key in ("private_buf_start_vc", "private_buf_end_vc"):
+        if v[key] != -1:
+            raise InputError("booksim_config", f"{key} = {v[key]}", "-1 (one private region per VC)")
+    if not isinstance(v["private_buf_size"], int):
+        raise InputError("booksim_config", f"private_buf_size = {v['private_buf_size']}", "one size for every VC")
 
 
 def build(p):
     check_applies(DECLARATION.all_params(), p, p)
     merged = {**_DEFAULTS, **_from_file(p), **{k: val for k, val in p.items() if val is not None}}
-    if merged.get("buf_size") and p.get("vc_buf_size") is None:
-        # BookSim2's private policy splits buf_size over the VCs: the number of them given last.
-        merged["vc_buf_size"] = merged["buf_size"] // merged.get("num_vcs", 16)
+    if merged.get("buffer_policy", "private") == "private":
+        if merged.get("buf_size", -1) > 0 and p.get("vc_buf_size") is None:
+            # BookSim2's private policy splits buf_size over the VCs: the number of them given last.
+            merged["vc_buf_size"] = merged["buf_size"] // merged.get("num_vcs", 16)
+        merged["buf_size"] = -1                 # all the private policy reads of it is that split
     # Options are the models' fields (SYSTEM's targets are IqRouterNetwork's; two of TRAFFIC's are renamed).
     net = IqRouterNetwork(**{q.target: merged[q.name] for q in SYSTEM if q.name in merged})
     traffic = IqTraffic(**{_TRAFFIC_FIELD.get(q.name, q.name): merged[q.name] for q in TRAFFIC if q.name in merged})
@@ -209,7 +231,8 @@ DECLARATION = Architecture(
     kernel="switchq.validate.arch.iq_router", metrics=METRICS,
     counters=(Counter("arrived", "flits"), Counter("delivered", "flits"), Counter("queued", "flits"),
               Counter("packet_latency_max", "cycles", "max")),
-    units={"k": "1", "n": "1", "nodes": "nodes", "num_vcs": "VCs", "vc_buf_size": "flits", "routing_delay": "cycles",
+    units={"k": "1", "n": "1", "nodes": "nodes", "num_vcs": "VCs", "vc_buf_size": "flits", "buf_size": "flits",
+           "private_buf_size": "flits", "routing_delay": "cycles",
            "st_prepare_delay": "cycles", "st_final_delay": "cycles", "credit_delay": "cycles", "input_speedup": "1",
            "output_speedup": "1", "vc_iterations": "1", "sw_iterations": "1", "injection_rate": "packets/node/cycle",
            "packet_size": "flits"},

@@ -12,9 +12,11 @@ allocation of one cycle each (``vc_alloc_delay`` = ``sw_alloc_delay`` = 1), each
 stage before completes; the crossbar delay ``st_prepare_delay + st_final_delay``; ``credit_delay`` after the
 credit channel; ``wait_for_tail_credit``; ``input_speedup`` binding VC v to crossbar input v mod s and
 ``output_speedup`` input p to output port p mod s; ``hold_switch_for_packet``; iSLIP with its iterations and the
-separable input-first and output-first allocators with round-robin arbiters; private buffers. Not modelled (the
-configuration reader refuses them): speculation, longer allocation stages, shared buffer policies, several traffic
-classes or subnets, output buffers of bounded size, internal speedup.
+separable input-first and output-first allocators with round-robin arbiters; private buffers, and the shared
+policy with one private region per VC (reserved slots kept for the packet holding a VC, as SharedBufferPolicy).
+Not modelled (the configuration reader refuses them): speculation, longer allocation stages, the limited, dynamic,
+shifting and feedback buffer policies and other private regions, several traffic classes or subnets, output
+buffers of bounded size, internal speedup.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from numba import njit
 from .. import kernel as K
 from .iq_router_alloc import ALLOCATORS
 from .iq_router_phases import eject, inject, node_credits, router_step, send_outputs
-from .iq_router_state import (IN_NET_START, LAG_END, LAG_START, LAYOUT, N_QTIME, W_EJ_PORT, W_EJ_ROUTER, W_INJ_PORT,
+from .iq_router_state import (G_FREE, G_LIVE, IN_NET_START, LAG_END, LAG_START, LAYOUT, N_QTIME, P_NEXT, W_EJ_PORT,
+                              W_EJ_ROUTER, W_INJ_PORT,
                               W_INJ_ROUTER, W_LATENCY, W_OUT_NODE, W_OUT_PORT, W_OUT_ROUTER, W_UP_NODE, W_UP_PORT,
-                              W_UP_ROUTER, Load, Net, new_state, offsets)
+                              W_UP_ROUTER, VC_ROWS, Load, Net, new_state, offsets)
 from .iq_routes import TOPOLOGY_CODES
+from ..memory import check_fits
 
 __all__ = ["LAYOUT", "replicate", "args_for", "load_for", "wires_for"]
 
@@ -49,13 +53,17 @@ def _start(net, ld, seed):
 
 
 @njit(cache=True)
-def _run(net, wr_, ld, run, stats_, vcs_, vbuf_, port_, pk_, nd_, rt_, req_):
-    """The cycles, on borrowed views of the state (its caller holds the arrays; see kernel.borrowed)."""
+def _run(net, wr_, ld, run, stats_, start, vcs_, vbuf_, port_, pk_, nd_, rt_, req_):
+    """The cycles from ``start``, on borrowed views of the state (its caller holds the arrays; see
+    kernel.borrowed). Returns the cycle it stopped before: the end, or a cycle that might need more packet
+    records than are free (a node creates at most one a cycle), for the caller to grow them and go on."""
     b = K.borrowed
     wr, stats, vcs, vbuf, port, pk, nd, rt, req = (b(wr_), b(stats_), b(vcs_), b(vbuf_), b(port_), b(pk_), b(nd_),
                                                   b(rt_), b(req_))
     end = run.warmup + run.slots
-    for t in range(end):
+    for t in range(start, end):
+        if pk.shape[1] - rt[net.routers, G_LIVE] < net.nodes:
+            return t
         K.mark_batch(stats, t, run)
         if t == run.warmup:
             stats[LAG_START] = _lag(nd, net, t)
@@ -68,6 +76,19 @@ def _run(net, wr_, ld, run, stats_, vcs_, vbuf_, port_, pk_, nd_, rt_, req_):
         send_outputs(port, rt, wr, net, t)
     stats[LAG_END] = _lag(nd, net, end)
     stats[K.STAT_QUEUED] = stats[K.STAT_ARRIVED] - stats[K.STAT_DELIVERED]
+    return end
+
+
+def _more_packets(pk, rt, routers):
+    """The packet records doubled, the new ones put on the free list (records are named by index only, so where a
+    packet's record lies changes no figure)."""
+    n = pk.shape[1]
+    grown = np.zeros((pk.shape[0], 2 * n), dtype=np.int64)
+    grown[:, :n] = pk
+    grown[P_NEXT, n:2 * n - 1] = np.arange(n + 1, 2 * n)
+    grown[P_NEXT, 2 * n - 1] = rt[routers, G_FREE]
+    rt[routers, G_FREE] = n
+    return grown
 
 
 def _pow2(n: int) -> int:
@@ -109,17 +130,17 @@ def args_for(net, traffic, w):
     # is over: with output_speedup 1 it never holds more than xd + 1; with more, the downstream credits bound it.
     qcap = _pow2(xd + 2 if net.output_speedup == 1 else per_port + xd * net.output_speedup + 2)
     ring = _pow2(lmax + net.credit_delay + 3)
+    nro = w.routers * w.ports
     sbits = int(traffic.packet_size - 1).bit_length()
-    # Packets at once: one per flit any buffer, output queue or channel can hold, and each node's own.
-    pool = (w.routers * w.ports * (per_port + qcap + ring) + w.nodes * (ring + 1) + 1)
+    pool = 4 * w.nodes + 64             # packet records to start with: they double when a cycle might run out
     return Net(topo=TOPOLOGY_CODES[net.topology], k=net.k, n=net.n, nodes=w.nodes, routers=w.routers,
                ports=w.ports, vcs=net.num_vcs, depth=depth, si=net.input_speedup, so=net.output_speedup,
                xd=xd, rd=net.routing_delay, credit_delay=net.credit_delay, hold=net.hold_switch_for_packet,
                wait_tail=net.wait_for_tail_credit, va_alloc=ALLOCATORS[net.vc_allocator], va_iters=net.vc_iterations,
                sa_alloc=ALLOCATORS[net.sw_allocator], sa_iters=net.sw_iterations, qcap=qcap, pool=pool,
                size=traffic.packet_size, sbits=sbits, bits=int(w.ports * net.num_vcs <= 63), smask=(1 << sbits) - 1, shared=int(shared), priv=priv,
-               shsize=shsize, ring=ring, rmask=ring - 1, vmask=_pow2(depth) - 1,
-               niv=w.routers * w.ports * net.num_vcs, nro=w.routers * w.ports,
+               shsize=shsize, cap=per_port, ring=ring, rmask=ring - 1,
+               niv=nro * net.num_vcs, nro=nro,
                **offsets(w.ports, net.num_vcs, net.input_speedup, net.output_speedup, ring, qcap))
 
 
@@ -140,6 +161,23 @@ def replicate(net, traffic, run):
 
     w = wiring(net.topology, net.k, net.n, net.use_noc_latency)
     stats = LAYOUT.zeros(run)
-    kn, ld = args_for(net, traffic, w), load_for(traffic, w.nodes)
-    _run(kn, wires_for(w), ld, run, stats, *_start(kn, ld, run.seed))
+    kn, ld, wr = args_for(net, traffic, w), load_for(traffic, w.nodes), wires_for(w)
+    left = check_fits("nodes", w.nodes, state_bytes(kn), "the network's state at the start")
+    state = list(_start(kn, ld, run.seed))
+    t, end = 0, run.warmup + run.slots
+    while t < end:
+        t = _run(kn, wr, ld, run, stats, t, *state)
+        if t < end:
+            left = check_fits("nodes", w.nodes, {"packet_records": 2 * state[3].nbytes},
+                              f"the packets in flight at cycle {t}", available=left + state[3].nbytes)
+            state[3] = _more_packets(state[3], state[5], kn.routers)      # pk, grown with rt's free list
     return stats
+
+
+def state_bytes(kn) -> dict:
+    """The bytes of the state :func:`new_state` allocates, by record (the packet records' first size)."""
+    word = 8
+    return {"VC_records": VC_ROWS * (kn.niv + kn.nodes * kn.vcs) * word, "flit_stores": 2 * kn.nro * kn.cap * word,
+            "channels_and_queues": (kn.nro + kn.nodes) * (kn.c_free + 1) * word,
+            "router_records": (kn.routers + 1) * (kn.r_hout + kn.ports * kn.so) * word,
+            "packet_records": 8 * kn.pool * word}

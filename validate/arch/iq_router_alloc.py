@@ -27,7 +27,7 @@ def _after(x, ptr, size):
     return d + size if d < 0 else d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def islip(req, m, nin, nout, rt, r, ins, outs, iters):
     """iSLIP with ``iters`` iterations: each unmatched output grants the first unmatched requester at or after its
     pointer; each input accepts the first granting output at or after its own."""
@@ -66,7 +66,7 @@ def islip(req, m, nin, nout, rt, r, ins, outs, iters):
             break
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def separable(req, m, nin, nout, rt, r, ins, outs, input_first):
     """A separable allocator: input-first, each input's arbiter picks one of its requests and each output's
     arbiter one of the inputs that picked it; output-first, the mirror. Pointers move for matched pairs only."""
@@ -109,7 +109,7 @@ def _two_arbiters(req, m, a, na, nb, rt, r, a_off, b_off):
         rt[r, a_off + best] = (y + 1) % nb
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def allocate(kind, iters, req, m, nin, nout, rt, r, ins, outs):
     """The allocator ``kind`` (:data:`ALLOCATORS`) over the ``m`` requests, with router r's pointers."""
     if kind == ISLIP:

@@ -27,7 +27,8 @@ from .iq_router_state import (ACTIVE, B_FLITS, B_QUEUED, B_ROUTING, B_SA, B_VA, 
                               M_FLAT, M_FLIT_GEN, M_FLITS_EJ, M_HOPS, M_NLAT, M_PACKETS, M_PKT_GEN, M_PLAT,
                               N_FLIT, N_LAST, N_ON, N_PKT, N_QTIME, N_VC, NEVER, O_OCC, O_OWNER, O_POCC, O_RES,
                               O_TAIL, P_CTIME, P_DEST, P_EJECTED, P_FLAT, P_HOPS, P_ITIME, P_NEXT, P_PH, PLAT_MAX,
-                              ROUTING, V_DONE, V_EVAL, V_HEAD, V_HI, V_HOLD, V_LEN, V_LO, V_OUT, V_OVC, V_STATE, VA,
+                              ROUTING, V_DONE, V_EVAL, V_HEAD, V_HI, V_HOLD, V_LEN, V_LO, V_OUT, V_OVC, V_STATE, V_TAIL,
+                              VA,
                               W_EJ_PORT, W_EJ_ROUTER, W_INJ_PORT, W_INJ_ROUTER, W_LATENCY, W_OUT_NODE,
                               W_OUT_ROUTER, W_UP_NODE, W_UP_PORT, W_UP_ROUTER)
 from .iq_routes import destination, route
@@ -257,7 +258,7 @@ def inject(vcs, port, pk, nd, rt, wr, stats, net, ld, t, warmup):
 def _routed(vcs, vbuf, pk, rt, net, r, p, iv):
     """The head at the front of input VC ``iv`` (port ``p`` of router ``r``) takes its route and waits for VC
     allocation."""
-    pkt = vbuf[iv, vcs[V_HEAD, iv]] >> net.sbits
+    pkt = vbuf[0, (r * net.ports + p) * net.cap + vcs[V_HEAD, iv]] >> net.sbits
     out, lo, hi, ph = route(net.topo, net.k, net.n, net.vcs, r, p, pk[P_DEST, pkt], pk[P_PH, pkt], False)
     pk[P_PH, pkt] = ph
     vcs[V_OUT, iv], vcs[V_LO, iv], vcs[V_HI, iv] = out, lo, hi
@@ -303,7 +304,16 @@ def _arrivals(vcs, vbuf, port, pk, rt, wr, net, r, t):
         due -= 1
         rt[r, B_FLITS] += 1
         iv = rp * v + port[ch, net.c_vc + s]
-        vbuf[iv, (vcs[V_HEAD, iv] + vcs[V_LEN, iv]) & net.vmask] = f
+        store = rp * net.cap                   # the flit into a free slot of the port's store, at its VC's tail
+        slot = port[rp, net.c_free]
+        port[rp, net.c_free] = vbuf[1, store + slot]
+        vbuf[0, store + slot] = f
+        vbuf[1, store + slot] = -1
+        if vcs[V_LEN, iv] == 0:
+            vcs[V_HEAD, iv] = slot
+        else:
+            vbuf[1, store + vcs[V_TAIL, iv]] = slot
+        vcs[V_TAIL, iv] = slot
         vcs[V_LEN, iv] += 1
         if vcs[V_STATE, iv] == IDLE:
             _route_head(vcs, vbuf, pk, rt, net, r, p, iv, t)
@@ -377,9 +387,12 @@ def _send(vcs, vbuf, port, pk, rt, wr, net, r, p, vc, t):
     v, ports, size = net.vcs, net.ports, net.size
     rp = r * ports + p
     iv = rp * v + vc
-    f = vbuf[iv, vcs[V_HEAD, iv]]
-    vbuf[iv, vcs[V_HEAD, iv]] = -1
-    vcs[V_HEAD, iv] = (vcs[V_HEAD, iv] + 1) & net.vmask
+    store, slot = rp * net.cap, vcs[V_HEAD, iv]     # the front flit out; its slot back on the free list
+    f = vbuf[0, store + slot]
+    vbuf[0, store + slot] = -1
+    vcs[V_HEAD, iv] = vbuf[1, store + slot]
+    vbuf[1, store + slot] = port[rp, net.c_free]
+    port[rp, net.c_free] = slot
     vcs[V_LEN, iv] -= 1
     rt[r, B_FLITS] -= 1
     rt[r, B_QUEUED] += 1

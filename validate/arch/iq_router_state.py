@@ -35,15 +35,20 @@ IDLE, ROUTING, VA, ACTIVE = 0, 1, 2, 3       # an input VC's state, as BookSim2'
 NEVER = K.NEVER
 
 # ``vc``: one column per input VC (iv), then one per node's VC (niv + node * V + vc).
-# Rows 0-9, an input VC: its FIFO's head and length; its state; the cycle its pending stage is evaluated
-# (routing, VA or SA; NEVER: none pending) and the cycle routing completes; the route (output port, VC range) and
-# the output VC granted; whether it holds the switch (hold_switch_for_packet).
-V_HEAD, V_LEN, V_STATE, V_EVAL, V_DONE, V_OUT, V_LO, V_HI, V_OVC, V_HOLD = range(10)
-# Rows 10-14, the buffer downstream of an output VC (column ov) or of a node's VC (column niv + node * V + vc) as
+# Rows 0-10, an input VC: its FIFO's first slot (in its port's flit store) and length; its state; the cycle its
+# pending stage is evaluated (routing, VA or SA; NEVER: none pending) and the cycle routing completes; the route
+# (output port, VC range) and the output VC granted; whether it holds the switch (hold_switch_for_packet); its
+# FIFO's last slot.
+V_HEAD, V_LEN, V_STATE, V_EVAL, V_DONE, V_OUT, V_LO, V_HI, V_OVC, V_HOLD, V_TAIL = range(11)
+# Rows 11-15, the buffer downstream of an output VC (column ov) or of a node's VC (column niv + node * V + vc) as
 # its sender sees it (BookSim2's BufferState): flits sent and not credited, the input VC owning it (-1: free),
 # the tail sent; under the shared policy the slots reserved for its packet and its private region's occupancy.
-O_OCC, O_OWNER, O_TAIL, O_RES, O_POCC = range(10, 15)
-VC_ROWS = 15
+O_OCC, O_OWNER, O_TAIL, O_RES, O_POCC = range(11, 16)
+VC_ROWS = 16
+# ``vbuf``: each input port's flit store, ``cap`` slots (the port's buffer, BookSim2's Buffer), its VCs' FIFOs
+# linked lists through it: row 0 a slot's flit, row 1 the next slot (of its VC's FIFO, or of the port's free
+# list, whose head is the port's ``c_free`` column of ``port``). A ring per VC would hold num_vcs times the port's
+# flits under the shared policy, where one VC may take them all.
 # ``pk``: one column per packet of the pool: destination, creation cycle, head's injection cycle, the torus
 # dateline phase, routers crossed, flits ejected, the flits' latencies (ejection less injection cycles, summed),
 # the free list.
@@ -64,17 +69,19 @@ G_FREE, G_LIVE = range(2)
 # ``port``: one row per router output (ro), then one per node's injection channel (nro + node). Column blocks at
 # the offsets of ``Net``: the channel's flits and their VCs by the cycle they are read (a ring longer than any
 # delay), the credits due back at the channel's sender (ring x V), the output queue (flits, VCs, the cycle each
-# is ready, its head and length), and the shared occupancy of the buffer the channel feeds (shared policy).
+# is ready, its head and length), and the shared occupancy of the buffer the channel feeds (shared policy). Rows
+# of router outputs also hold, in ``c_free``, the free list of the input port of the same index (ro = rp).
 
 # The network and router as the kernel reads them (built by iq_router.args_for): sizes, delays, allocators, the
 # buffer policy (shared 0: private, ``depth`` flits a VC; 1: ``priv`` private slots a VC and ``shsize`` shared,
-# ``depth`` = priv + shsize the most a VC can hold), and the column offsets of ``port`` and ``rt``. Rings are a
-# power of two long (the channels' ``ring``, a VC's FIFO ``vmask + 1``, the output queue ``qcap``) and a flit is
+# ``depth`` = priv + shsize the most a VC can hold; ``cap`` the port's flits), and the column offsets of ``port``
+# and ``rt``. ``pool``: the packet records to start with (they grow as packets are in flight, see
+# iq_router.replicate). Rings are a power of two long (the channels' ``ring``, the output queue ``qcap``) and a flit is
 # ``pkt << sbits | i``, so positions and flits are split by masks: a 64-bit division costs 40-90 cycles.
 Net = namedtuple("Net", "topo k n nodes routers ports vcs depth si so xd rd credit_delay hold wait_tail va_alloc "
-                        "va_iters sa_alloc sa_iters qcap pool size sbits smask bits shared priv shsize ring rmask vmask niv "
+                        "va_iters sa_alloc sa_iters qcap pool size sbits smask bits shared priv shsize cap ring rmask niv "
                         "nro c_vc c_cr c_oqf "
-                        "c_oqv c_oqr c_oqh c_oql c_sh r_idue r_cdue r_va_in r_va_out r_sa_in r_sa_out r_rr r_hin "
+                        "c_oqv c_oqr c_oqh c_oql c_sh c_free r_idue r_cdue r_va_in r_va_out r_sa_in r_sa_out r_rr r_hin "
                         "r_hout")
 # Wiring (models.iq_topology.Wiring's arrays) as one array: rows indexed by output or input (router * P + port),
 # then rows indexed by node.
@@ -95,6 +102,7 @@ def offsets(ports, vcs, si, so, ring, qcap) -> dict:
     c["c_oqh"] = c["c_oqr"] + qcap
     c["c_oql"] = c["c_oqh"] + 1
     c["c_sh"] = c["c_oql"] + 1
+    c["c_free"] = c["c_sh"] + 1
     pv, ps = ports * vcs, ports * max(si, so)
     c["r_idue"] = 5
     c["r_cdue"] = 5 + ring
@@ -117,8 +125,14 @@ def new_state(net, seed_nodes_on):
     vc[V_DONE, :] = NEVER
     vc[V_OVC, :] = -1
     vc[O_OWNER, :] = -1
-    vbuf = np.full((net.niv, net.vmask + 1), -1, dtype=np.int64)
-    port = np.zeros((net.nro + net.nodes, net.c_sh + 1), dtype=np.int64)
+    vbuf = np.empty((2, net.nro * net.cap), dtype=np.int64)
+    vbuf[0, :] = -1
+    for rp in range(net.nro):                     # each port's slots on its free list, in order
+        base = rp * net.cap
+        for i in range(net.cap - 1):
+            vbuf[1, base + i] = i + 1
+        vbuf[1, base + net.cap - 1] = -1
+    port = np.zeros((net.nro + net.nodes, net.c_free + 1), dtype=np.int64)
     port[:, :net.c_vc] = -1                          # no flit on the channels
     port[:, net.c_oqf:net.c_oqv] = -1
     pk = np.zeros((8, net.pool), dtype=np.int64)

@@ -174,7 +174,7 @@ def _cold_rows(progress=sys.stderr) -> list:
 
 
 def run_bench(out: Path | None = None, quick: bool = False, as_json: bool = False, booksim: Path | None = None,
-              cold: bool = False) -> dict:
+              cold: bool = False, scale: bool = False) -> dict:
     slots = 20_000 if quick else 200_000
     rows = []
     cases = _cases()
@@ -209,7 +209,11 @@ def run_bench(out: Path | None = None, quick: bool = False, as_json: bool = Fals
         from .bench_booksim import TOTAL_CYCLES, side_by_side
 
         rows += side_by_side(booksim, TOTAL_CYCLES // 10 if quick else TOTAL_CYCLES)
-    flags = (" --quick" if quick else "") + (" --cold" if cold else "") + (
+    if scale:
+        from .bench_scale import scale_rows
+
+        rows += scale_rows(quick)
+    flags = (" --quick" if quick else "") + (" --cold" if cold else "") + (" --scale" if scale else "") + (
         f" --booksim {booksim}" if booksim is not None else "")
     result = {"command": f"switchq bench{flags}" + (f" --out {out}" if out is not None else ""),
               "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
@@ -262,6 +266,7 @@ def _markdown(result):
                      f"{'—' if r['booksim2'] is None else format(r['booksim2'], '.3g')} | "
                      f"{'—' if r['met'] is None else ('yes' if r['met'] else 'no')} |")
     from .bench_booksim import markdown_table
+    from .bench_scale import markdown_table as scale_table
 
-    lines += markdown_table(result["rows"])
+    lines += markdown_table(result["rows"]) + scale_table(result["rows"])
     return "\n".join(lines) + "\n"

@@ -174,24 +174,26 @@ def warm(workers):
               help="Also write the figures as markdown to this file.")
 @click.option("--quick", is_flag=True, help="Shorter runs (BookSim2 side by side: a tenth of the cycles).")
 @click.option("--booksim", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="A BookSim2 binary: also ask it and switchq the same fat-tree question, one whole process at "
-                   "a time (16 and 64 nodes, loads 0.3 and 0.8, 1.6 M cycles each; BookSim2 at 64 nodes, load 0.8 "
-                   "takes about 20 minutes).")
+              help="A BookSim2 binary: also run one BookSim2 file through it and through switchq's iq-router, "
+                   "one whole process at a time (16, 64 and 256 nodes, 1.6 M cycles, 400,000 at 256; about 25 "
+                   "minutes of BookSim2).")
+@click.option("--scale", is_flag=True, help="Also time bmin and iq-router at 64 to 4096 nodes, load 0.5, with each "
+                                            "process's peak memory (several minutes).")
 @click.option("--cold", is_flag=True, help="Also compile every kernel into an empty Numba cache, one fresh "
                                            "process each (several minutes; the real cache is untouched).")
 @json_option
-def bench(out, quick, booksim, cold, as_json):
+def bench(out, quick, booksim, cold, scale, as_json):
     """Measure simulator and solver speed on this machine (one core, after compilation), and whole
     processes as a user runs them.
 
     \b
     Example:
       switchq bench --out reports/performance.md
-      switchq bench --booksim /opt/booksim2/src/booksim --cold --out reports/performance.md
+      switchq bench --booksim /opt/booksim2/src/booksim --cold --scale --out reports/performance.md
     """
     from .bench import run_bench
 
-    run_bench(out=out, quick=quick, as_json=as_json, booksim=booksim, cold=cold)
+    run_bench(out=out, quick=quick, as_json=as_json, booksim=booksim, cold=cold, scale=scale)
 
 
 def _register():

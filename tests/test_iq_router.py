@@ -203,7 +203,7 @@ def test_packet_records_grow_with_the_packets_in_flight(monkeypatch):
 
 
 def test_a_network_that_would_not_fit_in_memory_is_refused_before_it_runs(monkeypatch):
-    from switchq.validate import memory
+    from switchq.validate.arch import memory
 
     monkeypatch.setattr(memory, "available_bytes", lambda: 1e6)
     net = IqRouterNetwork("fattree", 4, 3, num_vcs=4, buffer_policy="shared", buf_size=640, private_buf_size=0)

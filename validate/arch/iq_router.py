@@ -32,7 +32,7 @@ from .iq_router_state import (G_FREE, G_LIVE, IN_NET_START, LAG_END, LAG_START, 
                               W_INJ_ROUTER, W_LATENCY, W_OUT_NODE, W_OUT_PORT, W_OUT_ROUTER, W_UP_NODE, W_UP_PORT,
                               W_UP_ROUTER, VC_ROWS, Load, Net, new_state, offsets)
 from .iq_routes import TOPOLOGY_CODES
-from ..memory import check_fits
+from .memory import check_fits
 
 __all__ = ["LAYOUT", "replicate", "args_for", "load_for", "wires_for"]
 

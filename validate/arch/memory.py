@@ -6,8 +6,8 @@ runs is given the rest as its limit, and stops with the same kind of message if 
 
 Examples
 --------
->>> gigabytes(3_407_872_000)
-'3.41 GB'
+>>> readable_bytes(3_407_872_000), readable_bytes(12_500_000), readable_bytes(81_920)
+('3.41 GB', '12.5 MB', '81.9 kB')
 >>> check_fits("n_ports", 1024, {"flows": 2e9, "crosspoints": 1e9}, "the switch's state at the start",
 ...            available=1.5e9)
 Traceback (most recent call last):
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from switchq.errors import InputError
 
-__all__ = ["available_bytes", "gigabytes", "check_fits"]
+__all__ = ["available_bytes", "readable_bytes", "check_fits"]
 
 MEMINFO = "/proc/meminfo"
 
@@ -42,9 +42,12 @@ def available_bytes() -> float:
         return float("inf")
 
 
-def gigabytes(nbytes: float) -> str:
-    """``nbytes`` as decimal gigabytes, two decimals."""
-    return f"{nbytes / 1e9:.2f} GB"
+def readable_bytes(nbytes: float) -> str:
+    """``nbytes`` in decimal units: GB with two decimals from 1 GB, else MB or kB with three figures."""
+    if nbytes >= 1e9:
+        return f"{nbytes / 1e9:.2f} GB"
+    unit, scale = ("MB", 1e6) if nbytes >= 1e6 else ("kB", 1e3)
+    return f"{nbytes / scale:.3g} {unit}"
 
 
 def check_fits(parameter: str, value, parts: dict, what: str, available: float | None = None) -> float:
@@ -55,7 +58,7 @@ def check_fits(parameter: str, value, parts: dict, what: str, available: float |
     need = float(sum(parts.values()))
     if need > available:
         largest = sorted(parts.items(), key=lambda kv: -kv[1])[:4]
-        shown = ", ".join(f"{k.replace('_', ' ')} {gigabytes(v)}" for k, v in largest)
-        raise InputError(parameter, value, f"a size whose state fits in memory: {what} needs {gigabytes(need)} "
-                                           f"({shown}), and {gigabytes(available)} is available (MemAvailable)")
+        shown = ", ".join(f"{k.replace('_', ' ')} {readable_bytes(v)}" for k, v in largest)
+        raise InputError(parameter, value, f"a size whose state fits in memory: {what} needs {readable_bytes(need)} "
+                                           f"({shown}), and {readable_bytes(available)} is available (MemAvailable)")
     return available - need

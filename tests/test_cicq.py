@@ -198,3 +198,71 @@ def test_what_holds_sfc_back_on_unbalanced_traffic_is_the_out_of_order_train():
     assert small.throughput.value < 0.6
     bigger = simulate(_switch(64, 32, 3, "sfc"), tr, s)
     assert bigger.throughput.value > 0.9
+
+
+# --------------------------------------------------------------------------- memory (issue 38)
+
+def _args(n, q_r=2, priorities=1, storage=1024, dd=2, dc=2):
+    from switchq.validate.arch import cicq_state as S
+
+    return S.CicqArgs(n_ports=n, priorities=priorities, q_r=q_r, data_delay=dd, credit_delay=dc, sfc=False,
+                      speculate=False, eager=False, rtx_limit=1 << 62, replacement=False, lqf=True, storage=storage,
+                      pool_limit=1 << 40)
+
+
+def test_the_state_figure_is_what_the_kernel_allocates():
+    from switchq.validate.arch import cicq_state as S
+
+    sw = _args(5, q_r=3, priorities=2, dd=4, dc=3)
+    assert sum(S.start_bytes(sw).values()) == sum(a.nbytes for a in S.new_state(sw))
+
+
+def test_a_1024_port_crossbar_needs_its_flows_and_crosspoints_not_a_ring_per_flow():
+    # Issue 38: a ring of `storage` cells per flow was 1024^2 x 1024 x 40 B = 43 GB at 1024 ports (SFC's 4096
+    # cells: 172 GB). The state at the start is now the per-flow records (13 words), the crosspoints' rings, the
+    # ACK queues and the line cards' first pool rows (10 smallest blocks an input): 0.21 GB whatever the storage.
+    from switchq.validate.arch import cicq_state as S
+
+    start = S.start_bytes(_args(1024))
+    assert start["flows"] == 13 * 8 * 1024**2 and start["crosspoints"] == 2 * 8 * 2 * 1024**2
+    assert start["line_card_pool"] == 40 * 65536
+    assert sum(start.values()) < 0.25e9
+    assert S.start_bytes(_args(1024, storage=4096)) == start
+
+
+def test_a_run_uses_pool_rows_for_the_cells_it_holds():
+    # 256 ports at load 0.5: a few cells per input are held at once, so the pool never grows past its first rows.
+    from switchq.validate.arch import cicq_state as S
+
+    _, used = cicq.replicate_measured(_switch(256, 4, 2, "credit"), Traffic(0.5),
+                                      K.Run(slots=300, warmup=0, drain=0, seed=1))
+    assert 0 < used["pool_rows"] <= S.first_pool_cells(256)
+    assert used["bytes"] < 50e6                        # the old rings: 256^2 x 1024 x 40 B = 2.7 GB
+
+
+def test_a_state_larger_than_memory_is_refused_before_it_allocates(monkeypatch):
+    from switchq.validate.arch import memory
+    from switchq.validate.arch import cicq_state as S
+
+    monkeypatch.setattr(memory, "available_bytes", lambda: 1e4)
+    with pytest.raises(InputError) as e:
+        cicq.replicate(_switch(16, 4, 2, "credit"), Traffic(0.5), K.Run(slots=100, warmup=0, drain=0, seed=1))
+    need = sum(S.start_bytes(_args(16)).values())
+    assert e.value.parameter == "n_ports" and e.value.value == 16
+    assert f"needs {memory.readable_bytes(need)}" in e.value.allowed and "10 kB is available" in e.value.allowed
+
+
+def test_a_run_whose_cells_outgrow_memory_stops_naming_the_slot(monkeypatch):
+    # A flow of 8 offered a cell a slot and carried 1/32 of one (credits, Q_R / tau) fills its line card: the
+    # pool must grow past its first rows, and with room for only 2000 more cells it stops, naming what it needed.
+    from switchq.validate.arch import memory
+    from switchq.validate.arch import cicq_state as S
+
+    start = S.start_bytes(_args(8))
+    fixed = sum(start.values()) - start["line_card_pool"]
+    monkeypatch.setattr(memory, "available_bytes", lambda: fixed + (S.first_pool_cells(8) + 2000) * 40)
+    with pytest.raises(InputError) as e:
+        cicq.replicate(_switch(8, 32, 1, "credit"), Traffic(1.0, pattern="unbalanced", unbalanced_w=1.0),
+                       K.Run(slots=3000, warmup=0, drain=0, seed=1))
+    assert e.value.parameter == "n_ports" and "held at slot" in e.value.allowed
+    assert "line card pool" in e.value.allowed

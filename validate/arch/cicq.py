@@ -62,6 +62,10 @@ around in exactly tau = delta_d + delta_c slots.
 The slot is run as these named phases (:mod:`switchq.validate.arch.cicq_phases`) over the packed state
 of :mod:`switchq.validate.arch.cicq_state`: ``receive_flow_control``, ``enqueue_arrivals``,
 ``serve_inputs``, ``accept_at_crosspoints``, ``serve_outputs``, ``emit_acks``.
+
+Memory (issue 38): the state grows with the switch as N^2 P flow records and crosspoint rings and N ACK queues
+(:func:`cicq_state.start_bytes`, checked against the memory available before it is allocated), and with the
+cells the line cards hold (:mod:`switchq.validate.arch.cicq_cells`); 1024 ports at Q_R = 2 start at 0.21 GB.
 """
 
 from __future__ import annotations
@@ -70,23 +74,52 @@ import numpy as np
 from numba import njit
 
 from .. import kernel as K
+from . import memory
+from .cicq_cells import grow_pool, short_of_reserve
 from .cicq_phases import (accept_at_crosspoints, emit_acks, enqueue_arrivals, receive_flow_control, serve_inputs,
                           serve_outputs)
-from .cicq_state import (CREDIT_MAX, CREDIT_MIN, CREDITS, CREDITS_OUT, DELIV_NEXT, EXT_CREDIT_MAX, EXT_CREDIT_MIN,
-                         EXT_RTX_MAX, EXTREMES, LAYOUT, RTX_MAX, TAIL, CicqArgs, new_state)
+from .cicq_state import (CELL_FIELDS, CREDIT_MAX, CREDIT_MIN, CREDITS, CREDITS_OUT, DELIV_NEXT, EXT_CREDIT_MAX,
+                         EXT_CREDIT_MIN, EXT_RTX_MAX, EXTREMES, H_NEED, H_TOP, LAYOUT, RTX_MAX, TAIL, CicqArgs,
+                         CicqState, new_state, start_bytes)
 
-__all__ = ["LAYOUT", "CicqArgs", "replicate"]
+__all__ = ["LAYOUT", "CicqArgs", "replicate", "replicate_measured"]
 
 
 @njit(cache=True)
 def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
     """Run the slots of one replication of the crossbar ``sw`` (CicqArgs) into ``stats`` and ``parts``
-    (modified in place): the phases of :mod:`switchq.validate.arch.cicq_phases`, in the slot's order."""
+    (modified in place), growing the line cards' pool between slots when its reserve runs short.
+
+    Returns ``(rows used, rows needed, slot)``: the rows of the line cards' pool ever used, and 0 and the slots
+    run, or the rows it would have needed beyond ``sw.pool_limit`` and the slot where the run stopped for want
+    of them."""
     K.seed_rng(run.seed)
     st = new_state(sw)
+    total = run.warmup + run.slots + run.drain
+    t = _run_slots(sw, st, run, tr, prio_cdf, stats, parts, 0)
+    while t < total:
+        cells = grow_pool(sw, st.cells, st.heap)
+        if st.heap[H_NEED] > 0:
+            return st.heap[H_TOP], st.heap[H_NEED], t
+        st = CicqState(cells=cells, flows=st.flows, ports=st.ports, masks=st.masks, xp=st.xp, links=st.links,
+                       ackq=st.ackq, heap=st.heap, burst=st.burst, arrivals=st.arrivals)
+        t = _run_slots(sw, st, run, tr, prio_cdf, stats, parts, t)
+    _close(sw, st, stats, parts, tr)
+    return st.heap[H_TOP], 0, t
+
+
+@njit(cache=True)
+def _run_slots(sw, st, run, tr, prio_cdf, stats, parts, start):
+    """Run slots from ``start`` on: the phases of :mod:`switchq.validate.arch.cicq_phases`, in the slot's order.
+    Returns the slot where it stopped: the end, or a slot whose arrivals the pool's reserve could not hold
+    (:func:`cicq_cells.short_of_reserve`). The state is one record for the whole loop: rebuilt inside it as the
+    pool grew, the kernel compiled to half as much code again, with twice the reference counting, and ran 2-3 %
+    slower (measured)."""
     warmup = run.warmup
     end = warmup + run.slots
-    for t in range(end + run.drain):
+    for t in range(start, end + run.drain):
+        if t < end and short_of_reserve(sw, st.cells, st.heap):
+            return t
         K.mark_batch(stats, t, run)
         measured_from = warmup if t < end else K.NEVER
         lane = t % sw.credit_delay
@@ -97,7 +130,7 @@ def _run_cicq(sw, run, tr, prio_cdf, stats, parts):
         accept_at_crosspoints(sw, st, stats, t, lane)
         serve_outputs(sw, st, stats, parts, t, measured_from)
         emit_acks(sw, st, lane)
-    _close(sw, st, stats, parts, tr)
+    return end + run.drain
 
 
 @njit(cache=True)
@@ -122,6 +155,19 @@ def replicate(switch, traffic, run, speculate=None):
     (for conservation checks); ``speculate=False`` runs the SFC machinery with
     speculation switched off (for the credit-equivalence check).
     """
+    return replicate_measured(switch, traffic, run, speculate)[0]
+
+
+def replicate_measured(switch, traffic, run, speculate=None):
+    """:func:`replicate`'s counters and the memory it used: ``(counters, {"start": bytes of the state at the
+    start, "pool_rows": rows of the line cards' pool ever used, "bytes": the rest of the state and those rows})``.
+
+    Memory: the state at the start (:func:`cicq_state.start_bytes`: N^2 P flows, the crosspoints' N^2 P rings of
+    Q_R cells, N ACK queues of N Q_R) must fit in what the machine has free (:mod:`switchq.validate.arch.memory`),
+    else InputError on ``n_ports`` names both figures before anything is allocated. The line cards' cells then
+    take a pool that grows with the cells held (:mod:`switchq.validate.arch.cicq_cells`) into what is left; a run
+    whose cells would not fit stops with the same error, naming the slot.
+    """
     fc = switch.flow_control
     n = switch.n_ports
     sfc = fc.protocol == "sfc"
@@ -134,6 +180,20 @@ def replicate(switch, traffic, run, speculate=None):
     stats = LAYOUT.zeros(run)
     args = CicqArgs(n_ports=n, priorities=switch.priorities, q_r=fc.crosspoint_cells, data_delay=fc.data_delay_slots,
                     credit_delay=fc.credit_delay_slots, sfc=sfc, speculate=bool(speculate), eager=fc.resend == "eager",
-                    rtx_limit=q_rtx, replacement=fc.replacement, lqf=switch.arbitration == "lqf", storage=storage)
-    _run_cicq(args, run, K.traffic_arrays(traffic, n), prio_cdf, stats, K.parts(n))
-    return stats
+                    rtx_limit=q_rtx, replacement=fc.replacement, lqf=switch.arbitration == "lqf", storage=storage,
+                    pool_limit=0)
+    start = start_bytes(args)
+    available = memory.available_bytes()
+    memory.check_fits("n_ports", n, start, "the crossbar's state at the start", available)
+    # The pool may take all the memory the rest of the state leaves (its first rows are in ``start``).
+    fixed = sum(start.values()) - start["line_card_pool"]
+    row = 8 * CELL_FIELDS
+    args = args._replace(pool_limit=int(min((available - fixed) // row, 1 << 60)))
+    used, need, slot = _run_cicq(args, run, K.traffic_arrays(traffic, n), prio_cdf, stats, K.parts(n))
+    if need:
+        parts = {**start, "line_card_pool": need * row}
+        what = f"the crossbar's state with the cells its line cards held at slot {slot}"
+        memory.check_fits("n_ports", n, parts, what, available)
+        raise RuntimeError("the line cards' pool stopped within its limit")   # unreachable: need passed it
+    return stats, {"start": sum(start.values()), "pool_rows": int(used),
+                   "bytes": fixed + int(used) * row}

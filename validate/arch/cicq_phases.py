@@ -24,13 +24,15 @@ from __future__ import annotations
 from numba import njit
 
 from .. import kernel as K
+from .cicq_cells import at, make_room, release
 from .cicq_state import (ACK_FLOW, ACK_SEQ, ACKED, ACKQ_HEAD, ACKQ_LEN, AQ_FLOW, AQ_SEQ, BLOCK_SEQ, BURST_FIRST,
                          BURST_PRIO, C_ARRIVAL, C_COPY, C_FIRST, C_LAST, C_STATE, CRED, CREDITED_DROPS, CREDITS,
                          DATA_COPY, DATA_CREDITED, DATA_FLOW, DATA_SEQ, DELIV_NEXT, DUP_CREDIT, DUPLICATES, EXPECTED,
-                         EXT_CREDIT_MAX, EXT_CREDIT_MIN, EXT_RTX_MAX, EXTREMES, LAT_COUNT_P, LAT_SUM_P, NAK, NAK_COPY,
-                         NAK_FLOW, NAK_KIND, NAK_SEQ, NAKED, NAKS, NO_MSG, ORDER_ERRORS, OUT_OF_ORDER, PREV_BURST,
-                         REPLACED, REPLACEMENTS, RETRANSMISSIONS, RETX_PTR, RR_IN, RR_OUT, RTX_COUNT, SENT_HW, SPEC,
-                         SPECULATIVE, TAIL, TRANSMISSIONS, UNSENT, XP_COPY, XP_HEAD, XP_LEN, XP_SEQ, XP_TOTAL)
+                         EXT_CREDIT_MAX, EXT_CREDIT_MIN, EXT_RTX_MAX, EXTREMES, LAT_COUNT_P, LAT_SUM_P, NAK,
+                         NAK_COPY, NAK_FLOW, NAK_KIND, NAK_SEQ, NAKED, NAKS, NO_MSG, ORDER_ERRORS, OUT_OF_ORDER,
+                         PREV_BURST, REPLACED, REPLACEMENTS, RETRANSMISSIONS, RETX_PTR, RING, RR_IN, RR_OUT,
+                         RTX_COUNT, SENT_HW, SPEC, SPECULATIVE, TAIL, TRANSMISSIONS, UNSENT, XP_COPY, XP_HEAD,
+                         XP_LEN, XP_SEQ, XP_TOTAL)
 
 
 @njit(cache=True, inline="always")
@@ -38,14 +40,14 @@ def receive_flow_control(sw, st, lane):
     """Phase 1: the messages on lane ``lane`` (emitted delta_c slots ago) reach the line cards.
 
     An ACK returns its credit, acknowledges every seq up to its own and frees a retransmission-buffer
-    place (SFC, R4). A NAK or a replacement returns its credit and, unless it is about an acknowledged
-    cell or (NAK only) an older copy, marks the cell NAKED, due for a credited resend (R7) and blocks the
-    flow's speculation until then (§6.2). A duplicate's message returns only its credit (R2, R6).
+    place (SFC, R4); a flow left with nothing to acknowledge gives its block back to the line cards' pool.
+    A NAK or a replacement returns its credit and, unless it is about an acknowledged cell or (NAK only) an
+    older copy, marks the cell NAKED, due for a credited resend (R7) and blocks the flow's speculation until
+    then (§6.2). A duplicate's message returns only its credit (R2, R6).
     """
     cells, flows, ports, masks, links = st.cells, st.flows, st.ports, st.masks, st.links
     P = sw.priorities
     n = sw.n_ports
-    mask = sw.storage - 1
     for i in range(n):
         f = links[ACK_FLOW, i, lane]
         if f >= 0:
@@ -57,6 +59,8 @@ def receive_flow_control(sw, st, lane):
                 flows[RETX_PTR, f] = flows[ACKED, f]
             if sw.sfc:
                 ports[RTX_COUNT, i] -= 1
+            if flows[ACKED, f] == flows[TAIL, f]:
+                release(cells, flows, st.heap, f)
         k = links[NAK_KIND, i, lane]
         if k != NO_MSG:
             links[NAK_KIND, i, lane] = NO_MSG
@@ -65,12 +69,14 @@ def receive_flow_control(sw, st, lane):
             flows[CREDITS, x] += 1
             ports[EXTREMES, EXT_CREDIT_MAX] = max(ports[EXTREMES, EXT_CREDIT_MAX], flows[CREDITS, x])
             s = links[NAK_SEQ, i, lane]
+            if k == DUP_CREDIT or s < flows[ACKED, f]:
+                continue    # only the credit: an acknowledged cell may no longer be held at all
+            c = at(flows, f, s)
             # A NAK about an older copy is stale: a later copy is on its way, or one was
             # accepted (a later copy can only be dropped as a duplicate of an accepted one).
             # A replacement is never stale: the crosspoint no longer holds the cell at all.
-            stale = k == NAK and links[NAK_COPY, i, lane] != cells[f, s & mask, C_COPY]
-            if k != DUP_CREDIT and s >= flows[ACKED, f] and not stale:
-                cells[f, s & mask, C_STATE] = NAKED
+            if k != NAK or links[NAK_COPY, i, lane] == cells[c, C_COPY]:
+                cells[c, C_STATE] = NAKED
                 if s < flows[RETX_PTR, f]:
                     flows[RETX_PTR, f] = s
                     j = x % n
@@ -83,12 +89,13 @@ def enqueue_arrivals(sw, st, tr, prio_cdf, stats, parts, t, warmup):
     """Phase 2: this slot's cells arrive at the line cards and join their flows' VOQs as UNSENT.
 
     A burst draws its priority when it starts (from ``prio_cdf``); a cell finding its flow's storage full
-    is refused (:func:`kernel.admit`). The only random draws of the slot.
+    is refused (:func:`kernel.admit`). The only random draws of the slot. A cell finding its flow's block
+    full (or none) gets the flow a larger one (:func:`cicq_cells.make_room`), from the pool's free lists or its
+    reserve (:func:`cicq_cells.short_of_reserve`, checked before this phase).
     """
     cells, flows, ports, masks, burst, arrivals = st.cells, st.flows, st.ports, st.masks, st.burst, st.arrivals
     n = sw.n_ports
     P = sw.priorities
-    mask = sw.storage - 1
     ports[PREV_BURST, :n] = burst
     K.draw_arrivals(arrivals, burst, tr, n)
     for i in range(n):
@@ -102,12 +109,14 @@ def enqueue_arrivals(sw, st, tr, prio_cdf, stats, parts, t, warmup):
         admitted = K.admit(stats, t, warmup, flows[TAIL, f] - flows[ACKED, f] < sw.storage, True)
         K.part_offered(parts, d, t, warmup, admitted)
         if admitted:
-            s = flows[TAIL, f] & mask
-            cells[f, s, C_ARRIVAL] = t
-            cells[f, s, C_FIRST] = ports[BURST_FIRST, i]
-            cells[f, s, C_LAST] = 1 if burst[i] < 0 else 0
-            cells[f, s, C_STATE] = UNSENT
-            cells[f, s, C_COPY] = 0
+            if flows[TAIL, f] - flows[ACKED, f] > flows[RING, f]:   # its block is full, or it has none
+                make_room(sw, cells, flows, st.heap, f)
+            c = at(flows, f, flows[TAIL, f])
+            cells[c, C_ARRIVAL] = t
+            cells[c, C_FIRST] = ports[BURST_FIRST, i]
+            cells[c, C_LAST] = 1 if burst[i] < 0 else 0
+            cells[c, C_STATE] = UNSENT
+            cells[c, C_COPY] = 0
             flows[TAIL, f] += 1
             masks[i, d >> 6] |= 1 << (d & 63)
 
@@ -133,7 +142,6 @@ def serve_inputs(sw, st, stats, t):
     cells, flows, ports, masks, links = st.cells, st.flows, st.ports, st.masks, st.links
     n = sw.n_ports
     P = sw.priorities
-    mask = sw.storage - 1
     nw = masks.shape[1]
     send_idx = t % (sw.data_delay + 1)
     for i in range(n):
@@ -156,7 +164,7 @@ def serve_inputs(sw, st, stats, t):
                     # R7: a cell due for a resend (lowest seq) before an unsent one. Due: NAKed, or
                     # (eager) speculative and not yet acknowledged either way.
                     while flows[RETX_PTR, f] < flows[SENT_HW, f]:
-                        state = cells[f, flows[RETX_PTR, f] & mask, C_STATE]
+                        state = cells[at(flows, f, flows[RETX_PTR, f]), C_STATE]
                         if state != CRED and (sw.eager or state != SPEC):
                             break
                         flows[RETX_PTR, f] += 1
@@ -216,11 +224,12 @@ def serve_inputs(sw, st, stats, t):
                 stats[SPECULATIVE] += 1
                 if sw.eager and s < flows[RETX_PTR, f]:
                     flows[RETX_PTR, f] = s
-        cells[f, s & mask, C_STATE] = CRED if credited else SPEC
-        cells[f, s & mask, C_COPY] += 1
+        c = at(flows, f, s)
+        cells[c, C_STATE] = CRED if credited else SPEC
+        cells[c, C_COPY] += 1
         links[DATA_FLOW, i, send_idx] = f
         links[DATA_SEQ, i, send_idx] = s
-        links[DATA_COPY, i, send_idx] = cells[f, s & mask, C_COPY]
+        links[DATA_COPY, i, send_idx] = cells[c, C_COPY]
         links[DATA_CREDITED, i, send_idx] = 1 if credited else 0
         ports[RR_IN, i] = K.rr_next((f // P) % n, n)
 
@@ -319,7 +328,6 @@ def serve_outputs(sw, st, stats, parts, t, measured_from):
     cells, flows, ports, masks, xp, ackq = st.cells, st.flows, st.ports, st.masks, st.xp, st.ackq
     n = sw.n_ports
     P = sw.priorities
-    mask = sw.storage - 1
     nw = masks.shape[1]
     qc = xp.shape[2]
     aq = ackq.shape[2]
@@ -357,15 +365,15 @@ def serve_outputs(sw, st, stats, parts, t, measured_from):
         if s != flows[DELIV_NEXT, f]:
             stats[ORDER_ERRORS] += 1
         flows[DELIV_NEXT, f] = s + 1
-        c = s & mask
+        c = at(flows, f, s)
         stats[K.STAT_DELIVERED] += 1
         K.part_left(parts, j, t, measured_from)
         if t >= measured_from:
             stats[K.STAT_M_DELIVERED] += 1
-            stats[K.STAT_M_WAIT_SUM] += t - cells[f, c, C_ARRIVAL]
+            stats[K.STAT_M_WAIT_SUM] += t - cells[c, C_ARRIVAL]
             stats[K.STAT_M_WAIT_COUNT] += 1
-            if cells[f, c, C_LAST] == 1:
-                lat = t - cells[f, c, C_FIRST] + 1
+            if cells[c, C_LAST] == 1:
+                lat = t - cells[c, C_FIRST] + 1
                 stats[K.STAT_M_LATENCY_SUM] += lat
                 stats[K.STAT_M_LATENCY_COUNT] += 1
                 stats[LAT_SUM_P + p] += lat

@@ -95,6 +95,11 @@ class IqRouterNetwork:
             raise _check.InputError("buf_size", self.buf_size, "-1 with the private policy (its VCs have "
                                                                "vc_buf_size flits; a BookSim2 file's buf_size is "
                                                                "split over them when read)")
+        if self.buffer_policy == "shared" and self.output_speedup > 1:
+            # Two crossbar outputs may send into one downstream port in a cycle, each having found it not full:
+            # BookSim2 then stops ("Shared buffer overflow"); switchq refuses the pair up front.
+            raise _check.InputError("output_speedup", self.output_speedup, "1 with the shared buffer policy (BookSim2 "
+                                                                           "overflows its shared buffer there)")
         if self.buffer_policy == "shared" and self.num_vcs * self.private_slots > self.port_buffer:
             raise _check.InputError("private_buf_size", self.private_buf_size,
                                     f"at most {self.port_buffer // self.num_vcs} (num_vcs x private_buf_size "

@@ -154,4 +154,5 @@ def test_scale_rows_ask_both_networks_the_same_load(monkeypatch):
     mem = [r for r in rows if r["unit"] == "MB"]
     assert [r["met"] for r in mem if r["nodes"] == 1024] == [True, True]          # 102 MB under 1 GB
     table = S.markdown_table(rows)
-    assert "| iq-router | 4096 | 410 | 4e+09 | 3.0 |" in table
+    assert "| iq-router | 4096 | 4000 | 410 | 4e+09 | 3.0 |" in table
+    assert S.cycles_for(64) == 80_000 and S.cycles_for(1024) == 20_000

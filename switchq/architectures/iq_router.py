@@ -149,16 +149,19 @@ def _from_file(p) -> dict:
         raise InputError("booksim_config", f"routing_function = {routing}",
                          f"{' or '.join(ROUTING_OF[v['topology']])} on a {v['topology']} (switchq's iq-router routes "
                          "each topology as these)")
-    if v["buffer_policy"] == "shared":
-        _check_private_regions(v)
+    # The shared policy's private regions, checked once the policy and num_vcs are final (build).
+    out["regions"] = {key: v[key] for key in _REGION_KEYS}
     return out
 
 
-def _check_private_regions(v) -> None:
+_REGION_KEYS = ("private_bufs", "private_buf_start_vc", "private_buf_end_vc", "private_buf_size")
+
+
+def _check_private_regions(v, num_vcs) -> None:
     """The shared policy as modelled: one private region per VC (BookSim2's private_bufs -1, its default), of
-    one size. Other layouts are refused by name, never read as this one."""
-    if v["private_bufs"] not in (-1, v["num_vcs"]):
-        raise InputError("booksim_config", f"private_bufs = {v['private_bufs']}", f"-1 or num_vcs ({v['num_vcs']}): "
+    one size. A file's other layouts are refused by name, never read as this one."""
+    if v["private_bufs"] not in (-1, num_vcs):
+        raise InputError("booksim_config", f"private_bufs = {v['private_bufs']}", f"-1 or num_vcs ({num_vcs}): "
                          "switchq's shared policy has one private region per VC")
     for key in ("private_buf_start_vc", "private_buf_end_vc"):
         if v[key] != -1:
@@ -170,7 +173,13 @@ def _check_private_regions(v) -> None:
 def build(p):
     check_applies(DECLARATION.all_params(), p, p)
     merged = {**_DEFAULTS, **_from_file(p), **{k: val for k, val in p.items() if val is not None}}
+    regions = merged.pop("regions", None)
+    if regions is not None and merged.get("buffer_policy") == "shared":
+        # The file's layout under the policy and num_vcs given last (a switchq option may set either).
+        _check_private_regions(regions, merged.get("num_vcs", 16))
     if merged.get("buffer_policy", "private") == "private":
+        if not isinstance(merged.get("private_buf_size", 1), int):
+            del merged["private_buf_size"]      # a file's list of sizes: read by the shared policies only
         if merged.get("buf_size", -1) > 0 and p.get("vc_buf_size") is None:
             # BookSim2's private policy splits buf_size over the VCs: the number of them given last.
             merged["vc_buf_size"] = merged["buf_size"] // merged.get("num_vcs", 16)

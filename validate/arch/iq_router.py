@@ -15,8 +15,9 @@ credit channel; ``wait_for_tail_credit``; ``input_speedup`` binding VC v to cros
 separable input-first and output-first allocators with round-robin arbiters; private buffers, and the shared
 policy with one private region per VC (reserved slots kept for the packet holding a VC, as SharedBufferPolicy).
 Not modelled (the configuration reader refuses them): speculation, longer allocation stages, the limited, dynamic,
-shifting and feedback buffer policies and other private regions, several traffic classes or subnets, output
-buffers of bounded size, internal speedup.
+shifting and feedback buffer policies and other private regions, the shared policy with output speedup (BookSim2
+overflows there and stops), several traffic classes or subnets, output buffers of bounded size, internal
+speedup.
 """
 
 from __future__ import annotations
@@ -168,8 +169,9 @@ def replicate(net, traffic, run):
     while t < end:
         t = _run(kn, wr, ld, run, stats, t, *state)
         if t < end:
+            # The doubled records are allocated while the old ones still live; then the old ones are freed.
             left = check_fits("nodes", w.nodes, {"packet_records": 2 * state[3].nbytes},
-                              f"the packets in flight at cycle {t}", available=left + state[3].nbytes)
+                              f"the packets in flight at cycle {t}", available=left) + state[3].nbytes
             state[3] = _more_packets(state[3], state[5], kn.routers)      # pk, grown with rt's free list
     return stats
 

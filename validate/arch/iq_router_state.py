@@ -4,10 +4,11 @@
 steps of a cycle and :mod:`switchq.validate.arch.iq_router_alloc` the allocators. They share what is here.
 
 Indices: an input VC ``iv = (router * P + port) * V + vc``, an output VC ``ov`` the same over output ports, an
-output ``ro = router * P + port``; a flit ``pkt * S + i`` (packet ``pkt`` of the pool, its ``i``-th flit of
-``S``). The state is seven int64 arrays, each a record of named rows or column blocks, passed to the phases one
-by one: a phase handed a tuple of arrays pays Numba a copy and a reference count per array at every call, which
-cost this kernel more than half its time (a tuple of 23 arrays: 113 ns a call; arrays passed as arguments: none).
+output ``ro = router * P + port``; a flit ``pkt << sbits | i`` (packet ``pkt`` of the pool, its ``i``-th flit).
+The state is seven int64 arrays, each a record of named rows or column blocks, passed to the phases one by one:
+a phase handed a tuple of arrays pays Numba a copy and a reference count per array at every call (a tuple of 23
+arrays: 113 ns a call). Arrays passed one by one still cost a reference count at each phase with a branch,
+unless borrowed (:func:`switchq.validate.kernel.borrowed`), as the cycle loop's are.
 """
 
 from __future__ import annotations

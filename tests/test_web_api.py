@@ -349,3 +349,20 @@ def test_a_page_knows_its_twins_figure_units_and_reference_lines(client):
                                                  "run": {"slots": "500", "replications": "5"}}).json()
     assert voq["saturated"] == [False, True]
     client.delete(f"/api/jobs/{voq['id']}")
+
+
+def test_a_booksim2_file_runs_from_the_page_as_from_the_cli(client):
+    """Issue 38: the page takes --booksim-config as the CLI does (a bundled example found by its name), and its
+    simulated points are the CLI sweep's, stored and reused."""
+    body = {"params": {"booksim_config": "fattree_shared"}, "vary": {"injection_rate": "0.1,0.3"},
+            "run": {"cycles": "500", "replications": "5"}}
+    r = client.post("/api/simulate/iq-router", json=body)
+    assert r.status_code == 202, r.text
+    job = _wait(client, r.json()["id"])
+    assert job["state"] == "done" and job["done"] == 2, job
+    out = _cli("sweep", "iq-router", "--vary", "injection_rate=0.1,0.3", "--booksim-config", "fattree_shared",
+               "--simulate", "--cycles", "500", "--replications", "5", "--store", str(client.store), "--json")
+    cli_rows = json.loads(out.output[out.output.index("["):])
+    assert all(row["cached"] for row in cli_rows)
+    assert [(m["throughput"], m["packet_latency"]) for m in job["rows"]] == \
+        [(c["throughput"], c["packet_latency"]) for c in cli_rows]

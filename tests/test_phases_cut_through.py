@@ -61,9 +61,9 @@ def test_inject_a_message_joins_its_nodes_injection_queue_as_its_packets():
     next_at[1] = 6.5                        # starts in cycle 6 (t < next_at < t + 1 counts as cycle t)
     top = n.dm.pool
     K.seed_rng(1)
-    m_top, p_top, e_top, offered, first = inject(6, n.tr, RUN, n.dm, n.stats, True, next_at, n.S, n.T, n.stk,
-                                                 n.ent, n.pk, top, top, top, 0)
-    assert (m_top, p_top, e_top, offered) == (top - 1, top - 3, top - 3, 20)
+    m_top, p_top, e_top, offered, first, v = inject(6, n.tr, RUN, n.dm, n.stats, True, next_at, n.S, n.T, n.stk,
+                                                    n.ent, n.pk, top, top, top, 0, 0, True)
+    assert (m_top, p_top, e_top, offered, v) == (top - 1, top - 3, top - 3, 20, 8)
     assert first == next_at[1] > 7          # the next start is drawn
     dest = n.T[C.PERM, 1]
     assert dest == 4                        # bit reversal: 001 -> 100

@@ -25,6 +25,7 @@ import numpy as np
 from ... import kernel as K
 from . import cut_through, vc
 from .arguments import cut_through_arguments, frame_counters, vc_arguments
+from .cut_through_pools import refusal
 from .records import LAYOUT, NIC_PACKETS, ORG, TRACE_COLUMNS, Sw
 
 __all__ = ["replicate", "trace_run", "lone_latency", "LAYOUT", "NIC_PACKETS", "ORG"]
@@ -62,7 +63,16 @@ def _simulate(net, traffic, run, trace):
         return stats, n
     tab, sw, tr = cut_through_arguments(net, traffic)
     stats = LAYOUT.zeros(run)
-    return stats, cut_through.simulate(tab, sw, tr, run, stats, trace, spec(sw))
+    return stats, _cut_through(tab, sw, tr, run, stats, trace, traffic.load)
+
+
+def _cut_through(tab, sw, tr, run, stats, trace, load):
+    """The cut-through kernel's run: the trace rows written; a run whose pools would outgrow the memory is
+    refused with what they needed (:mod:`.cut_through_pools`)."""
+    n, rows, _ = cut_through.simulate(tab, sw, tr, run, stats, trace, spec(sw))
+    if n < 0:
+        raise refusal(rows, sw.mem_rows, load)
+    return n
 
 
 def replicate(net, traffic, run) -> np.ndarray:
@@ -108,7 +118,7 @@ def lone_latency(net, source: int, dest: int, message_flits: int, packet_flits: 
     active[source] = 1
     stats = LAYOUT.zeros()
     # one message made in cycle 0, then a drain long enough for it to arrive
-    cut_through.simulate(tab, sw, tr._replace(p_msg=1.0, perm=perm, active=active),
-                         K.Run(slots=1, warmup=0, drain=100 * message_flits + 1000, seed=1), stats,
-                         np.zeros((1, TRACE_COLUMNS), dtype=np.int64), spec(sw))
+    _cut_through(tab, sw, tr._replace(p_msg=1.0, perm=perm, active=active),
+                 K.Run(slots=1, warmup=0, drain=100 * message_flits + 1000, seed=1), stats,
+                 np.zeros((1, TRACE_COLUMNS), dtype=np.int64), 1.0)
     return int(stats[K.STAT_M_LATENCY_SUM])

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ... import kernel as K
+from .cut_through_pools import memory_rows
 from .records import (ATTEMPTED, BE_VTICK, ESTABLISHED, FRAMES_LATE, INTERVAL_BASE, M_FRAMES, M_INTERVAL_DEV_SQ,
                       M_INTERVAL_DEV_SUM, NIC_MESSAGES, ORG, REFUSED, SCHED, STREAMS, Sw, Tab, Tr, Va, Vc)
 
@@ -42,7 +43,8 @@ def switch(net) -> Sw:
               c_whole=1 if s.central_admission == "packet" else 0, bypass=s.bypass_cycles,
               buffered=s.buffered_cycles, link_delay=net.link_delay, rnd=1 if s.arbitration == "random" else 0,
               up_output=1 if s.up_select == "output" else 0, fifo_arrival=1 if s.fifo_routing == "arrival" else 0,
-              credit_delay=net.credit_delay, routing_age=net.routing_age)
+              credit_delay=net.credit_delay, routing_age=net.routing_age,
+              mem_rows=0)        # set by cut_through_arguments, from the tables and the memory available
 
 
 def traffic(net, tr) -> Tr:
@@ -59,9 +61,12 @@ def traffic(net, tr) -> Tr:
 
 
 def cut_through_arguments(net, workload):
-    """Tables, switch and traffic records of a :class:`~switchq.models.flit.FlitNetwork` run."""
+    """Tables, switch and traffic records of a :class:`~switchq.models.flit.FlitNetwork` run; refuses a network
+    whose arrays do not fit in the memory available (:func:`.cut_through_pools.memory_rows`)."""
     net.check_traffic(workload)
-    return tables(net), switch(net), traffic(net, workload)
+    tab = tables(net)
+    sw = switch(net)
+    return tab, sw._replace(mem_rows=memory_rows(tab, sw, net.nodes)), traffic(net, workload)
 
 
 class VcRun(NamedTuple):

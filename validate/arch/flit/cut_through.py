@@ -10,10 +10,11 @@ port :mod:`.org_damq`) and, for the central buffer, the move from the input FIFO
 Per cycle, in order, each step a phase over the packed state of :mod:`.cut_through_state` (1:
 :func:`.cut_through_inject.inject`, 2: :func:`.cut_through_arrive.arrive`, 3:
 :func:`.cut_through_central.admit_central`, 4: :func:`.cut_through_outputs.outputs`). The phases are inlined
-and :func:`simulate` is compiled with :class:`~switchq.validate.arch.phase_pipeline.PhasePipeline`, which
-forwards the phases' array copies: without it each phase's arrays kept a reference count in the cycle loop
-and the kernel was 4-20 % slower than the single function it replaces (measured); with it the loop keeps 3
-increment/decrement pairs (that function: 21) and runs as fast:
+and the cycle loop (:func:`cycles`) is compiled with
+:class:`~switchq.validate.arch.phase_pipeline.PhasePipeline`, which forwards the phases' array copies: without
+it each phase's arrays kept a reference count in the cycle loop and the kernel was 4-20 % slower than the
+single function it replaces (measured); with it the loop keeps 3 increment/decrement pairs (that function: 21)
+and runs as fast:
 
 1. new messages join their node's injection queue (unbounded in the paper; here ``NIC_PACKETS`` packets,
    beyond which the run is flagged unstable); starts are drawn as gaps (geometric or exponential);
@@ -59,6 +60,13 @@ the input read port its ready headers wait for is free, ``rd_wait``), arbitratio
 for eligible headers, and a cycle is entered in step 1 and in the window's bookkeeping only when a message
 starts or a batch begins: none of this changes a result (the arbitrations skipped would find nothing and draw
 nothing).
+
+The entry, packet and message pools start small and grow with what the load puts in flight
+(:mod:`.cut_through_pools`): at a cycle's start, and in step 1 before a message it has no rows for, the kernel
+replaces them by larger copies. Reassigning them in the loop costs reference counts (42 increments in the
+kernel against 17: :class:`PhasePipeline` forwards only arrays assigned once) but no time we could measure
+(64 nodes, DAMQ, load 0.5), where handing the arrays to a cycle function entered again after each growth cost
+12 %: arrays that are arguments may alias, so LLVM reloads them after every store; made here, they cannot.
 """
 
 from __future__ import annotations
@@ -72,6 +80,7 @@ from .cut_through_arrive import arrive
 from .cut_through_central import admit_central
 from .cut_through_inject import first_start, inject
 from .cut_through_outputs import outputs
+from .cut_through_pools import grown, rows_after
 from .cut_through_state import ACTIVE, PART_GROW, PART_OFF, dims, new_state, stacks, tables
 from .cut_through_view import remember_loads, return_credits
 from .records import CENTRAL, FLITS_RECEIVED, M_FLITS_RECEIVED, STALL_CYCLES
@@ -80,10 +89,12 @@ from .state import close_run, deadlock, entries, packets, window
 
 @njit(cache=True, pipeline_class=PhasePipeline)
 def simulate(tab, sw, tr, run, stats, trace, spec):
-    """One replication of a paper-000 network (steps 1-4 of the module docstring); returns the rows of
-    ``trace`` written (a row per flit reaching a node while it has room; a 1-row ``trace`` logs nothing).
-    ``stats`` (``LAYOUT``) and ``trace`` are modified in place; ``spec`` (:func:`.spec`) makes the organisation
-    and whether the view of the next switch is delayed constants of the compiled kernel."""
+    """One replication of a paper-000 network (steps 1-4 of the module docstring). Returns the rows of
+    ``trace`` written (a row per flit reaching a node while it has room; a 1-row ``trace`` logs nothing), or -1
+    if the pools would outgrow ``sw.mem_rows`` (the run stops there); the pools' rows at the end (or those
+    wanted); and the growths made in step 1 (the tests' check that that path is taken). ``stats`` (``LAYOUT``)
+    and ``trace`` are modified in place; ``spec`` (:func:`.spec`) makes the organisation and whether the view
+    of the next switch is delayed constants of the compiled kernel."""
     org = len(spec[0]) - 1
     view = len(spec[1]) > 0        # the per-cycle phases of a delayed view (cut_through_view) compiled in
     K.seed_rng(run.seed)
@@ -94,6 +105,10 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
     ent, _ = entries(dm.pool)
     pk, _ = packets(dm.pool)
     e_top = p_top = m_top = dm.pool        # the free stacks' tops
+    short = dm.pool < dm.pool_max          # the pools may still grow (cut_through_pools)
+    wanted = 0                             # rows the memory could not hold: the run stops
+    step1_growths = 0
+    ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
     end_measure = run.warmup + run.slots
     offered = 0
     received = 0                   # flits_received, kept here and written to stats where they are read
@@ -129,9 +144,32 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                 return_credits(t, org, sw, dm, S)
             if sw.routing_age:
                 remember_loads(t, org, sw, dm, S)
+        if short and e_top < dm.reserve:
+            # steps 2-4 may take dm.reserve entries (one per output and central input)
+            rows = rows_after(stk.shape[1], dm.reserve - e_top, dm.pool_max)
+            if rows > sw.mem_rows:
+                wanted = rows
+                break
+            stk, ent, pk, e_top, p_top, m_top = grown(stk, ent, pk, e_top, p_top, m_top, rows)
+            short = rows < dm.pool_max
         if next_first < t + 1 and t < end_measure:
-            m_top, p_top, e_top, offered, next_first = inject(
-                t, tr, run, dm, stats, measuring, next_at, S, T, stk, ent, pk, m_top, p_top, e_top, offered)
+            v = 0
+            while True:
+                m_top, p_top, e_top, offered, next_first, v = inject(
+                    t, tr, run, dm, stats, measuring, next_at, S, T, stk, ent, pk, m_top, p_top, e_top, offered,
+                    v, short)
+                if v == dm.nodes:
+                    break
+                # stopped at node v before a message the pools have no rows for: grown, then on from v
+                rows = rows_after(stk.shape[1], max(1 - m_top, ppm - p_top, ppm + dm.reserve - e_top), dm.pool_max)
+                if rows > sw.mem_rows:
+                    wanted = rows
+                    break
+                stk, ent, pk, e_top, p_top, m_top = grown(stk, ent, pk, e_top, p_top, m_top, rows)
+                short = rows < dm.pool_max
+                step1_growths += 1
+            if wanted:
+                break
         p_top, m_top, moved, received, m_received, n_trace = arrive(
             t, org, run, sw, dm, S, T, stk, ent, pk, stats, trace, measuring, p_top, m_top, moved, received,
             m_received, n_trace)
@@ -151,6 +189,8 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
                 break
         else:
             stalled = 0
+    if wanted:
+        return -1, wanted, step1_growths
     stats[FLITS_RECEIVED] = received
     stats[M_FLITS_RECEIVED] = m_received
     # Stability by part: flits to each destination node (as many parts as the VC kernel's; the rest stay empty)
@@ -159,4 +199,4 @@ def simulate(tab, sw, tr, run, stats, trace, spec):
         parts[0, j] = S[PART_OFF, j]
         parts[1, j] = S[PART_GROW, j]
     close_run(stats, run, parts, offered - received, max_held, tr.msg_flits)
-    return n_trace
+    return n_trace, stk.shape[1], step1_growths

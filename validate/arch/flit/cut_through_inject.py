@@ -34,17 +34,22 @@ def first_start(next_at):
 
 
 @njit(cache=True, inline="always")
-def inject(t, tr, run, dm, stats, measuring, next_at, S, T, stk, ent, pk, m_top, p_top, e_top, offered_flits):
-    """Step 1 at cycle ``t``: the messages whose start falls in it join their nodes' injection queues (and set
-    the node's link in ``act``). Returns the free stacks' new tops, the flits offered so far and the earliest
-    start still to come."""
+def inject(t, tr, run, dm, stats, measuring, next_at, S, T, stk, ent, pk, m_top, p_top, e_top, offered_flits, v0,
+           short):
+    """Step 1 at cycle ``t``, from node ``v0`` on: the messages whose start falls in it join their nodes'
+    injection queues (and set the node's link in ``act``). Returns the free stacks' new tops, the flits offered
+    so far, the earliest start still to come and the node reached: ``dm.nodes`` when done; less when ``short``
+    (the pools may still grow) and a message would leave fewer free rows than it needs and ``dm.reserve``
+    entries besides: it is left, undrawn, for the kernel to grow the pools and enter again at that node."""
     nodes = dm.nodes
     qc = dm.qc
     n_in = dm.n_in
-    for v in range(nodes):
+    ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
+    for v in range(v0, nodes):
         while next_at[v] < t + 1:
+            if short and (m_top < 1 or p_top < ppm or e_top < ppm + dm.reserve):
+                return m_top, p_top, e_top, offered_flits, first_start(next_at), v
             next_at[v] += K.start_gap(tr.p_msg, tr.poisson)
-            ppm = (tr.msg_flits + tr.pkt_flits - 1) // tr.pkt_flits
             room = S[NIC, v] + ppm <= NIC_PACKETS
             if not K.admit(stats, t, run.warmup, room, True):
                 continue
@@ -86,4 +91,4 @@ def inject(t, tr, run, dm, stats, measuring, next_at, S, T, stk, ent, pk, m_top,
                 S[QTAIL, q] = e
                 S[NIC, v] += 1
                 S[ACT, (n_in + v) >> 6] |= 1 << ((n_in + v) & 63)
-    return m_top, p_top, e_top, offered_flits, first_start(next_at)
+    return m_top, p_top, e_top, offered_flits, first_start(next_at), nodes

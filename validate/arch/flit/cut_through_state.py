@@ -52,11 +52,12 @@ N_S = 23
 # message's creation cycle and its packets not yet delivered.
 E_FREE, P_FREE, M_FREE, M_GEN, M_LEFT = range(5)
 # T rows: per output link the switch it feeds (TO_NODE, UNWIRED) and that switch's input (a node link: the
-# node), 1 if it goes up a stage, the switch of a link; route[s, dest] at s * nodes + dest, groups[s, r] (the
-# mask of outputs route group r may take) at s * n_groups + r; per node 1 if it sends, its permutation
-# destination (PERM row 0 < 0: uniform).
-OUT_SWITCH, OUT_INPUT, UP, G_SW, ROUTE, GROUPS, ACTIVE, PERM = range(8)
-N_T = 8
+# node), 1 if it goes up a stage, the switch of a link; per node 1 if it sends, its permutation destination
+# (PERM row 0 < 0: uniform); then per switch s and destination the mask of the outputs its route may take
+# (groups[s, route[s, dest]], one load where a route is read), 2^route_shift switches a row: row
+# ALLOWED + (s >> route_shift), column (s & (2^route_shift - 1)) * nodes + dest. (As one row of n_sw * nodes
+# it made every row that wide: 1.6 GB at 4096 nodes for a table of 0.2 GB.)
+OUT_SWITCH, OUT_INPUT, UP, G_SW, ACTIVE, PERM, ALLOWED = range(7)
 
 
 class Dims(NamedTuple):
@@ -70,12 +71,15 @@ class Dims(NamedTuple):
     qc: int                     # first injection queue
     n_w: int                    # 64-link words
     ring_mask: int              # ring slots - 1
-    n_groups: int               # route groups per switch
-    pool: int                   # entries, packets and messages each
+    pool: int                   # rows of the entry, packet and message pools at the start (they grow)
+    pool_max: int               # ... that the network and its injection queues could ever fill
+    reserve: int                # entries steps 2-4 of a cycle may take: one per output and central input
     pairs: int                  # 1: pair queues (SAFC, DAMQ, HIPIQS), an idle output may sleep (wake)
     senders: int                # credit senders a slot: output links, then central input FIFOs
     credit_mask: int            # credit ring slots - 1 (a power of two above credit_delay; 0: no delay)
     loads_mask: int             # load snapshots - 1 (a power of two above routing_age; 0: read as they are)
+    t_width: int                # columns of T
+    route_shift: int            # log2 of the switches an ALLOWED row of T holds
 
 
 @njit(cache=True, inline="always")
@@ -87,23 +91,46 @@ def dims(tab, sw):
     n_in = n_sw * k
     n_links = n_in + nodes
     qp = n_in * k
+    # The worst case: an entry for every flit every buffer could hold, plus full injection queues. Below
+    # saturation a run fills a small part of it, so the pools start at a few entries per link and grow.
     net_flits = n_in * (sw.cap + k * sw.xp_cap + 2) + n_sw * sw.c_chunks * k
+    pool_max = nodes * NIC_PACKETS + net_flits + 4 * n_links + 64
+    reserve = n_links + n_in
+    # (a conditional inside this keyword call's arguments: Numba refuses a call of this many keywords with one)
+    pairs = 1 if sw.org != 0 and sw.org != 4 else 0
+    credit_mask = K.pow2_at_least(sw.credit_delay + 1) - 1 if sw.credit_delay else 0
+    loads_mask = K.pow2_at_least(sw.routing_age + 1) - 1 if sw.routing_age else 0
+    t_width = max(n_links, nodes)
+    route_shift = 0
+    while (2 << route_shift) * nodes <= t_width:
+        route_shift += 1
     return Dims(k=k, n_sw=n_sw, nodes=nodes, n_in=n_in, n_links=n_links, qp=qp, qc=qp + n_in,
                 n_w=(n_links + 63) >> 6, ring_mask=K.pow2_at_least(sw.link_delay + 1) - 1,
-                n_groups=tab.groups.shape[1], pool=nodes * NIC_PACKETS + net_flits + 4 * n_links + 64,
-                pairs=1 if sw.org != 0 and sw.org != 4 else 0, senders=n_links + n_in,
-                credit_mask=K.pow2_at_least(sw.credit_delay + 1) - 1 if sw.credit_delay else 0,
-                loads_mask=K.pow2_at_least(sw.routing_age + 1) - 1 if sw.routing_age else 0)
+                pool=min(pool_max, 2 * reserve + 64), pool_max=pool_max,
+                reserve=reserve, pairs=pairs, senders=n_links + n_in, credit_mask=credit_mask,
+                loads_mask=loads_mask, t_width=t_width, route_shift=route_shift)
+
+
+@njit(cache=True, inline="always")
+def state_width(dm, sw):
+    """The columns of ``S``: its widest row."""
+    ring_len = dm.ring_mask + 1
+    return max(dm.qc + dm.nodes, dm.qp * QW, dm.n_links * LKW, ring_len * dm.n_links, ring_len * dm.n_w,
+               2 * dm.nodes, (dm.credit_mask + 1) * dm.senders if sw.credit_delay else 0,
+               (dm.loads_mask + 1) * dm.qp if sw.routing_age else 0)
+
+
+@njit(cache=True, inline="always")
+def tables_rows(dm):
+    """The rows of ``T``: the named rows, then the allowed outputs'."""
+    return ALLOWED + ((dm.n_sw + (1 << dm.route_shift) - 1) >> dm.route_shift)
 
 
 @njit(cache=True, inline="always")
 def new_state(dm, sw):
     """``S`` at the start of a run: queues empty, inputs never read, outputs idle, the rings empty."""
     ring_len = dm.ring_mask + 1
-    width = max(dm.qc + dm.nodes, dm.qp * QW, dm.n_links * LKW, ring_len * dm.n_links, ring_len * dm.n_w,
-                2 * dm.nodes, (dm.credit_mask + 1) * dm.senders if sw.credit_delay else 0,
-                (dm.loads_mask + 1) * dm.qp if sw.routing_age else 0)
-    S = np.zeros((N_S, width), dtype=np.int64)
+    S = np.zeros((N_S, state_width(dm, sw)), dtype=np.int64)
     for q in range(dm.qc + dm.nodes):
         S[QHEAD, q] = -1
         S[QTAIL, q] = -1
@@ -130,18 +157,17 @@ def stacks(pool):
 @njit(cache=True, inline="always")
 def tables(tab, tr, dm):
     """``T``: the wiring, routing and workload tables of ``tab`` and ``tr`` in named rows."""
-    width = max(dm.n_links, dm.n_sw * dm.nodes, dm.n_sw * dm.n_groups, dm.nodes)
-    T = np.zeros((N_T, width), dtype=np.int64)
+    T = np.zeros((tables_rows(dm), dm.t_width), dtype=np.int64)
     for g in range(dm.n_links):
         T[OUT_SWITCH, g] = tab.out_switch[g]
         T[OUT_INPUT, g] = tab.out_input[g]
         T[UP, g] = tab.up[g]
         T[G_SW, g] = g // dm.k
     for s in range(dm.n_sw):
+        row = ALLOWED + (s >> dm.route_shift)
+        col = (s & ((1 << dm.route_shift) - 1)) * dm.nodes
         for v in range(dm.nodes):
-            T[ROUTE, s * dm.nodes + v] = tab.route[s, v]
-        for r in range(dm.n_groups):
-            T[GROUPS, s * dm.n_groups + r] = tab.groups[s, r]
+            T[row, col + v] = tab.groups[s, tab.route[s, v]]
     for v in range(dm.nodes):
         T[ACTIVE, v] = tr.active[v]
         T[PERM, v] = tr.perm[v]
@@ -151,7 +177,7 @@ def tables(tab, tr, dm):
 @njit(cache=True, inline="always")
 def allowed(T, dm, s, dest):
     """The mask of switch ``s``'s outputs a packet to ``dest`` may take."""
-    return T[GROUPS, s * dm.n_groups + T[ROUTE, s * dm.nodes + dest]]
+    return T[ALLOWED + (s >> dm.route_shift), (s & ((1 << dm.route_shift) - 1)) * dm.nodes + dest]
 
 
 @njit(cache=True, inline="always")

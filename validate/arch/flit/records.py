@@ -105,6 +105,7 @@ class Sw(NamedTuple):
     fifo_arrival: int           # FIFO routed on arrival (1) or at the head (0)
     credit_delay: int           # cycles before a freed place can be used upstream (0: at once)
     routing_age: int            # cycles old the queue lengths the adaptive choice reads are (0: current)
+    mem_rows: int               # rows the entry, packet and message pools may grow to in the memory available
 
 
 class Tr(NamedTuple):

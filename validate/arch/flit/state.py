@@ -27,14 +27,20 @@ from .records import (BACKLOG_END, BACKLOG_START, DEADLOCK, E_ARR, E_CLAIM, E_DO
 def entries(pool):
     """The entry record (``pool`` rows, fields ``E_*``; links and owners -1) and its free stack, top ``pool``."""
     ent = np.zeros((pool, EW), dtype=np.int64)
-    for e in range(pool):
+    clear_entries(ent, 0, pool)
+    return ent, np.arange(pool - 1, -1, -1, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def clear_entries(ent, lo, hi):
+    """Rows ``lo..hi - 1`` of the entry record as never used: links and owners -1 (the rest 0, as made)."""
+    for e in range(lo, hi):
         ent[e, E_NEXT] = -1
         ent[e, E_GI] = -1
         ent[e, E_OI] = -1
         ent[e, E_LT] = -1
         ent[e, E_CLAIM] = -1
         ent[e, E_DOWN] = -1
-    return ent, np.arange(pool - 1, -1, -1, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")

@@ -30,7 +30,7 @@ SHARED = [*(ROOT / "switchq").glob("*.py"), *(ROOT / "switchq" / "sweeps").glob(
           ROOT / "validate" / "reports" / "claims.py"]
 # Benchmarks time named cases (a wall time of `switchq solve hol`): they measure, they do not dispatch.
 BENCHMARKS = {ROOT / "switchq" / "bench.py", ROOT / "switchq" / "bench_booksim.py",
-              ROOT / "switchq" / "sweeps" / "bench.py"}
+              ROOT / "switchq" / "bench_scale.py", ROOT / "switchq" / "sweeps" / "bench.py"}
 
 
 def _names() -> set:

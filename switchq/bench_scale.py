@@ -88,7 +88,7 @@ def markdown_table(rows: list) -> list:
         return []
     lines = ["", "## Cost as the network grows", "",
              f"`switchq bench --scale`: one whole process a run, load {LOAD}, one replication after {WARMUP:,} "
-             "cycles of warm-up; peak resident memory of the process (os.wait4) and node-cycles per second of its "
+             "cycles of warm-up; the process's peak resident memory (its VmHWM) and node-cycles per second of its "
              "simulation. Goals: 1 GB at 1024 nodes, 4 GB at 4096, 1024 nodes within 2x of 64 nodes' speed.", "",
              "| architecture | nodes | cycles | peak MB | node-cycles/s | whole process s |",
              "|---|---:|---:|---:|---:|---:|"]

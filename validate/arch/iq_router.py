@@ -4,7 +4,8 @@ Routers of BookSim2's ``iq`` kind (per input port, ``num_vcs`` VCs of ``vc_buf_s
 allocation, switch allocation and crossbar traversal as pipeline stages; credits per VC) on a fly, a mesh, a torus
 or a fat tree (:mod:`switchq.models.iq_topology`, wired as BookSim2 wires them), fed by BookSim2's traffic manager:
 an unbounded source queue per node (its packets' latency counts the time in it), Bernoulli or on-off packets to a
-pattern's destinations. A cycle runs the phases of :mod:`switchq.validate.arch.iq_router_phases` in BookSim2's
+pattern's destinations. A cycle runs the traffic manager's steps (:mod:`.iq_router_nodes`), then the routers'
+(:mod:`.iq_router_phases`), in BookSim2's
 order: ejection, the nodes' credits, injection, then every router, then the outputs.
 
 Modelled: lookahead routing when ``routing_delay`` is 0 and a routing stage otherwise; VC allocation and switch
@@ -27,7 +28,8 @@ from numba import njit
 
 from .. import kernel as K
 from .iq_router_alloc import ALLOCATORS
-from .iq_router_phases import eject, inject, node_credits, router_step, send_outputs
+from .iq_router_nodes import eject, inject, node_credits
+from .iq_router_phases import router_step, send_outputs
 from .iq_router_state import (G_FREE, G_LIVE, IN_NET_START, LAG_END, LAG_START, LAYOUT, N_QTIME, P_NEXT, W_EJ_PORT,
                               W_EJ_ROUTER, W_INJ_PORT,
                               W_INJ_ROUTER, W_LATENCY, W_OUT_NODE, W_OUT_PORT, W_OUT_ROUTER, W_UP_NODE, W_UP_PORT,

@@ -1,13 +1,9 @@
-"""The steps of the iq router network's cycle (issue 38), each over the packed state of
-:mod:`switchq.validate.arch.iq_router_state`, in the order BookSim2 runs a cycle.
-
-The traffic manager first: :func:`eject` (flits reaching the nodes, their credits sent back), :func:`node_credits`
-and :func:`inject` (each source's next Bernoulli or on-off trial as BookSim2 makes it, lazily: a source tests
-cycle ``qtime`` only once its last packet has left it, so its lag behind the clock is its queue; then one flit per
-node per cycle, a head taking the first free input VC with room after the last one used). Then every router:
-:func:`router_step` (arrivals into their VCs and credits due; routing, VC allocation, the held switch and switch
-allocation, each evaluated the cycle after the stage before it completes, as BookSim2's stages are), and
-:func:`send_outputs` (each output sends the first flit of its queue whose crossbar traversal is over).
+"""The routers' steps of the iq router network's cycle (issue 38), each over the packed state of
+:mod:`switchq.validate.arch.iq_router_state`, in the order BookSim2 runs them, after the traffic manager's
+(:mod:`.iq_router_nodes`): :func:`router_step` (arrivals into their VCs and credits due; routing, VC allocation,
+the held switch and switch allocation, each evaluated the cycle after the stage before it completes, as
+BookSim2's stages are), and :func:`send_outputs` (each output sends the first flit of its queue whose crossbar
+traversal is over). A sender's view of the buffer it sends into is :mod:`.iq_router_buffers`.
 
 Timing, as BookSim2's channels have it: what is sent in cycle t on a channel of latency d is read in cycle
 t + d + 1. A credit returns on the reverse channel and is applied ``credit_delay`` cycles after it is read (at
@@ -18,237 +14,16 @@ Each phase takes the arrays it touches as arguments (see the state module for wh
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .. import kernel as K
 from .iq_router_alloc import allocate
-from .iq_router_state import (ACTIVE, B_FLITS, B_QUEUED, B_ROUTING, B_SA, B_VA, G_FREE, G_LIVE, IDLE,
-                              M_FLAT, M_FLIT_GEN, M_FLITS_EJ, M_HOPS, M_NLAT, M_PACKETS, M_PKT_GEN, M_PLAT,
-                              N_FLIT, N_LAST, N_ON, N_PKT, N_QTIME, N_VC, NEVER, O_OCC, O_OWNER, O_POCC, O_RES,
-                              O_TAIL, P_CTIME, P_DEST, P_EJECTED, P_FLAT, P_HOPS, P_ITIME, P_NEXT, P_PH, PLAT_MAX,
-                              ROUTING, V_DONE, V_EVAL, V_HEAD, V_HI, V_HOLD, V_LEN, V_LO, V_OUT, V_OVC, V_STATE, V_TAIL,
-                              VA,
-                              W_EJ_PORT, W_EJ_ROUTER, W_INJ_PORT, W_INJ_ROUTER, W_LATENCY, W_OUT_NODE,
-                              W_OUT_ROUTER, W_UP_NODE, W_UP_PORT, W_UP_ROUTER)
-from .iq_routes import destination, route
-
-# --- A sender's view of the buffer behind its channel (BookSim2's BufferState and its buffer policy), for an
-# output VC's column j of ``vcs`` and the channel's row x of ``port``. Private: ``depth`` flits a VC. Shared
-# (SharedBufferPolicy, one private region per VC): a flit takes a slot reserved for its VC, else a private one,
-# else a shared one; a credit that empties a VC still held by a packet keeps its slot reserved for that packet
-# until its tail is sent.
-
-
-@njit(cache=True, inline="always")
-def _full(vcs, port, net, j, x):
-    """BookSim2's IsFullFor: no room behind channel x for another flit of VC j."""
-    if net.shared == 0:
-        return vcs[O_OCC, j] >= net.depth
-    return vcs[O_RES, j] == 0 and vcs[O_POCC, j] >= net.priv and port[x, net.c_sh] >= net.shsize
-
-
-@njit(cache=True, inline="always")
-def _free_slot(vcs, port, net, j, x):
-    """The shared policy's ProcessFreeSlot: a slot of VC j's region back, a shared one if it had spilled."""
-    vcs[O_POCC, j] -= 1
-    if vcs[O_POCC, j] >= net.priv:
-        port[x, net.c_sh] -= 1
-
-
-@njit(cache=True, inline="always")
-def _sending(vcs, port, net, j, x, tail):
-    """BookSim2's SendingFlit: a flit sent on VC j; a tail frees the VC unless wait_for_tail_credit holds it."""
-    vcs[O_OCC, j] += 1
-    if net.shared == 1:
-        if vcs[O_RES, j] > 0:
-            vcs[O_RES, j] -= 1
-        else:
-            vcs[O_POCC, j] += 1
-            if vcs[O_POCC, j] > net.priv:
-                port[x, net.c_sh] += 1
-        if tail:
-            while vcs[O_RES, j] > 0:
-                vcs[O_RES, j] -= 1
-                _free_slot(vcs, port, net, j, x)
-    if tail:
-        vcs[O_TAIL, j] = 1
-        if not net.wait_tail:
-            vcs[O_OWNER, j] = -1
-
-
-@njit(cache=True, inline="always")
-def _credited(vcs, port, net, j, x, k):
-    """BookSim2's ProcessCredit, ``k`` credits of VC j: with wait_for_tail_credit the tail's frees the VC."""
-    if net.shared == 0:
-        vcs[O_OCC, j] -= k
-        if net.wait_tail and vcs[O_OCC, j] == 0 and vcs[O_TAIL, j] == 1:
-            vcs[O_OWNER, j] = -1
-            vcs[O_TAIL, j] = 0
-        return
-    for _ in range(k):
-        vcs[O_OCC, j] -= 1
-        if net.wait_tail and vcs[O_OCC, j] == 0 and vcs[O_TAIL, j] == 1:
-            vcs[O_OWNER, j] = -1
-            vcs[O_TAIL, j] = 0
-        if vcs[O_OWNER, j] >= 0 and vcs[O_OCC, j] == 0:
-            vcs[O_RES, j] += 1                 # FreeSlotFor: kept for the packet holding the VC
-        else:
-            _free_slot(vcs, port, net, j, x)
-
-
-# --- The traffic manager.
-
-
-@njit(cache=True, inline="always")
-def _release_packet(pk, rt, net, pkt):
-    g = net.routers                            # rt's last row: the pool's free list
-    pk[P_NEXT, pkt] = rt[g, G_FREE]
-    rt[g, G_FREE] = pkt
-    rt[g, G_LIVE] -= 1
-
-
-@njit(cache=True, inline="always")
-def eject(port, pk, rt, wr, stats, net, t, warmup):
-    """Flits read at the nodes in cycle t; each sends its credit back at once (a channel of 1 cycle); a tail's
-    packet is measured (creation to tail, head injection to tail) if it arrives while measuring."""
-    ring = net.ring
-    s = t & net.rmask
-    slot = (t + 2 + net.credit_delay) & net.rmask
-    back = net.c_cr + slot * net.vcs
-    for node in range(net.nodes):
-        er = wr[W_EJ_ROUTER, node]
-        ro = er * net.ports + wr[W_EJ_PORT, node]
-        f = port[ro, s]
-        if f < 0:
-            continue
-        port[ro, s] = -1
-        port[ro, back + port[ro, net.c_vc + s]] += 1
-        rt[er, net.r_cdue + slot] += 1
-        pkt = f >> net.sbits
-        pk[P_FLAT, pkt] += t
-        pk[P_EJECTED, pkt] += 1
-        stats[K.STAT_DELIVERED] += 1
-        if t >= warmup:
-            stats[K.STAT_M_DELIVERED] += 1
-            stats[M_FLITS_EJ] += 1
-        if f & net.smask != net.size - 1:
-            continue
-        if t >= warmup:
-            plat = t - pk[P_CTIME, pkt]
-            stats[M_PACKETS] += 1
-            stats[M_PLAT] += plat
-            stats[M_NLAT] += t - pk[P_ITIME, pkt]
-            stats[M_FLAT] += pk[P_FLAT, pkt]
-            stats[M_HOPS] += pk[P_HOPS, pkt]
-            stats[K.STAT_M_LATENCY_SUM] += plat
-            stats[K.STAT_M_LATENCY_COUNT] += 1
-            if plat > stats[PLAT_MAX]:
-                stats[PLAT_MAX] = plat
-        _release_packet(pk, rt, net, pkt)
-
-
-@njit(cache=True, inline="always")
-def node_credits(vcs, port, net, t):
-    """Credits a node reads in cycle t, applied at once (BookSim2's traffic manager): its view of its router's
-    input VCs."""
-    due = net.c_cr + (t & net.rmask) * net.vcs
-    for node in range(net.nodes):
-        x = net.nro + node
-        for c in range(net.vcs):
-            k = port[x, due + c]
-            if k == 0:
-                continue
-            port[x, due + c] = 0
-            _credited(vcs, port, net, net.niv + node * net.vcs + c, x, k)
-
-
-@njit(cache=True, inline="always")
-def _trial(nd, ld, node):
-    """One cycle of the node's injection process: Bernoulli, or BookSim2's on-off chain (the state steps, then
-    a packet with probability r1 while on)."""
-    if ld.on_off == 0:
-        return np.random.random() < ld.rate
-    if nd[N_ON, node] == 1:
-        nd[N_ON, node] = 0 if np.random.random() < ld.beta else 1
-    else:
-        nd[N_ON, node] = 1 if np.random.random() < ld.alpha else 0
-    return nd[N_ON, node] == 1 and np.random.random() < ld.r1
-
-
-@njit(cache=True, inline="always")
-def _new_packet(pk, nd, rt, stats, net, ld, node, q, t, warmup):
-    """A packet created at the node's source in cycle q (seen in cycle t), taken from the pool."""
-    g = net.routers
-    pkt = rt[g, G_FREE]
-    rt[g, G_FREE] = pk[P_NEXT, pkt]
-    rt[g, G_LIVE] += 1
-    pk[P_DEST, pkt] = destination(ld.pattern, node, net.nodes, net.k, net.n)
-    pk[P_CTIME, pkt] = q if ld.queuing else t
-    pk[P_ITIME, pkt] = -1
-    pk[P_PH, pkt] = -1                         # not yet routed (BookSim2's reset value)
-    pk[P_HOPS, pkt] = 0
-    pk[P_EJECTED, pkt] = 0
-    pk[P_FLAT, pkt] = 0
-    nd[N_PKT, node] = pkt
-    nd[N_FLIT, node] = 0
-    if t >= warmup:
-        stats[M_PKT_GEN] += 1
-        stats[M_FLIT_GEN] += net.size
-        stats[K.STAT_M_OFFERED] += net.size
-
-
-@njit(cache=True, inline="always")
-def inject(vcs, port, pk, nd, rt, wr, stats, net, ld, t, warmup):
-    """Each node's source (generating its next packet once the last has left it) and one flit onto its
-    injection channel, if its router's input VC has room."""
-    size = net.size
-    s = (t + 2) & net.rmask
-    for node in range(net.nodes):
-        if nd[N_PKT, node] < 0:
-            while nd[N_QTIME, node] <= t:
-                q = nd[N_QTIME, node]
-                nd[N_QTIME, node] = q + 1
-                if _trial(nd, ld, node):
-                    _new_packet(pk, nd, rt, stats, net, ld, node, q, t, warmup)
-                    break
-        pkt = nd[N_PKT, node]
-        if pkt < 0:
-            continue
-        f = nd[N_FLIT, node]
-        x = net.nro + node
-        base = net.niv + node * net.vcs
-        if f == 0:
-            out, lo, hi, ph = route(net.topo, net.k, net.n, net.vcs, wr[W_INJ_ROUTER, node], wr[W_INJ_PORT, node],
-                                    pk[P_DEST, pkt], -1, True)
-            vc = -1
-            span = hi - lo + 1
-            last = nd[N_LAST, node]
-            for m in range(1, span + 1):
-                c = lo + (last - lo + m) % span
-                if vcs[O_OWNER, base + c] < 0 and not _full(vcs, port, net, base + c, x):
-                    vc = c
-                    break
-            if vc < 0:
-                continue
-            nd[N_VC, node] = vc
-            nd[N_LAST, node] = vc
-            vcs[O_OWNER, base + vc] = node
-            vcs[O_TAIL, base + vc] = 0
-            pk[P_ITIME, pkt] = t
-        else:
-            vc = nd[N_VC, node]
-            if _full(vcs, port, net, base + vc, x):
-                continue
-        _sending(vcs, port, net, base + vc, x, f == size - 1)
-        pk[P_FLAT, pkt] -= t
-        port[x, s] = (pkt << net.sbits) | f
-        port[x, net.c_vc + s] = vc
-        rt[wr[W_INJ_ROUTER, node], net.r_idue + s] += 1
-        stats[K.STAT_ARRIVED] += 1
-        nd[N_FLIT, node] = f + 1
-        if f + 1 == size:
-            nd[N_PKT, node] = -1
+from .iq_router_buffers import _credited, _full, _sending
+from .iq_router_state import (ACTIVE, B_FLITS, B_QUEUED, B_ROUTING, B_SA, B_VA, IDLE, NEVER, O_OWNER, O_TAIL, P_DEST,
+                              P_HOPS, P_PH, ROUTING, V_DONE, V_EVAL, V_HEAD, V_HI, V_HOLD, V_LEN, V_LO, V_OUT, V_OVC,
+                              V_STATE, V_TAIL, VA, W_LATENCY, W_OUT_NODE, W_OUT_ROUTER, W_UP_NODE, W_UP_PORT,
+                              W_UP_ROUTER)
+from .iq_routes import route
 
 
 # --- The routers.

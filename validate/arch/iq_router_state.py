@@ -1,7 +1,8 @@
 """The input-queued virtual-channel router network's state (issue 38): counters, sizes, packed records.
 
-:mod:`switchq.validate.arch.iq_router` runs the cycles; :mod:`switchq.validate.arch.iq_router_phases` holds the
-steps of a cycle and :mod:`switchq.validate.arch.iq_router_alloc` the allocators. They share what is here.
+:mod:`switchq.validate.arch.iq_router` runs the cycles; :mod:`.iq_router_nodes` (the traffic manager) and
+:mod:`.iq_router_phases` (the routers) hold the steps of a cycle, :mod:`.iq_router_buffers` a sender's view of
+a buffer and :mod:`.iq_router_alloc` the allocators. They share what is here.
 
 Indices: an input VC ``iv = (router * P + port) * V + vc``, an output VC ``ov`` the same over output ports, an
 output ``ro = router * P + port``; a flit ``pkt << sbits | i`` (packet ``pkt`` of the pool, its ``i``-th flit).

@@ -17,6 +17,7 @@ accepted rates are within 2 % of each other; other rows are marked saturated.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -139,6 +140,15 @@ def measured(cmd: list, cwd=None, every: float = 0.02) -> dict:
                 "cpu": usage.ru_utime + usage.ru_stime, "peak": peak}
 
 
+@contextlib.contextmanager
+def config_file(nodes: int, load: float, total_cycles: int, runs: int = 2):
+    """The question's BookSim2 file (:func:`booksim_config`) written to a temporary directory, for both sides."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = Path(tmp) / "fattree.cfg"
+        cfg.write_text(booksim_config(nodes, load, total_cycles, runs=runs))
+        yield cfg
+
+
 def _cycles(nodes: int, total_cycles: int) -> int:
     return min(total_cycles, CYCLES_AT.get(nodes, total_cycles))
 
@@ -147,10 +157,8 @@ def run_booksim(binary: str | Path, nodes: int, load: float, total_cycles: int =
     """Run BookSim2 on the question; its parsed output with ``wall`` (whole process), ``rate`` (node-cycles per
     second of the whole process), ``kernel_rate`` (of its simulation loop) and ``peak``. BookSim2 exits 255
     after a run that ended well."""
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = Path(tmp) / "fattree.cfg"
-        cfg.write_text(booksim_config(nodes, load, total_cycles))
-        p = measured([str(binary), str(cfg)], cwd=tmp)
+    with config_file(nodes, load, total_cycles) as cfg:
+        p = measured([str(binary), str(cfg)], cwd=cfg.parent)
     out = parse_booksim(p["stdout"])
     if not out["complete"] or out["nodes"] != nodes:
         raise RuntimeError(f"BookSim2 ({binary}) on {nodes} nodes at load {load} did not finish as asked "
@@ -181,9 +189,7 @@ def run_switchq(nodes: int, load: float, total_cycles: int = TOTAL_CYCLES, attem
     (its simulation's own wall), ``startup`` (the rest) and ``peak``. A run that compiled its kernel (a source
     edited since the warm-up: Numba's cache index rewritten meanwhile) is run again, up to ``attempts`` times;
     ``compiled`` counts the runs so discarded."""
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = Path(tmp) / "fattree.cfg"
-        cfg.write_text(booksim_config(nodes, load, total_cycles))
+    with config_file(nodes, load, total_cycles) as cfg:
         cmd = switchq_command(cfg, total_cycles)
         for compiled in range(attempts):
             stamp = _cache_stamp()
@@ -202,9 +208,7 @@ def run_switchq(nodes: int, load: float, total_cycles: int = TOTAL_CYCLES, attem
 
 def _warm_switchq(nodes: int) -> None:
     """Load (or compile) the kernel into Numba's cache with a tiny run, so no timed run compiles."""
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = Path(tmp) / "fattree.cfg"
-        cfg.write_text(booksim_config(nodes, 0.3, 4000))
+    with config_file(nodes, 0.3, 4000) as cfg:
         subprocess.run(switchq_command(cfg, 4000), capture_output=True, check=True)
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from pathlib import Path
 
-from .bench_booksim import booksim_config, measured
+from .bench_booksim import config_file, measured
 
 SIZES = (64, 256, 1024, 4096)
 LOAD = 0.5
@@ -47,9 +46,7 @@ def scale_rows(quick: bool = False, progress=sys.stderr) -> list:
         rates = {}
         for nodes in SIZES:
             cycles = cycles_for(nodes, quick)
-            with tempfile.TemporaryDirectory() as tmp:
-                cfg = Path(tmp) / "fattree.cfg"
-                cfg.write_text(booksim_config(nodes, LOAD, 2 * (cycles + WARMUP), runs=1))
+            with config_file(nodes, LOAD, 2 * (cycles + WARMUP), runs=1) as cfg:
                 p = measured(command(arch, nodes, cycles, cfg))
             if p["returncode"] != 0:
                 raise RuntimeError(f"switchq {arch} at {nodes} nodes failed: {p['stderr'][-400:]}")

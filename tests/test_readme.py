@@ -1,23 +1,29 @@
-"""The README's console blocks against the commands they show (issue 34 item 6: the README cannot go stale).
+"""The console blocks of the README and the docs pages against the commands they show (issue 34 item 6: the README
+cannot go stale; issue 39: nor can the docs pages its tour moved to).
 
-Every ```console block of README.md is a list of ``$ switchq ...`` lines, each followed by what that command
-printed. Each block's commands run here, in order, as the user would run them: a subprocess of the `switchq`
-entry point, in a fresh folder per block (so a ``--store`` starts empty), at the width the block implies (a
-``# at N columns`` comment on the command line, else 80: what a file or a pipe gets). Then:
+Every ```console block of README.md and of each hand-written markdown page under docs/ (``docs/**/*.md``, but for
+the generated ``docs/models/`` and ``docs/reports/`` and the build in ``docs/_build/``) is a list of
+``$ switchq ...`` lines, each followed by what that command printed. Each block's commands run here, in order, as
+the user would run them: a subprocess of the `switchq` entry point, in a fresh folder per block (so a ``--store``
+starts empty), at the width the block implies (a ``# at N columns`` comment on the command line, else 80: what a
+file or a pipe gets). A block shown byte for byte on two pages (the README's short tour repeats blocks of the
+guide) runs once, under the id of its first page (README.md first, then docs/ in path order); a test's id names
+that page and the block's line (``README.md:75-solve-hol``). Then:
 
 - text: identical but for whitespace (Rich pads and wraps by the widths of the figures) and numbers, each number
-  within half a unit in the last digit the README prints (0.0705 stands for 0.07045 .. 0.07055); a line ``...``
+  within half a unit in the last digit the page prints (0.0705 stands for 0.07045 .. 0.07055); a line ``...``
   stands for lines left out;
-- JSON (output starting with ``{`` or ``[``): every key the README shows, each value as above; ``...`` stands
+- JSON (output starting with ``{`` or ``[``): every key the page shows, each value as above; ``...`` stands
   for keys left out, ``{...}`` for an object left out; an object without ``...`` must have exactly its keys.
 
-Simulated figures run with the README's seed (or the default seed 1), and a seed fixes them whatever
+Simulated figures run with the page's seed (or the default seed 1), and a seed fixes them whatever
 ``--workers`` is, so they are compared the same way. A command in SLOW is marked slow; when it is run, its
-figures that carry an interval are compared by containment: the README's figure must lie inside the interval
-the run prints. A successful command's stderr (progress lines with their times) is not shown in the README and
+figures that carry an interval are compared by containment: the page's figure must lie inside the interval
+the run prints. A successful command's stderr (progress lines with their times) is not shown on a page and
 not compared; a failing command's message is.
 
-A README number that changes fails here until the README is updated; the failure prints the command's output.
+A number on a page that changes fails here until the page is updated; the failure names the page and line and
+prints the command's output.
 """
 
 from __future__ import annotations
@@ -33,7 +39,21 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+NOT_HAND_WRITTEN = {"_build", "models", "reports"}      # docs/ folders that are built or generated
+
+
+def pages() -> list[Path]:
+    """README.md, then every hand-written markdown page under docs/, in path order."""
+    docs = [p for p in sorted(DOCS.rglob("*.md"))
+            if p.relative_to(DOCS).parts[0] not in NOT_HAND_WRITTEN]
+    return [README, *docs]
+
+
+def page_name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
 
 NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
 _NUMBER = re.compile(rf"(?<![\w.]){NUM}(?!\w)")
@@ -57,36 +77,47 @@ VARYING_COLUMNS = {"seconds"}                        # a sweep table's wall time
 SLOW: dict[str, float] = {}
 
 
-# --------------------------------------------------------------------------- the README's blocks
+# --------------------------------------------------------------------------- the pages' blocks
 
 @dataclass
 class Command:
-    line: int                  # README line of the "$ " line
+    line: int                  # the page's line of the "$ " line
     text: str                  # the command as written, without its comment
     columns: int
-    shown: list[str] = field(default_factory=list)   # the README's output lines
+    shown: list[str] = field(default_factory=list)   # the page's output lines
+    page: str = "README.md"    # the page, relative to the repository
 
     @property
     def slow(self) -> bool:
         return self.text in SLOW
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
 
 
 @dataclass
 class Block:
     line: int
     commands: list[Command]
+    page: str = "README.md"
+    also: list[str] = field(default_factory=list)     # the same block on other pages ("page:line"), not run again
 
     @property
     def name(self) -> str:
-        return "-".join(self.commands[0].text.split()[1:3])
+        return f"{self.page}:{self.line}-" + "-".join(self.commands[0].text.split()[1:3])
+
+    @property
+    def key(self) -> tuple:
+        return tuple((c.text, c.columns, tuple(c.shown)) for c in self.commands)
 
 
-def read_blocks(text: str) -> list[Block]:
+def read_blocks(text: str, page: str = "README.md") -> list[Block]:
     blocks, block, command = [], None, None
     for n, line in enumerate(text.splitlines(), 1):
         if block is None:
             if line.strip() == "```console":
-                block, command = Block(n, []), None
+                block, command = Block(n, [], page), None
             continue
         if line.strip() == "```":
             blocks.append(block)
@@ -95,14 +126,26 @@ def read_blocks(text: str) -> list[Block]:
         if line.startswith("$ "):
             words, _, comment = line[2:].partition(" #")
             width = re.search(r"\bat (\d+) columns\b", comment)
-            command = Command(n, words.strip(), int(width.group(1)) if width else 80)
+            command = Command(n, words.strip(), int(width.group(1)) if width else 80, page=page)
             block.commands.append(command)
         elif command is not None:
             command.shown.append(line)
     return blocks
 
 
-BLOCKS = read_blocks(README.read_text(encoding="utf-8"))
+def read_pages() -> list[Block]:
+    """Every page's blocks, a block shown on two pages once (its other places in ``also``)."""
+    first: dict[tuple, Block] = {}
+    for path in pages():
+        for block in read_blocks(path.read_text(encoding="utf-8"), page_name(path)):
+            if block.key in first:
+                first[block.key].also.append(f"{block.page}:{block.line}")
+            else:
+                first[block.key] = block
+    return list(first.values())
+
+
+BLOCKS = read_pages()
 
 
 @dataclass
@@ -113,7 +156,7 @@ class Ran:
 
     @property
     def shown(self) -> str:
-        """What the README shows of a run: its output, and its error message when it failed."""
+        """What a page shows of a run: its output, and its error message when it failed."""
         return self.stdout if self.rc == 0 else self.stdout + self.stderr
 
 
@@ -121,7 +164,7 @@ def run(command: Command, cwd: Path, previous: Ran | None = None) -> Ran:
     argv = shlex.split(command.text)
     if argv == ["echo", "$?"]:
         return Ran(0, f"{previous.rc}\n", "")
-    assert argv[0] == "switchq", f"README line {command.line}: not a switchq command: {command.text}"
+    assert argv[0] == "switchq", f"{command.where}: not a switchq command: {command.text}"
     env = {k: v for k, v in os.environ.items()
            if k not in {"FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "CLICOLOR_FORCE", "SWITCHQ_STORE"}}
     env["COLUMNS"] = str(command.columns)
@@ -207,7 +250,7 @@ def _same(mine, theirs) -> bool:
         return False
     if mine[0] == "n":
         return close(mine[1], float(theirs[1]))
-    if mine[0] == "ci":               # interval containment: the README's figure inside the run's interval
+    if mine[0] == "ci":               # interval containment: the page's figure inside the run's interval
         return inside(mine[1][0], theirs[1][1], theirs[1][2])
     return mine[1] == theirs[1]
 
@@ -217,7 +260,7 @@ def _show(toks) -> str:
 
 
 def compare_text(shown: str, actual: str, slow: bool = False) -> list[str]:
-    """Differences between the README's text ``shown`` and a run's ``actual`` output. A line ``...`` in
+    """Differences between the page's text ``shown`` and a run's ``actual`` output. A line ``...`` in
     ``shown`` stands for any run of lines; otherwise the whole output must match, start to end."""
     segments = [tokens(s, slow) for s in re.split(r"(?m)^[ \t]*\.\.\.[ \t]*$", shown)]
     have = tokens(actual, slow)
@@ -237,23 +280,23 @@ def compare_text(shown: str, actual: str, slow: bool = False) -> list[str]:
         if best < len(want):
             s = best_start + best
             theirs = _show([have[s]]) if s < len(have) else "the end of the output"
-            return [f"first difference: README {_show([want[best]])[:200]!r}, run {theirs[:200]!r}, after "
+            return [f"first difference: page {_show([want[best]])[:200]!r}, run {theirs[:200]!r}, after "
                     f"...{_show(want[max(0, best - 6):best])[-160:]!r}"]
         at = best_start + len(want)
     if segments[-1] and at < len(have):        # no "..." at the end: nothing more may follow
-        return [f"the run prints more than the README: ...{_show(have[at:at + 8])}..."]
+        return [f"the run prints more than the page: ...{_show(have[at:at + 8])}..."]
     return []
 
 
 class Shown(str):
-    """A number as the README prints it (its text gives its precision)."""
+    """A number as the page prints it (its text gives its precision)."""
 
 
 ELIDED = "\u2026"
 
 
 def parse_shown_json(text: str):
-    """The README's JSON, where ``...`` stands for left-out keys (kept as an ELIDED key) and ``{...}`` for an
+    """A page's JSON, where ``...`` stands for left-out keys (kept as an ELIDED key) and ``{...}`` for an
     object left out; numbers are kept as Shown text."""
     text = re.sub(r'"(?:\\.|[^"\\])*"|\.\.\.',
                   lambda m: m.group() if m.group().startswith('"') else f'"{ELIDED}": 0', text)
@@ -264,10 +307,10 @@ def compare_json(shown, actual, slow: bool = False, path: str = "") -> list[str]
     where = path or "the output"
     if isinstance(shown, dict):
         if not isinstance(actual, dict):
-            return [f"{where}: README shows an object, the run prints {actual!r}"[:300]]
+            return [f"{where}: the page shows an object, the run prints {actual!r}"[:300]]
         problems = []
         if ELIDED not in shown and set(shown) != set(actual):
-            problems.append(f"{where}: keys differ: README only {sorted(set(shown) - set(actual))}, "
+            problems.append(f"{where}: keys differ: page only {sorted(set(shown) - set(actual))}, "
                             f"run only {sorted(set(actual) - set(shown))}")
         for k, v in shown.items():
             if k == ELIDED or k in VARYING_KEYS:
@@ -278,7 +321,7 @@ def compare_json(shown, actual, slow: bool = False, path: str = "") -> list[str]
             ci = actual.get(k + "_ci95")
             if slow and isinstance(v, Shown) and isinstance(ci, list) and len(ci) == 2:
                 if not inside(v, *ci):
-                    problems.append(f"{path + '.' if path else ''}{k}: README {v} lies outside the run's "
+                    problems.append(f"{path + '.' if path else ''}{k}: page {v} lies outside the run's "
                                     f"interval {ci}")
                 continue
             if slow and k.endswith("_ci95") and k[:-5] in shown:
@@ -287,13 +330,13 @@ def compare_json(shown, actual, slow: bool = False, path: str = "") -> list[str]
         return problems
     if isinstance(shown, list):
         if not isinstance(actual, list) or len(actual) != len(shown):
-            return [f"{where}: README shows {len(shown)} items, the run prints "
+            return [f"{where}: the page shows {len(shown)} items, the run prints "
                     f"{len(actual) if isinstance(actual, list) else repr(actual)[:100]}"]
         return [p for k, (s, a) in enumerate(zip(shown, actual))
                 for p in compare_json(s, a, slow, f"{path}[{k}]")]
     if isinstance(shown, Shown):
-        return [] if close(shown, actual) else [f"{where}: README {shown}, the run prints {actual!r}"]
-    return [] if shown == actual else [f"{where}: README {shown!r}, the run prints {actual!r}"[:400]]
+        return [] if close(shown, actual) else [f"{where}: page {shown}, the run prints {actual!r}"]
+    return [] if shown == actual else [f"{where}: page {shown!r}, the run prints {actual!r}"[:400]]
 
 
 def compare(command: Command, ran: Ran) -> list[str]:
@@ -302,42 +345,44 @@ def compare(command: Command, ran: Ran) -> list[str]:
         try:
             actual = json.loads(ran.shown)
         except ValueError:
-            return [f"README shows JSON, the run prints: {ran.shown[:500]!r}"]
+            return [f"the page shows JSON, the run prints: {ran.shown[:500]!r}"]
         return compare_json(parse_shown_json(shown), actual, command.slow)
     return compare_text(shown, ran.shown, command.slow)
 
 
 # --------------------------------------------------------------------------- the tests
 
-def test_readme_has_its_blocks():
-    """The parser finds the README's console blocks and every command's output (a block of commands only would
-    prove nothing), and the `--model all` table the xfail below reads."""
+def test_pages_have_their_blocks():
+    """The parser finds the console blocks of the README and of the docs pages, and every command's output (a block
+    of commands only would prove nothing), and the `--model all` table the test below reads."""
     commands = [c for b in BLOCKS for c in b.commands]
-    assert len(BLOCKS) >= 14 and len(commands) >= 25
-    assert all(c.shown for c in commands), [c.text for c in commands if not c.shown]
+    assert len(BLOCKS) >= 19 and len(commands) >= 33
+    assert all(c.shown for c in commands), [c.where for c in commands if not c.shown]
+    places = {b.page for b in BLOCKS} | {where.partition(":")[0] for b in BLOCKS for where in b.also}
+    assert {"README.md", "docs/guide/analytic.md", "docs/guide/sweeps.md"} <= places, places
+    assert not any(p.startswith(("docs/_build/", "docs/models/", "docs/reports/")) for p in places), places
     rows = _pfc_model_table()
     assert set(rows) == {"ieee", "mlx5", "sonic", "cisco"} and all(rows.values()), rows
 
 
 def _params():
-    seen = {}
     for b in BLOCKS:
-        seen[b.name] = seen.get(b.name, 0) + 1
-        yield pytest.param(b, id=b.name + (f"-{seen[b.name]}" if seen[b.name] > 1 else ""),
-                           marks=[pytest.mark.slow] if any(c.slow for c in b.commands) else [])
+        yield pytest.param(b, id=b.name, marks=[pytest.mark.slow] if any(c.slow for c in b.commands) else [])
 
 
 @pytest.mark.parametrize("block", list(_params()))
-def test_readme_block(block, tmp_path):
+def test_console_block(block, tmp_path):
     problems, previous = [], None
     for command in block.commands:
         ran = run(command, tmp_path, previous)
         found = compare(command, ran)
         if found:
-            problems.append(f"README line {command.line}: $ {command.text}\n  " + "\n  ".join(found)
+            problems.append(f"{command.where}: $ {command.text}\n  " + "\n  ".join(found)
                             + f"\n  it now prints (rc {ran.rc}):\n" + ran.shown[:4000])
         previous = ran
-    assert not problems, "the README is stale; update it from these outputs:\n\n" + "\n\n".join(problems)
+    same = f" (the same block is at {', '.join(block.also)}: update it there too)" if block.also else ""
+    assert not problems, (f"{block.page} is stale{same}; update it from these outputs:\n\n"
+                          + "\n\n".join(problems))
 
 
 def _block(prefix: str) -> tuple[Block, Command]:
@@ -349,7 +394,7 @@ def _block(prefix: str) -> tuple[Block, Command]:
 
 
 def _alter_each_number(command: Command):
-    """Yield (README output with one digit of one number changed, that number): each number in turn, its last
+    """Yield (a page's output with one digit of one number changed, that number): each number in turn, its last
     digit moved by one (a difference of twice the tolerance)."""
     text = "\n".join(command.shown)
     for m in _NUMBER.finditer(text):
@@ -364,7 +409,7 @@ def _alter_each_number(command: Command):
 
 @pytest.mark.parametrize("prefix", ["switchq solve oq ", "switchq size pfc --link-rate 400Gb/s --cable 100m "
                                     "--mtu 9216B --interface-delay"], ids=["table", "json"])
-def test_a_changed_readme_number_fails(prefix, tmp_path):
+def test_a_changed_number_fails(prefix, tmp_path):
     """The comparer is not one that passes everything: the block as written agrees with the run, and the same
     block with one digit of one number changed (each number in turn) is reported, at that number."""
     _, command = _block(prefix)
@@ -372,8 +417,8 @@ def test_a_changed_readme_number_fails(prefix, tmp_path):
     assert compare(command, ran) == []
     altered = 0
     for text, number in _alter_each_number(command):
-        problems = compare(Command(command.line, command.text, command.columns, text.splitlines()), ran)
-        assert problems, f"changing {number} in README line {command.line}'s output was not noticed"
+        problems = compare(Command(command.line, command.text, command.columns, text.splitlines(), command.page), ran)
+        assert problems, f"changing {number} in {command.where}'s output was not noticed"
         altered += 1
     assert altered >= 10
     words = Command(command.line, command.text, command.columns,
@@ -383,7 +428,7 @@ def test_a_changed_readme_number_fails(prefix, tmp_path):
 
 
 def test_interval_containment_is_a_real_check():
-    """What a slow command gets: the README's figure must lie inside the interval the run prints."""
+    """What a slow command gets: the page's figure must lie inside the interval the run prints."""
     run_text = "│ result │ mean_latency │ 45.5971  (95% CI 45.2403 .. 45.9539) │ slots │"
     inside_it = "│ result │ mean_latency │ 45.31  (95% CI 45.0 .. 45.6) │ slots │"
     assert compare_text(inside_it, run_text, slow=True) == []
@@ -398,9 +443,10 @@ def test_interval_containment_is_a_real_check():
 
 
 def _pfc_model_table() -> dict[str, list[str]]:
-    """The README's `--model all` table: model -> the headroom figures of its row."""
-    text = README.read_text(encoding="utf-8")
-    head = text.index("| `--model` | headroom (B) |")
+    """The `--model all` table (docs/guide/lossless.md's): model -> the headroom figures of its row."""
+    header = "| `--model` | headroom (B) |"
+    text = next(t for t in (p.read_text(encoding="utf-8") for p in pages()) if header in t)
+    head = text.index(header)
     rows = {}
     for line in text[head:].splitlines()[2:]:
         if not line.startswith("|"):
@@ -411,7 +457,7 @@ def _pfc_model_table() -> dict[str, list[str]]:
 
 
 def test_pfc_model_table_comes_from_one_command(tmp_path):
-    """Issue 34 item 4: the README's four-row 400 Gb/s table is what one command prints (the console block above it
+    """Issue 34 item 4: the four-row 400 Gb/s table is what one command prints (the console block above it
     shows that command's own output), each model's figures in its own row."""
     rows = _pfc_model_table()
     text = ("switchq size pfc --link-rate 400Gb/s --cable 100m --mtu 9216B --interface-delay 1228.8ns "

@@ -4,7 +4,7 @@ Chromium is the system's (Debian's ``chromium`` package, ``/usr/bin/chromium``),
 Python API with ``executable_path`` (Playwright's own browser download is not used). Set
 ``$SWITCHQ_CHROMIUM`` to use another binary; without one these tests are skipped, unless
 ``$SWITCHQ_REQUIRE_BROWSER`` is set (CI), where a missing browser fails them. ``$SWITCHQ_SCREENSHOTS``
-names a folder to save the README's screenshots in.
+names a folder to save the screenshots in that docs/guide/web.md shows (reports/serve_*.png).
 
 Simulations are tiny (500 slots, 5 replications): the worker's first Numba compile (or cache load) is
 their only real cost. ``test_web_browser_use.py`` (races, restarts, cancel, errors, seeds) and

@@ -31,7 +31,8 @@ import click
 from .errors import InputError
 from .params import applies_text, check_applies, each_takes_its_own
 
-__all__ = ["solve_group", "simulate_group", "size_group", "read_params", "read_rows", "answer_params", "solve_answer"]
+__all__ = ["solve_group", "simulate_group", "size_group", "read_params", "read_rows", "answer_params", "solve_answer",
+           "shown_answer", "simulate_results", "simulation_notes", "shown_payload", "shown_simulation"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -203,23 +204,29 @@ def _row_table(payloads: list, columns: list) -> tuple[list, list]:
     return rows, shown
 
 
+def shown_answer(answer, declaration, payloads: list, units: dict, as_json: bool, console=None) -> None:
+    """Print an answer's rows (:func:`solve_answer`) as ``switchq solve|size`` does: one answer's table, or a
+    row each (on ``console``, default stdout's)."""
+    from .render import show, show_rows
+
+    if len(payloads) == 1:
+        payload, inputs = payloads[0]
+        show(payload, inputs, answer.title, as_json, units=units, console=console)
+        return
+    many = [p.target for p in answer_params(answer) if p.many]
+    rows = [p for p, _ in payloads]
+    columns = many + [c for c in answer.table_results() if c not in many]
+    if not as_json:
+        rows, columns = _row_table(rows, columns)
+    show_rows(rows, columns, answer.title, as_json, units, declaration.json_rows, console=console)
+
+
 def _answer_command(answer, declaration) -> click.Command:
     params = answer_params(answer)
 
     def callback(as_json, **given):
-        from .render import show, show_rows
-
         payloads, units = solve_answer(answer, given)
-        if len(payloads) == 1:
-            payload, inputs = payloads[0]
-            show(payload, inputs, answer.title, as_json, units=units)
-        else:
-            many = [p.target for p in params if p.many]
-            rows = [p for p, _ in payloads]
-            columns = many + [c for c in answer.table_results() if c not in many]
-            if not as_json:
-                rows, columns = _row_table(rows, columns)
-            show_rows(rows, columns, answer.title, as_json, units, declaration.json_rows)
+        shown_answer(answer, declaration, payloads, units, as_json)
 
     command = click.Command(answer.command, callback=callback, context_settings=CONTEXT,
                             help=_doc(answer.description or answer.summary, answer.examples, answer.verb),
@@ -231,49 +238,76 @@ def _answer_command(answer, declaration) -> click.Command:
 
 # --------------------------------------------------------------------------- simulate
 
+def simulate_results(declaration, given: dict, progress: bool = False) -> list:
+    """The simulated answers of ``switchq simulate NAME`` for option texts ``given`` (None: not given), one
+    :class:`~switchq.validate.result.Result` per row, as the CLI and the Python verb both compute them;
+    InputError names the option."""
+    from .validate.harness import RunSettings, run
+
+    params, run_params = declaration.all_params(), declaration.run_params()
+    with _named(params + run_params):
+        (run_values,) = read_params(run_params, given)
+        settings = RunSettings(**{p.target: run_values[p.name] for p in run_params})
+        results = []
+        for values, notes in read_rows(params, given):
+            system, workload = declaration.build(values)
+            r = run(declaration, system, workload, settings, progress=progress)
+            results.append(replace(r, notes=r.notes + notes) if notes else r)
+    return results
+
+
+def simulation_notes(r) -> list:
+    """What a reader must know under one simulated answer's table (Rich markup): its notes, and whether it was
+    unstable, not judged, or too short to measure what it is about."""
+    from rich.markup import escape
+
+    notes = [f"[yellow]{escape(n)}[/yellow]" for n in r.notes]
+    if r.unstable:
+        notes.append("[yellow]unstable: offered load exceeds what this system carries; throughput is "
+                     "the saturation throughput and latency grows with the run length ("
+                     f"{escape(r.labels.get('unstable_because', ''))}: see the backlog growths beside their "
+                     "allowances, 1 % of what was offered plus allowances for noise).[/yellow]")
+    elif r.unstable is None and "stability_not_judged" in r.labels:
+        notes.append("[yellow]stability not judged: "
+                     f"{escape(r.labels['stability_not_judged'])}. No test able to see a critically loaded "
+                     "queue passed, so these figures are not shown to be a steady state's.[/yellow]")
+    if "run_too_short" in r.labels:   # a run that measured nothing of what it is about: how long one must be
+        notes.append(f"[yellow]run too short: {escape(r.labels['run_too_short'])}.[/yellow]")
+    return notes
+
+
+def shown_payload(r) -> dict:
+    """One simulated answer's figures as its table lists them: the notes are printed under it instead."""
+    shown = r.to_dict()
+    shown.pop("notes", None)
+    shown.pop("run_too_short", None)
+    return shown
+
+
+def shown_simulation(results: list, declaration, as_json: bool, console=None) -> None:
+    """Print simulated answers as ``switchq simulate`` does: one answer's table with its notes beneath, or a
+    row each (on ``console``, default stdout's)."""
+    from .render import show, show_rows
+
+    units = results[0].units
+    title = f"{declaration.title} (simulated)"
+    if len(results) == 1:
+        r = results[0]
+        shown = r.to_dict() if as_json else shown_payload(r)
+        show(shown, r.inputs(), title, as_json, simulation_notes(r), units, console=console)
+    else:
+        many = [p.target for p in declaration.all_params() if p.many]
+        columns = many + [c for c in declaration.table if c not in many]
+        show_rows([r.to_dict() for r in results], columns, title, as_json, units, declaration.json_rows,
+                  console=console)
+
+
 def _simulate_command(declaration) -> click.Command:
     params = declaration.all_params()
     run_params = declaration.run_params()
 
     def callback(as_json, **given):
-        from rich.markup import escape
-
-        from .render import show, show_rows
-        from .validate.harness import RunSettings, run
-
-        with _named(params + run_params):
-            (run_values,) = read_params(run_params, given)
-            settings = RunSettings(**{p.target: run_values[p.name] for p in run_params})
-            results = []
-            for values, notes in read_rows(params, given):
-                system, workload = declaration.build(values)
-                r = run(declaration, system, workload, settings, progress=_progress(as_json))
-                results.append(replace(r, notes=r.notes + notes) if notes else r)
-        units = results[0].units
-        title = f"{declaration.title} (simulated)"
-        if len(results) == 1:
-            r = results[0]
-            notes = [f"[yellow]{escape(n)}[/yellow]" for n in r.notes]
-            if r.unstable:
-                notes.append("[yellow]unstable: offered load exceeds what this system carries; throughput is "
-                             "the saturation throughput and latency grows with the run length ("
-                             f"{escape(r.labels.get('unstable_because', ''))}: see the backlog growths beside their "
-                             "allowances, 1 % of what was offered plus allowances for noise).[/yellow]")
-            elif r.unstable is None and "stability_not_judged" in r.labels:
-                notes.append("[yellow]stability not judged: "
-                             f"{escape(r.labels['stability_not_judged'])}. No test able to see a critically loaded "
-                             "queue passed, so these figures are not shown to be a steady state's.[/yellow]")
-            if "run_too_short" in r.labels:   # a run that measured nothing of what it is about: how long one must be
-                notes.append(f"[yellow]run too short: {escape(r.labels['run_too_short'])}.[/yellow]")
-            shown = r.to_dict()
-            if not as_json:
-                shown.pop("notes", None)   # printed under the table instead
-                shown.pop("run_too_short", None)
-            show(shown, r.inputs(), title, as_json, notes, units)
-        else:
-            many = [p.target for p in params if p.many]
-            columns = many + [c for c in declaration.table if c not in many]
-            show_rows([r.to_dict() for r in results], columns, title, as_json, units, declaration.json_rows)
+        shown_simulation(simulate_results(declaration, given, _progress(as_json)), declaration, as_json)
 
     command = click.Command(declaration.name, callback=callback, context_settings=CONTEXT,
                             help=_doc(declaration.description or declaration.summary, declaration.examples,

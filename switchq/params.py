@@ -292,16 +292,22 @@ class Param:
         return (text[:-2] if text.endswith(".0") else text) + QUANTITY_KINDS[self.kind][0]
 
     def values(self, text, where: str | None = None) -> list:
-        """The values a ``many`` parameter's text stands for (one per comma-separated piece, expanded)."""
-        if not self.many or not isinstance(text, str):
+        """The values a ``many`` parameter's text stands for (one per comma-separated piece, or per item of a
+        list given from Python, expanded)."""
+        if not self.many:
+            return [self.parse(text, where)]
+        if isinstance(text, (list, tuple)) and self.kind != "floats":   # from Python: the values themselves
+            pieces = list(text)
+        elif isinstance(text, str):
+            pieces = [x.strip() for x in text.split(",")]
+        else:
             return [self.parse(text, where)]
         groups = dict(self.expand)
-        pieces = [x.strip() for x in text.split(",")]
-        if not all(pieces):
+        if not pieces or not all(x != "" for x in pieces):
             raise InputError(where or self.option, text, "one value or a comma-separated list")
         out = []
         for piece in pieces:
-            out.extend(groups.get(piece, (piece,)))
+            out.extend(groups.get(piece, (piece,)) if isinstance(piece, str) else (piece,))
         return [self.parse(v, where) for v in out]
 
     def names(self) -> set:

@@ -91,8 +91,27 @@ def _interval(payload: dict, name: str, form: str) -> str:
     return form.format(fmt(ci[0]), fmt(ci[1]))
 
 
-def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=(), units: dict | None = None) -> None:
-    """Print ``payload`` as JSON, or as one table of inputs and results with their units."""
+def figure_rows(payload: dict, inputs: list, units: dict) -> list:
+    """``payload`` as one answer's table lists it: ``(kind, quantity, value with its interval, unit)`` per figure
+    (a per-part figure a row per part); intervals, samples and seeds are left to ``--json``."""
+    rows = []
+    for k, v in payload.items():
+        if k.endswith(("_ci95", "_samples", "_ci_method")) or k == "seeds":   # in --json; notes say what a method means
+            continue
+        kind = "input" if k in inputs else "result"
+        if isinstance(v, dict):
+            rows += [(kind, f"{k}: {part}", fmt(x), units.get(k, "")) for part, x in v.items()]
+            continue
+        value = ("not judged (stability_not_judged says why)" if k == "unstable" and v is None
+                 else fmt(v) + _interval(payload, k, "  (95% CI {} .. {})"))
+        rows.append((kind, k, value, units.get(k, "")))
+    return rows
+
+
+def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=(), units: dict | None = None,
+         console=None) -> None:
+    """Print ``payload`` as JSON, or as one table of inputs and results with their units (on ``console``,
+    default stdout's)."""
     units = units or {}
     if as_json:
         sys.stdout.write(to_json(payload, units) + "\n")
@@ -100,58 +119,59 @@ def show(payload: dict, inputs: list[str], title: str, as_json: bool, notes=(), 
     from rich.markup import escape
     from rich.table import Table
 
-    console = _console()
+    console = console or _console()
     table = Table(title=title, show_header=True, header_style="bold")
     # Names and units stay whole; a value with its interval folds after the value if it must.
     table.add_column("", no_wrap=True)
     table.add_column("quantity", no_wrap=True)
     table.add_column("value", overflow="fold")
     table.add_column("unit", no_wrap=True)
-    for k, v in payload.items():
-        if k.endswith(("_ci95", "_samples", "_ci_method")) or k == "seeds":   # in --json; notes say what a method means
-            continue
-        kind = "input" if k in inputs else "result"
-        if isinstance(v, dict):
-            for part, x in v.items():
-                table.add_row(kind, f"{k}: {part}", escape(fmt(x)), units.get(k, ""))
-            continue
-        value = ("not judged (stability_not_judged says why)" if k == "unstable" and v is None
-                 else fmt(v) + _interval(payload, k, "  (95% CI {} .. {})"))
-        table.add_row(kind, k, escape(value), units.get(k, ""))
+    for kind, quantity, value, unit in figure_rows(payload, inputs, units):
+        table.add_row(kind, quantity, escape(value), unit)
     console.print(table)
     for n in notes:
         console.print(n)
 
 
-def show_rows(payloads: list, columns: list, title: str, as_json: bool, units: dict, json_rows: str = "list") -> None:
+def row_cells(payloads: list, columns: list, units: dict) -> tuple:
+    """Several answers as a table shows them: ``(heads, rows)``, a head per column with its unit and a row of
+    cell texts (a figure with its interval) per answer."""
+    heads = []
+    for col in columns:
+        unit = units.get(col, "")
+        heads.append(f"{col} [{unit}]" if unit and unit != "1" else col)
+    rows = [[fmt(p.get(col)) + _interval(p, col, " ({} .. {})") for col in columns] for p in payloads]
+    return heads, rows
+
+
+def rows_json(payloads: list, units: dict, json_rows: str = "list"):
+    """Several answers as ``--json`` gives them: a list, or ``{"rows": [...]}``."""
+    rows = [json.loads(to_json(p, units)) for p in payloads]
+    return rows if json_rows == "list" else {"rows": rows}
+
+
+def show_rows(payloads: list, columns: list, title: str, as_json: bool, units: dict, json_rows: str = "list",
+              console=None) -> None:
     """Several answers: JSON (a list, or ``{"rows": [...]}``), or one table, a row each, with intervals."""
     if as_json:
-        rows = [json.loads(to_json(p, units)) for p in payloads]
-        sys.stdout.write(json.dumps(rows if json_rows == "list" else {"rows": rows}) + "\n")
+        sys.stdout.write(json.dumps(rows_json(payloads, units, json_rows)) + "\n")
         return
     from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=title, header_style="bold")
-    heads = []
-    for col in columns:
-        unit = units.get(col, "")
-        heads.append(f"{col} [{unit}]" if unit and unit != "1" else col)
-        table.add_column(escape(heads[-1]), justify="right", no_wrap=True)
-    rows = []
-    for p in payloads:
-        cells = []
-        for col in columns:
-            cells.append(fmt(p.get(col)) + _interval(p, col, " ({} .. {})"))
+    heads, rows = row_cells(payloads, columns, units)
+    for head in heads:
+        table.add_column(escape(head), justify="right", no_wrap=True)
+    for cells in rows:
         table.add_row(*(escape(c) for c in cells))
-        rows.append(cells)
-    table_or_blocks(table, title, heads, rows)
+    table_or_blocks(table, title, heads, rows, console)
 
 
-def table_or_blocks(table, title: str, heads: list, rows: list) -> None:
+def table_or_blocks(table, title: str, heads: list, rows: list, console=None) -> None:
     """Print ``table`` if its figures fit the width on one line, else each row (plain ``heads`` and
     ``rows`` of cell texts) as a numbered block of ``head = cell`` pairs."""
-    console = _console()
+    console = console or _console()
     if _fits(console, table):
         console.print(table)
         return
@@ -159,16 +179,32 @@ def table_or_blocks(table, title: str, heads: list, rows: list) -> None:
                              for i, cells in enumerate(rows)])
 
 
-def show_comparisons(rows, as_json: bool, title: str) -> None:
+def comparisons_json(rows) -> dict:
+    """Validation rows as ``switchq validate --json`` gives them: the rows, their count by class and the verdict
+    over all of them (agree only if every row agrees; a defect if any row is neither agree nor inconclusive)."""
+    from switchq.validate.verdict import AGREE, by_class
+
+    payload = {"rows": [r.to_dict() for r in rows], "headline": by_class([r.verdict for r in rows]),
+               "verdict": AGREE if all(r.verdict == AGREE for r in rows) else
+               "defect" if any(r.verdict != "inconclusive" and r.verdict != AGREE for r in rows)
+               else "inconclusive"}
+    return _clean(payload)
+
+
+def comparison_cells(r) -> tuple:
+    """One validation row's figures as its table shows them: analytic, simulated, interval, band, replications."""
+    band = f"± {r.tolerance:.3g}" if r.tolerance > 0 else f"point, precision {r.precision:.3g}"
+    reps = f"{r.replications}" + (f" (from {r.base_replications})" if r.replications != r.base_replications
+                                  else "")
+    return (f"{r.analytic:.5g}", f"{r.simulated:.5g}", f"{r.interval[0]:.5g} .. {r.interval[1]:.5g}", band, reps)
+
+
+def show_comparisons(rows, as_json: bool, title: str, console=None) -> None:
     """Analytic vs simulated rows with the verdict engine's class and why (:mod:`switchq.validate.compare`)."""
     from switchq.validate.verdict import AGREE, by_class
 
     if as_json:
-        payload = {"rows": [r.to_dict() for r in rows], "headline": by_class([r.verdict for r in rows]),
-                   "verdict": AGREE if all(r.verdict == AGREE for r in rows) else
-                   "defect" if any(r.verdict != "inconclusive" and r.verdict != AGREE for r in rows)
-                   else "inconclusive"}
-        sys.stdout.write(json.dumps(_clean(payload)) + "\n")
+        sys.stdout.write(json.dumps(comparisons_json(rows)) + "\n")
         return
     from rich.markup import escape
     from rich.table import Table
@@ -182,16 +218,13 @@ def show_comparisons(rows, as_json: bool, title: str) -> None:
     blocks = []
     for r in rows:
         style = styles.get(r.verdict, "red")
-        band = f"± {r.tolerance:.3g}" if r.tolerance > 0 else f"point, precision {r.precision:.3g}"
-        reps = f"{r.replications}" + (f" (from {r.base_replications})" if r.replications != r.base_replications
-                                      else "")
-        cells = (f"{r.analytic:.5g}", f"{r.simulated:.5g}", f"{r.interval[0]:.5g} .. {r.interval[1]:.5g}", band,
-                 reps, f"[{style}]{r.verdict}[/{style}]")
+        *cells, band, reps = comparison_cells(r)
+        cells = (*cells, band, reps, f"[{style}]{r.verdict}[/{style}]")
         table.add_row(r.suite, escape(r.case), r.quantity, r.unit, *cells)
         blocks.append((f"{r.suite}: {r.case}",
                        f"{r.quantity} [{r.unit}]: analytic {cells[0]}, simulated {cells[1]} (interval {cells[2]}), "
                        f"{band}, {reps} replications: {r.verdict}", style))
-    console = _console()
+    console = console or _console()
     if _fits(console, table, folded=max((len(r.case) for r in rows), default=0)):
         console.print(table)
     else:

@@ -473,3 +473,30 @@ def test_pfc_model_table_comes_from_one_command(tmp_path):
         for figure in figures:
             assert any(close(figure, x) for x in printed), f"{model}: {figure} B is not in the output"
             assert any(close(figure, x) for x in mine), f"{model}: {figure} B is not in its row: {mine}"
+
+
+def _python_sessions():
+    """Each page's ```python blocks that hold a session (``>>>``), with their lines: one session a page, its blocks
+    run in order in one namespace, as a reader types them into one interpreter."""
+    fence = re.compile(r"^```python\n(.*?)^```", re.M | re.S)
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        blocks = [(text[:m.start()].count("\n") + 2, m.group(1)) for m in fence.finditer(text) if ">>>" in m.group(1)]
+        if blocks:
+            yield pytest.param(page, blocks, id=page_name(page))
+
+
+@pytest.mark.parametrize("page, blocks", list(_python_sessions()))
+def test_python_session(page, blocks, tmp_path, monkeypatch):
+    # The Python sessions run as doctests (as the docstrings' examples do), in a fresh folder: a sweep's store
+    # or a report's files land there.
+    import doctest
+
+    monkeypatch.chdir(tmp_path)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    namespace: dict = {}
+    for line, source in blocks:
+        test = doctest.DocTestParser().get_doctest(source, namespace, f"{page.name}:{line}", str(page), line - 1)
+        runner.run(test, clear_globs=False)
+        namespace = test.globs              # a DocTest runs in a copy: the next block goes on from this one's
+    assert runner.failures == 0 and runner.tries > 0, f"{page}: {runner.failures} of {runner.tries} examples failed"

@@ -1,0 +1,58 @@
+"""Sphinx extension: the pages switchq writes itself, and its docstrings read as reStructuredText.
+
+- When a build starts, the model pages and the reports are written into the docs tree from the declarations and
+  the committed records (:func:`switchq.docs_pages.write_site`); the folders it writes (``docs/models/``,
+  ``docs/reports/``) are generated whole and kept out of git.
+- ``.. solver-modules::`` (inside ``{eval-rst}``) documents every module of :mod:`switchq.solvers`, found by
+  listing the package, so a new solver needs no docs edit.
+- The docstrings are written for ``help()`` as much as for Sphinx: ``|D|`` is a set's size there, which
+  reStructuredText would read as a substitution; autodoc is given it escaped.
+"""
+
+import pkgutil
+import re
+from pathlib import Path
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
+
+from switchq.docs_pages import write_site
+
+# |D|, |gap|: a bar-delimited word outside a ``literal`` (where it is already plain).
+_BARS = re.compile(r"(?<![\\|`])\|(\w+)\|(?![|`])")
+
+
+def _write(app) -> None:
+    docs = Path(app.srcdir)
+    write_site(docs, docs.parent)
+
+
+def _plain_bars(app, what, name, obj, options, lines) -> None:
+    for i, line in enumerate(lines):
+        parts = line.split("``")
+        lines[i] = "``".join(p if k % 2 else _BARS.sub(r"\\|\1\\|", p) for k, p in enumerate(parts))
+
+
+class SolverModules(SphinxDirective):
+    """``automodule`` with its members, of each module of :mod:`switchq.solvers`."""
+
+    def run(self):
+        import switchq.solvers
+
+        found = sorted(m.name for m in pkgutil.iter_modules(switchq.solvers.__path__) if not m.name.startswith("_"))
+        text = StringList()
+        for name in found:
+            for line in (f".. automodule:: switchq.solvers.{name}", "   :members:", ""):
+                text.append(line, "<solver-modules>")
+        node = nodes.section()
+        nested_parse_with_titles(self.state, text, node)
+        return node.children
+
+
+def setup(app):
+    app.connect("builder-inited", _write)
+    app.connect("autodoc-process-docstring", _plain_bars)
+    app.add_directive("solver-modules", SolverModules)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

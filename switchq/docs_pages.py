@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import os
 import re
 import shutil
 from collections.abc import Iterable
@@ -311,16 +312,20 @@ def reports_index(reports_dir: Path, declared: Iterable[Architecture]) -> str:
 
 def _write(path: Path, content, written: set) -> None:
     """Write ``content`` (text or bytes) unless the file already holds it: an unchanged page keeps its time,
-    so Sphinx does not read it again."""
+    so Sphinx does not read it again. Whole or not at all: another build may be reading the folder."""
     written.add(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
     if not path.exists() or path.read_bytes() != data:
-        path.write_bytes(data)
+        scratch = path.with_name(f".{path.name}.{os.getpid()}")
+        scratch.write_bytes(data)
+        os.replace(scratch, path)
 
 
 def _sweep(folder: Path, written: set) -> None:
     """Remove what an earlier build wrote into a generated folder and this one did not (a model renamed)."""
     for path in folder.iterdir():
+        if path.name.startswith("."):
+            continue        # another build's page being written
         if path.is_file() and path not in written:
             path.unlink()
         elif path.is_dir():

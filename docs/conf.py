@@ -26,6 +26,8 @@ source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "jupyter_execute"]
 
 html_theme = "furo"
+# Options are written --name everywhere: no "--" turned into a dash.
+smartquotes = False
 html_title = "switchq"
 
 # MyST: ::: fences, and anchors on headings down to level 3, which CONTRIBUTING.md's links name

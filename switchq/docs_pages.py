@@ -112,15 +112,19 @@ def _headline(reports_dir: Path, name: str) -> str:
 # --------------------------------------------------------------------------- a model's page
 
 def _param_rows(entries: list) -> list:
-    """Table rows of ``[(Param, used by, its neighbours)]``: one row per distinct parameter."""
+    """Table rows of ``[(Param, used by, its neighbours)]``: one row per distinct parameter; what it is for, where it
+    applies and which commands take it in one column, so the table fits a page."""
     rows = []
     for p, used, params in entries:
-        rows.append([_code(" ".join(p.options)), used, p.kind, p.unit, p.describe_default(), p.allowed(),
-                     applies_text(p, params), ", ".join(p.modes), p.help])
+        where = applies_text(p, params)
+        about = " ".join(x for x in (p.help, f"Applies {where}." if where else "", f"Taken by {used}.") if x)
+        # A value as code; "required" and a default made elsewhere ("802.3 D-Intf by speed") as words.
+        default = p.describe_default() if p.required or p.default_text else _code(p.describe_default())
+        rows.append([_code(" ".join(p.options)), p.unit, default, p.allowed(), about])
     return rows
 
 
-_PARAM_HEADS = ["option", "used by", "kind", "unit", "default", "allowed", "applies", "modes", "help"]
+_PARAM_HEADS = ["option", "unit", "default", "allowed", "what it is"]
 
 
 def _taken(d: Architecture) -> Iterable:
@@ -148,8 +152,8 @@ def _params_section(d: Architecture) -> list:
     if not entries:
         return []
     rows = [(p, ", ".join(f"`{c}`" for c in used), params) for p, used, params in entries]
-    return ["## Parameters", "", "Each option as the commands take it (`switchq.solve` and `switchq.simulate` take "
-            "the same names as keywords, dashes as underscores).", "", *_table(_PARAM_HEADS, _param_rows(rows))]
+    return ["## Parameters", "", "Each option as the commands take it; the Python verbs (`switchq.solve`, `switchq.size`, "
+            "`switchq.simulate`) take the same names as keywords, dashes as underscores.", "", *_table(_PARAM_HEADS, _param_rows(rows))]
 
 
 def _module_summary(module: str) -> str:

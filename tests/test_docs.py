@@ -82,9 +82,12 @@ def test_a_model_page_shows_each_parameter_unit_default_range_and_where_it_appli
     params = [(p, d.all_params()) for p in d.all_params()] if d.simulated else []
     params += [(p, a.params) for a in d.answers for p in a.params]
     for p, neighbours in params:
-        cells = [f"| {cell(x)} |" for x in (p.unit, p.describe_default(), p.allowed(), applies_text(p, neighbours))]
+        default = p.describe_default() if p.required or p.default_text else f"`{p.describe_default()}`"
         option = f"| {cell('`' + ' '.join(p.options) + '`')} |"
-        assert any(r.startswith(option) and all(c in r for c in cells) for r in rows), (p.name, cells)
+        cells = [f"{option} {cell(p.unit)} | {cell(default)} | {cell(p.allowed())} |"]
+        where = applies_text(p, neighbours)
+        cells += [cell(f"Applies {where}.")] if where else []
+        assert any(r.startswith(cells[0]) and all(c in r for c in cells) for r in rows), (p.name, cells)
 
 
 def test_a_validation_row_shows_the_recorded_verdict_or_says_it_has_none():

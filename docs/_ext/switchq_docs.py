@@ -5,12 +5,16 @@
   ``docs/reports/``) are generated whole and kept out of git.
 - ``.. solver-modules::`` (inside ``{eval-rst}``) documents every module of :mod:`switchq.solvers`, found by
   listing the package, so a new solver needs no docs edit.
+- ``switchq.validate`` is both the simulator's package and the verb (the package is callable): autodoc is given
+  the verb's signature and docstring (:func:`switchq.verbs.validate`), not the package's.
 - The docstrings are written for ``help()`` as much as for Sphinx: ``|D|`` is a set's size there, which
   reStructuredText would read as a substitution; autodoc is given it escaped.
 """
 
+import inspect
 import pkgutil
 import re
+import types
 from pathlib import Path
 
 from docutils import nodes
@@ -35,6 +39,34 @@ def _plain_bars(app, what, name, obj, options, lines) -> None:
         lines[i] = "``".join(p if k % 2 else _BARS.sub(r"\\|\1\\|", p) for k, p in enumerate(parts))
 
 
+def _verb_of(obj):
+    """The verb a callable package stands for (``switchq.validate``), or None."""
+    if isinstance(obj, types.ModuleType) and callable(obj):
+        from switchq import verbs
+
+        return getattr(verbs, obj.__name__.rpartition(".")[2])
+    return None
+
+
+def _verb_docstring(app, what, name, obj, options, lines) -> None:
+    verb = _verb_of(obj)
+    if verb is not None and what == "function":
+        from sphinx.util.docstrings import prepare_docstring
+
+        lines[:] = prepare_docstring(verb.__doc__)
+
+
+def _verb_signature(app, what, name, obj, options, signature, return_annotation):
+    verb = _verb_of(obj)
+    if verb is not None and what == "function":
+        # Without annotations, as the other verbs are shown (autodoc_typehints = "description").
+        sig = inspect.signature(verb)
+        sig = sig.replace(parameters=[q.replace(annotation=q.empty) for q in sig.parameters.values()],
+                          return_annotation=sig.empty)
+        return str(sig), None
+    return None
+
+
 class SolverModules(SphinxDirective):
     """``automodule`` with its members, of each module of :mod:`switchq.solvers`."""
 
@@ -53,6 +85,8 @@ class SolverModules(SphinxDirective):
 
 def setup(app):
     app.connect("builder-inited", _write)
+    app.connect("autodoc-process-docstring", _verb_docstring)
     app.connect("autodoc-process-docstring", _plain_bars)
+    app.connect("autodoc-process-signature", _verb_signature)
     app.add_directive("solver-modules", SolverModules)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

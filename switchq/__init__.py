@@ -55,8 +55,8 @@ def __getattr__(name):
 
 
 def __dir__():
-    # Tab completion: the verbs and the public names, loaded or not.
-    return sorted({*__all__, *(n for n in globals() if not n.startswith("_"))} - {"importlib", "sys", "types"})
+    # Tab completion: the verbs and the public names, loaded or not (not the modules loaded on the way).
+    return sorted(__all__)
 
 
 class _Validate(types.ModuleType):
@@ -79,10 +79,12 @@ class _Package(types.ModuleType):
         return self.__dict__["validate"]
 
     @validate.setter
-    def validate(self, module):
-        # The import system sets the subpackage here when it is first imported: it becomes callable.
-        module.__class__ = _Validate
-        self.__dict__["validate"] = module
+    def validate(self, value):
+        # The import system sets the subpackage here when it is first imported: it becomes callable. Anything
+        # else set here (a test's stand-in, mock.patch's) is kept as it is.
+        if isinstance(value, types.ModuleType) and value.__name__ == "switchq.validate":
+            value.__class__ = _Validate
+        self.__dict__["validate"] = value
 
 
 sys.modules[__name__].__class__ = _Package

@@ -32,7 +32,7 @@ from .errors import InputError
 from .params import applies_text, check_applies, each_takes_its_own
 
 __all__ = ["solve_group", "simulate_group", "size_group", "read_params", "read_rows", "answer_params", "solve_answer",
-           "shown_answer", "simulate_results", "simulation_notes", "shown_payload", "shown_simulation"]
+           "shown_answer", "example_payloads", "simulate_results", "simulation_notes", "shown_payload", "shown_simulation"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -185,6 +185,18 @@ def solve_answer(answer, given: dict) -> tuple:
     if refused and len(refused) == len(rows):
         raise refused[0]
     return payloads, answer.units_of()
+
+
+def example_payloads(answer, declaration, example: str) -> list:
+    """The rows (:func:`solve_answer`) of one of the answer's declared examples, ``switchq solve hol --ports 8``,
+    its options read as the command reads them."""
+    import shlex
+
+    command = _answer_command(answer, declaration)
+    args = [a for a in shlex.split(example)[3:] if a != "--json"]
+    with command.make_context(command.name, args) as ctx:
+        given = {k: v for k, v in ctx.params.items() if k != "as_json"}
+    return solve_answer(answer, given)[0]
 
 
 def _row_table(payloads: list, columns: list) -> tuple[list, list]:

@@ -93,8 +93,9 @@ class Solution(_Shown):
 
     Attributes
     ----------
-    verb, model : str
-        ``solve`` or ``size``, and the answer's name under it (``pfc``).
+    command : str
+        The command that gives the same answer, ``size pfc`` (no figure of any model has this name, nor the
+        other attributes', so a figure always reads as itself: ``r.model`` is the ``model`` input of ``size pfc``).
     title : str
     rows : list of dict
         Each row's inputs and results, as ``--json`` gives them but without ``units``.
@@ -106,7 +107,7 @@ class Solution(_Shown):
 
     def __init__(self, answer, declaration, payloads: list, units: dict):
         self._answer, self._declaration = answer, declaration
-        self.verb, self.model, self.title, self.units = answer.verb, answer.command, answer.title, dict(units)
+        self.command, self.title, self.units = f"{answer.verb} {answer.command}", answer.title, dict(units)
         self._rows = list(payloads)             # (payload, input names) per row, as solve_answer gives them
         self.inputs = list(payloads[0][1])
 
@@ -145,7 +146,7 @@ class Solution(_Shown):
                                  "with r[i], or all with r.rows or r.to_frame()")
         payload = self._payloads[0]
         if name not in payload:
-            raise AttributeError(f"{self.verb} {self.model} has no figure {name!r}: " + ", ".join(payload))
+            raise AttributeError(f"{self.command} has no figure {name!r}: " + ", ".join(payload))
         return payload[name]
 
     def __getattr__(self, name):
@@ -189,7 +190,7 @@ class Simulation(Solution):
     def __init__(self, declaration, results: list):
         self.results = list(results)
         self._declaration = declaration
-        self.verb, self.model, self.title = "simulate", declaration.name, f"{declaration.title} (simulated)"
+        self.command, self.title = f"simulate {declaration.name}", f"{declaration.title} (simulated)"
         self.units = dict(self.results[0].units)
         self._rows = [(r.to_dict(), r.inputs()) for r in self.results]
         self.inputs = list(self._rows[0][1])
@@ -298,7 +299,7 @@ class Written(_Shown):
 
     def _show(self, console) -> None:
         for p in self.written:
-            console.print(f"wrote {p}", markup=False, highlight=False)
+            console.print(f"wrote {p}", markup=False, highlight=False, soft_wrap=True)   # a path whole, as click.echo
 
     def _repr_html_(self) -> str:
         items = "".join(f"<li><a href='{html.escape(p.as_posix())}'>{html.escape(str(p))}</a></li>"

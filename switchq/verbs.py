@@ -2,8 +2,9 @@
 
 ``switchq.solve(name, **params)`` is ``switchq solve NAME --param value ...``: the same declaration, the same
 parameters (:class:`~switchq.params.Param`), the same code computing the answer (:mod:`switchq.cli_verbs`),
-so a keyword is an option's name with underscores (``link_rate`` for ``--link-rate``; any other spelling the
-option has works too) and its value is what the option takes, text with its unit (``"400Gb/s"``) or a
+so a keyword is an option's name with underscores (``link_rate`` for ``--link-rate``; another name of the
+same parameter works too, ``n_ports`` for ``ports``; a flag that sets another option's value, ``--sfc``, is that
+option's value instead, ``protocol="sfc"``) and its value is what the option takes, text with its unit (``"400Gb/s"``) or a
 number in the canonical unit (bit/s, s, m, bits). Bad input raises :class:`~switchq.errors.InputError` with
 the CLI's one-line message. Each verb returns an object of :mod:`switchq.outcome` whose ``to_dict()`` is the
 CLI's ``--json``. ``switchq.sweep`` (:func:`switchq.sweeps.sweep`) returns a pandas DataFrame.
@@ -43,19 +44,38 @@ _NAMES = "    The names it takes, from the declarations.\n"
 def _given(params, keywords: dict, command: str) -> dict:
     """Keyword arguments as the options ``given`` to the CLI's code: by parameter name, any other spelling
     of its option accepted (``n_ports``, ``link-rate``); an unknown keyword is refused naming the parameters."""
-    by_name = {}
+    by_name: dict = {}
     for p in params:
-        for spelling in sorted(p.names()):
-            by_name.setdefault(spelling.lstrip("-").replace("-", "_"), p.name)
+        for spelling in p.names():
+            by_name.setdefault(spelling.lstrip("-").replace("-", "_"), set()).add(p.name)
+    for p in params:
+        by_name[p.name] = {p.name}          # a parameter's own name is never another's alias
     given = {}
     for key, value in keywords.items():
-        name = by_name.get(key.replace("-", "_"))
-        if name is None:
-            raise InputError(key, value, f"a parameter of switchq {command}: " + ", ".join(p.name for p in params))
+        names = by_name.get(key.replace("-", "_"), set())
+        if len(names) != 1:
+            allowed = ("one of " + ", ".join(sorted(names)) + " (spelled alike): use its own name" if names
+                       else f"a parameter of switchq {command}: " + ", ".join(p.name for p in params))
+            raise InputError(key, value, allowed)
+        (name,) = names
         if name in given:
             raise InputError(key, value, f"once: {name} is given twice")
         given[name] = value
     return given
+
+
+def _run_option(name: str, value):
+    """``value`` checked as the run option ``name`` every simulation takes (its Param: the same range and
+    message as ``--seed``, ``--workers``, ``--precision``, ``--max-replications``)."""
+    from .declaration import RUN_PARAMS
+
+    return next(p for p in RUN_PARAMS if p.name == name).parse(value, name)
+
+
+def _flag(name: str, value) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(name, value, "True or False")
+    return value
 
 
 def _entry(verb: str, name):
@@ -152,8 +172,10 @@ def validate(name: str = "all", /, *, full: bool = False, workers: int = 0, seed
     """
     from .suites import run_suite
 
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-        raise InputError("workers", workers, "an integer >= 0 (0 = all cores)")
+    if name != "all" and name not in registry.suites():
+        raise InputError("name", name, "all, or a suite of switchq validate: " + ", ".join(registry.suites()))
+    full, progress = _flag("full", full), _flag("progress", progress)
+    seed, workers = _run_option("seed", seed), _run_option("workers", workers)
     return Validation(name, run_suite(name, seed=seed, workers=workers, scale=10.0 if full else 1.0,
                                       progress=progress))
 
@@ -173,6 +195,11 @@ def report(name: str = "all", /, *, out="reports", quick: bool = False, workers:
     from .reports import build_report
     from .store import default_path
 
+    if name != "all" and name not in registry.reports():
+        raise InputError("name", name, "all, or a report of switchq report: " + ", ".join(registry.reports()))
+    quick = _flag("quick", quick)
+    seed, workers = _run_option("seed", seed), _run_option("workers", workers)
+    precision, max_replications = _run_option("precision", precision), _run_option("max_replications", max_replications)
     if max_replications is not None and precision is None:
         raise InputError("max_replications", max_replications, "only with precision")
     target = {"precision": precision, "max_replications": max_replications} if precision is not None else None

@@ -3,6 +3,8 @@
 - When a build starts, the model pages and the reports are written into the docs tree from the declarations and
   the committed records (:func:`switchq.docs_pages.write_site`); the folders it writes (``docs/models/``,
   ``docs/reports/``) are generated whole and kept out of git.
+- The guide links a report as the committed file (``../../reports/hol.md``), which is what GitHub shows; on the
+  site the link is to the report's page the build wrote (``../reports/hol.md``).
 - ``.. solver-modules::`` (inside ``{eval-rst}``) documents every module of :mod:`switchq.solvers`, found by
   listing the package, so a new solver needs no docs edit.
 - ``switchq.validate`` is both the simulator's package and the verb (the package is callable): autodoc is given
@@ -24,6 +26,8 @@ from sphinx.util.nodes import nested_parse_with_titles
 
 from switchq.docs_pages import write_site
 
+# A hand-written page's link to a committed report: ](../../reports/hol.md)
+_REPORT_LINK = re.compile(r"\]\(\.\./\.\./reports/([\w-]+\.md)\)")
 # |D|, |gap|: a bar-delimited word outside a ``literal`` (where it is already plain).
 _BARS = re.compile(r"(?<![\\|`])\|(\w+)\|(?![|`])")
 
@@ -31,6 +35,11 @@ _BARS = re.compile(r"(?<![\\|`])\|(\w+)\|(?![|`])")
 def _write(app) -> None:
     docs = Path(app.srcdir)
     write_site(docs, docs.parent)
+
+
+def _report_pages(app, docname, source) -> None:
+    if docname.startswith("guide/"):
+        source[0] = _REPORT_LINK.sub(r"](../reports/\1)", source[0])
 
 
 def _plain_bars(app, what, name, obj, options, lines) -> None:
@@ -85,6 +94,7 @@ class SolverModules(SphinxDirective):
 
 def setup(app):
     app.connect("builder-inited", _write)
+    app.connect("source-read", _report_pages)
     app.connect("autodoc-process-docstring", _verb_docstring)
     app.connect("autodoc-process-docstring", _plain_bars)
     app.connect("autodoc-process-signature", _verb_signature)

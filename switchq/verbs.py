@@ -145,6 +145,7 @@ def simulate(system, workload=None, settings=None, progress: bool = False, **par
     >>> 0.4 < r.throughput.value < 0.6, len(r.seeds), r.to_dict()["replications"]
     (True, 5, 5)
     """
+    progress = _flag("progress", progress)
     if not isinstance(system, str):
         if params:
             raise InputError(next(iter(params)), params[next(iter(params))],

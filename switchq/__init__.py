@@ -71,6 +71,13 @@ class _Validate(types.ModuleType):
         return importlib.import_module("switchq.verbs").validate(name, **options)
 
 
+_CALLED = """
+Called, ``switchq.validate(name="all", *, full=False, workers=0, seed=1, progress=False)`` is the verb
+``switchq validate NAME`` (:func:`switchq.verbs.validate`): each declared case of suite ``name`` run analytic and
+simulated, judged by the verdict engine; ``help(switchq.verbs.validate)`` lists the suites.
+"""
+
+
 class _Package(types.ModuleType):
     @property
     def validate(self):
@@ -84,6 +91,7 @@ class _Package(types.ModuleType):
         # else set here (a test's stand-in, mock.patch's) is kept as it is.
         if isinstance(value, types.ModuleType) and value.__name__ == "switchq.validate":
             value.__class__ = _Validate
+            value.__doc__ = (value.__doc__ or "") + _CALLED      # help(switchq.validate) tells both
         self.__dict__["validate"] = value
 
 

@@ -34,6 +34,7 @@ import json
 import os
 import re
 import shutil
+from dataclasses import replace
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -144,7 +145,9 @@ def _params_section(d: Architecture) -> list:
     same options say) is one row."""
     entries: list = []
     for command, p, params in _taken(d):
-        found = next((e for e in entries if e[0] == p and applies_text(p, e[2]) == applies_text(p, params)), None)
+        # The same parameter whatever mode it feeds (simulate's --pattern and a sweep twin's copy of it).
+        found = next((e for e in entries if replace(e[0], modes=p.modes) == p
+                      and applies_text(p, e[2]) == applies_text(p, params)), None)
         if found is None:
             entries.append((p, [command], params))
         else:
@@ -152,8 +155,9 @@ def _params_section(d: Architecture) -> list:
     if not entries:
         return []
     rows = [(p, ", ".join(f"`{c}`" for c in used), params) for p, used, params in entries]
-    return ["## Parameters", "", "Each option as the commands take it; the Python verbs (`switchq.solve`, `switchq.size`, "
-            "`switchq.simulate`) take the same names as keywords, dashes as underscores.", "", *_table(_PARAM_HEADS, _param_rows(rows))]
+    return ["## Parameters", "", "Each option as the commands take it; the Python verbs (`switchq.solve`, "
+            "`switchq.size`, `switchq.simulate`) take the same names as keywords, dashes as underscores.", "",
+            *_table(_PARAM_HEADS, _param_rows(rows))]
 
 
 def _module_summary(module: str) -> str:

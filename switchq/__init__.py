@@ -82,7 +82,10 @@ class _Package(types.ModuleType):
     @property
     def validate(self):
         if "validate" not in self.__dict__:
-            importlib.import_module("switchq.validate")    # sets it, through the setter below
+            importlib.import_module("switchq.validate")
+            # The import system sets it through the setter below on the first import; after a delete (a stand-in
+            # removed by mock.patch), the module is found again where imports keep it.
+            self.validate = sys.modules["switchq.validate"]
         return self.__dict__["validate"]
 
     @validate.setter
@@ -91,8 +94,13 @@ class _Package(types.ModuleType):
         # else set here (a test's stand-in, mock.patch's) is kept as it is.
         if isinstance(value, types.ModuleType) and value.__name__ == "switchq.validate":
             value.__class__ = _Validate
-            value.__doc__ = (value.__doc__ or "") + _CALLED      # help(switchq.validate) tells both
+            if _CALLED not in (value.__doc__ or ""):
+                value.__doc__ = (value.__doc__ or "") + _CALLED      # help(switchq.validate) tells both
         self.__dict__["validate"] = value
+
+    @validate.deleter
+    def validate(self):
+        self.__dict__.pop("validate", None)
 
 
 sys.modules[__name__].__class__ = _Package

@@ -6,7 +6,7 @@ The rows are the validation cases the architectures declare
 lists them, and each is judged by :func:`switchq.validate.cases.run_case`
 (this module finds and schedules them: it reads the declarations, so it is
 the front door's). The default budget (quick) runs the lot (87 cases) in 211 s on
-two cores from an empty Numba cache, the 13 kernels compiled first (issue 26);
+two cores from an empty Numba cache, the kernels of its 14 models compiled first (issue 26);
 ``scale=10`` (``--full``) multiplies the simulated slots by ten
 for tighter intervals. Tolerances are stated per case: zero for exact
 models, the model's known error for approximations (see

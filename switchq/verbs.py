@@ -73,9 +73,10 @@ def _run_option(name: str, value):
 
 
 def _flag(name: str, value) -> bool:
-    if not isinstance(value, bool):
-        raise InputError(name, value, "True or False")
-    return value
+    """``value`` read as a flag option is (True or False; text such as "true" or "no" as on a command line)."""
+    from .params import Param
+
+    return Param(name, name, "flag", False).parse(value, name)
 
 
 def _entry(verb: str, name):

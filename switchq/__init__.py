@@ -26,7 +26,7 @@ from .errors import InputError
 __all__ = ["solve", "size", "simulate", "validate", "sweep", "report", "Switch", "Traffic", "RunSettings",
            "InputError", "models", "solvers", "__version__"]
 
-_VERBS = ("solve", "size", "report")
+_VERBS = ("solve", "size", "simulate", "report")   # switchq.validate: the package, below
 
 
 def __getattr__(name):
@@ -39,7 +39,7 @@ def __getattr__(name):
             return version("switchq")
         except PackageNotFoundError:  # running from a source tree without install
             return "0.0.0+local"
-    if name in _VERBS or name == "simulate":
+    if name in _VERBS:
         return getattr(importlib.import_module("switchq.verbs"), name)
     if name == "Traffic":
         return importlib.import_module("switchq.models").Traffic

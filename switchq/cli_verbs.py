@@ -32,7 +32,7 @@ from .errors import InputError
 from .params import applies_text, check_applies, each_takes_its_own
 
 __all__ = ["solve_group", "simulate_group", "size_group", "read_params", "read_rows", "answer_params", "solve_answer",
-           "shown_answer", "example_payloads", "simulate_results", "simulation_notes", "shown_payload", "shown_simulation"]
+           "shown_answer", "answer_columns", "simulation_columns", "example_payloads", "simulate_results", "simulation_notes", "shown_payload", "shown_simulation"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -216,6 +216,18 @@ def _row_table(payloads: list, columns: list) -> tuple[list, list]:
     return rows, shown
 
 
+def answer_columns(answer) -> list:
+    """The columns of an answer's rows side by side: the parameters given several values, then its table's results."""
+    many = [p.target for p in answer_params(answer) if p.many]
+    return many + [c for c in answer.table_results() if c not in many]
+
+
+def simulation_columns(declaration) -> list:
+    """The columns of simulated rows side by side: the parameters given several values, then the table's figures."""
+    many = [p.target for p in declaration.all_params() if p.many]
+    return many + [c for c in declaration.table if c not in many]
+
+
 def shown_answer(answer, declaration, payloads: list, units: dict, as_json: bool, console=None) -> None:
     """Print an answer's rows (:func:`solve_answer`) as ``switchq solve|size`` does: one answer's table, or a
     row each (on ``console``, default stdout's)."""
@@ -225,9 +237,7 @@ def shown_answer(answer, declaration, payloads: list, units: dict, as_json: bool
         payload, inputs = payloads[0]
         show(payload, inputs, answer.title, as_json, units=units, console=console)
         return
-    many = [p.target for p in answer_params(answer) if p.many]
-    rows = [p for p, _ in payloads]
-    columns = many + [c for c in answer.table_results() if c not in many]
+    rows, columns = [p for p, _ in payloads], answer_columns(answer)
     if not as_json:
         rows, columns = _row_table(rows, columns)
     show_rows(rows, columns, answer.title, as_json, units, declaration.json_rows, console=console)
@@ -308,10 +318,8 @@ def shown_simulation(results: list, declaration, as_json: bool, console=None) ->
         shown = r.to_dict() if as_json else shown_payload(r)
         show(shown, r.inputs(), title, as_json, simulation_notes(r), units, console=console)
     else:
-        many = [p.target for p in declaration.all_params() if p.many]
-        columns = many + [c for c in declaration.table if c not in many]
-        show_rows([r.to_dict() for r in results], columns, title, as_json, units, declaration.json_rows,
-                  console=console)
+        show_rows([r.to_dict() for r in results], simulation_columns(declaration), title, as_json, units,
+                  declaration.json_rows, console=console)
 
 
 def _simulate_command(declaration) -> click.Command:

@@ -106,8 +106,11 @@ class Solution(_Shown):
     """
 
     def __init__(self, answer, declaration, payloads: list, units: dict):
-        self._answer, self._declaration = answer, declaration
-        self.command, self.title, self.units = f"{answer.verb} {answer.command}", answer.title, dict(units)
+        self._answer = answer
+        self._set(f"{answer.verb} {answer.command}", answer.title, declaration, payloads, units)
+
+    def _set(self, command: str, title: str, declaration, payloads: list, units: dict) -> None:
+        self.command, self.title, self._declaration, self.units = command, title, declaration, dict(units)
         self._rows = list(payloads)             # (payload, input names) per row, as solve_answer gives them
         self.inputs = list(payloads[0][1])
 
@@ -124,7 +127,7 @@ class Solution(_Shown):
         ``{"rows": [...]}``)."""
         if len(self._rows) == 1:
             return json.loads(render.to_json(self._payloads[0], self.units))
-        return json.loads(json.dumps(render.rows_json(self._payloads, self.units, self._declaration.json_rows)))
+        return render.rows_json(self._payloads, self.units, self._declaration.json_rows)    # made afresh
 
     def to_frame(self):
         """A pandas DataFrame, a row per answer (units in ``df.attrs["units"]``)."""
@@ -167,8 +170,9 @@ class Solution(_Shown):
         shown_answer(self._answer, self._declaration, self._rows, self.units, False, console)
 
     def _columns(self) -> list:
-        many = [p.target for p in self._answer.params if p.many and "analytic" in p.modes]
-        return many + [c for c in self._answer.table_results() if c not in many]
+        from .cli_verbs import answer_columns
+
+        return answer_columns(self._answer)
 
     def _repr_html_(self) -> str:
         if len(self._rows) == 1:
@@ -189,11 +193,8 @@ class Simulation(Solution):
 
     def __init__(self, declaration, results: list):
         self.results = list(results)
-        self._declaration = declaration
-        self.command, self.title = f"simulate {declaration.name}", f"{declaration.title} (simulated)"
-        self.units = dict(self.results[0].units)
-        self._rows = [(r.to_dict(), r.inputs()) for r in self.results]
-        self.inputs = list(self._rows[0][1])
+        self._set(f"simulate {declaration.name}", f"{declaration.title} (simulated)", declaration,
+                  [(r.to_dict(), r.inputs()) for r in self.results], self.results[0].units)
 
     @property
     def result(self):
@@ -218,8 +219,9 @@ class Simulation(Solution):
         shown_simulation(self.results, self._declaration, False, console)
 
     def _columns(self) -> list:
-        many = [p.target for p in self._declaration.all_params() if p.many]
-        return many + [c for c in self._declaration.table if c not in many]
+        from .cli_verbs import simulation_columns
+
+        return simulation_columns(self._declaration)
 
     def _repr_html_(self) -> str:
         if len(self.results) > 1:
